@@ -1,0 +1,133 @@
+/**
+ * Opens the database: PGlite in DATA_DIR (default), an in-memory PGlite (tests), or a PostgreSQL
+ * server (DATABASE_URL). Applies migrations. Drizzle sees one schema and one SQL dialect on all.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction or the database: repositories accept either. */
+export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Raw SQL for pg-boss. With no values, several statements may be sent at once. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** Connection string for libraries that open their own pool (PostgreSQL only). */
+  connectionString: string | undefined;
+  close(): Promise<void>;
+}
+
+export type DatabaseLocation =
+  { kind: 'memory' } | { kind: 'directory'; dataDir: string } | { kind: 'postgres'; url: string };
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export class DatabaseLockedError extends Error {}
+
+/**
+ * PGlite is single-process: two processes on one directory silently lose writes. A lock file
+ * holding our pid keeps a second process out; a stale lock (its process gone) is taken over.
+ */
+function acquireDirectoryLock(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'portal.lock');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          // Already gone: nothing to release.
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (holder && holder !== process.pid && isProcessAlive(holder)) {
+        throw new DatabaseLockedError(
+          `Another Farmcam Portal process (pid ${holder}) is using the embedded database in ${dataDir}. ` +
+            'Stop it first, or set DATA_DIR to another folder (or DATABASE_URL for a shared PostgreSQL).',
+        );
+      }
+      fs.unlinkSync(lockPath);
+    }
+  }
+  throw new DatabaseLockedError(`Could not lock ${dataDir}`);
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
+  if (location.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: location.url, max: 10 });
+    const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+    await migrateNodePostgres(db as never, { migrationsFolder });
+    return {
+      db,
+      kind: 'postgres',
+      connectionString: location.url,
+      executeSql: async (text, values) => {
+        const result = await pool.query(text, values as unknown[]);
+        return { rows: result.rows };
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  const release =
+    location.kind === 'directory' ? acquireDirectoryLock(location.dataDir) : () => undefined;
+  try {
+    const client =
+      location.kind === 'directory'
+        ? await PGlite.create(path.join(location.dataDir, 'pglite'))
+        : await PGlite.create();
+    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    await migratePglite(db as never, { migrationsFolder });
+    return {
+      db,
+      kind: 'pglite',
+      connectionString: undefined,
+      executeSql: async (text, values) => {
+        if (values && values.length > 0) {
+          const result = await client.query(text, values as unknown[]);
+          return { rows: result.rows };
+        }
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Runs raw SQL and returns its rows: the one place the two drivers' result shapes meet. */
+export async function queryRows<Row>(executor: Executor, query: SQL): Promise<Row[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}

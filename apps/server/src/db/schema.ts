@@ -1,0 +1,481 @@
+/**
+ * The whole domain model. Provider state (subscriptions, invoices, payment methods, SIM status,
+ * usage) is mirrored here: these tables are the read model every page reads from (DESIGN §3).
+ * Money is integer minor units with an ISO currency. Timestamps are timestamptz.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+// ── People ────────────────────────────────────────────────────────────────────────────────
+
+/** A portal customer: the person who signs in by e-mail and owns cameras. */
+export const customers = pgTable('customers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  name: text('name'),
+  createdAt: createdAt(),
+});
+
+export const staffRoles = ['team', 'admin'] as const;
+export type StaffRole = (typeof staffRoles)[number];
+
+export const staff = pgTable('staff', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  role: text('role', { enum: staffRoles }).notNull(),
+  passwordHash: text('password_hash').notNull(),
+  failedLogins: integer('failed_logins').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** One-time login links. Only the SHA-256 of the token is stored. */
+export const loginTokens = pgTable(
+  'login_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    requestedIp: text('requested_ip'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('login_tokens_customer_idx').on(table.customerId)],
+);
+
+export const sessionRoles = ['customer', 'team', 'admin'] as const;
+export type SessionRole = (typeof sessionRoles)[number];
+
+/**
+ * Bearer sessions (hashed). A staff session has `staffId`; when staff open a customer's portal a
+ * separate, shorter session is created with both `staffId` and `customerId` (the scope) and
+ * `parentSessionId` pointing at the staff session.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    role: text('role', { enum: sessionRoles }).notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    staffId: uuid('staff_id').references(() => staff.id, { onDelete: 'cascade' }),
+    parentSessionId: uuid('parent_session_id'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    idleTimeoutSeconds: integer('idle_timeout_seconds').notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (table) => [
+    index('sessions_customer_idx').on(table.customerId),
+    index('sessions_parent_idx').on(table.parentSessionId),
+  ],
+);
+
+// ── Catalogue ─────────────────────────────────────────────────────────────────────────────
+
+export const planTiers = ['light', 'standard', 'heavy'] as const;
+export type PlanTier = (typeof planTiers)[number];
+
+/** A billing product (Light/Standard/Heavy Streaming). Ids are the provider's ids. */
+export const products = pgTable('products', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  tier: text('tier', { enum: planTiers }).notNull(),
+  /** Monthly data allowance in GB (used for usage share, forecasts and alerts). */
+  dataAllowanceGb: integer('data_allowance_gb').notNull(),
+  /** Provider metadata shown on plan cards, e.g. { Hours: '100', Provider: 'multi-network' }. */
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const billingIntervals = ['month', 'year'] as const;
+export type BillingInterval = (typeof billingIntervals)[number];
+export const regions = ['uk', 'ie'] as const;
+export type Region = (typeof regions)[number];
+
+export const prices = pgTable(
+  'prices',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
+    unitAmount: integer('unit_amount').notNull(),
+    currency: text('currency').notNull(),
+    interval: text('interval', { enum: billingIntervals }).notNull(),
+    region: text('region', { enum: regions }).notNull(),
+    /** Solar SIMs are sold from their own pricing table. */
+    isSolar: boolean('is_solar').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (table) => [index('prices_product_idx').on(table.productId)],
+);
+
+// ── Billing accounts (one per camera, DESIGN §3) ─────────────────────────────────────────────
+
+export const billingProviders = ['local', 'stripe'] as const;
+
+/** The provider-side customer (the spec's STRIPE_CUSTOMER_ID). A portal customer owns many. */
+export const billingCustomers = pgTable(
+  'billing_customers',
+  {
+    id: text('id').primaryKey(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: billingProviders }).notNull(),
+    email: text('email').notNull(),
+    currency: text('currency').notNull().default('gbp'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('billing_customers_customer_idx').on(table.customerId)],
+);
+
+// ── SIMs and cameras ──────────────────────────────────────────────────────────────────────
+
+export const simStates = ['stock', 'active', 'paused', 'terminated'] as const;
+export type SimState = (typeof simStates)[number];
+export const simKinds = ['standard', 'solar'] as const;
+
+/**
+ * A SIM, and the camera it sits in (one SIM each; the camera id is the ICCID). Stock SIMs have
+ * no customer. `isBarred` mirrors the platform's "disabled by the provider" flag.
+ */
+export const sims = pgTable(
+  'sims',
+  {
+    iccid: text('iccid').primaryKey(),
+    activationCode: text('activation_code').unique(),
+    kind: text('kind', { enum: simKinds }).notNull().default('standard'),
+    region: text('region', { enum: regions }).notNull().default('uk'),
+    state: text('state', { enum: simStates }).notNull().default('stock'),
+    isBarred: boolean('is_barred').notNull().default(false),
+    customerId: uuid('customer_id').references(() => customers.id),
+    billingCustomerId: text('billing_customer_id').references(() => billingCustomers.id),
+    nickname: text('nickname'),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    terminatedAt: timestamp('terminated_at', { withTimezone: true }),
+    /** Failed activation-code guesses against this SIM's code, and the lock they cause. */
+    failedCodeAttempts: integer('failed_code_attempts').notNull().default(0),
+    codeLockedUntil: timestamp('code_locked_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('sims_customer_idx').on(table.customerId),
+    index('sims_billing_customer_idx').on(table.billingCustomerId),
+  ],
+);
+
+export const subscriptionStatuses = [
+  'incomplete',
+  'active',
+  'past_due',
+  'overdue',
+  'paused',
+  'canceled',
+] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+/**
+ * A subscription of one billing customer for one SIM. Pause state: a scheduled pause has
+ * `pauseStartsOn` in the future; while paused `status` is 'paused' until `pauseResumesOn`.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    billingCustomerId: text('billing_customer_id')
+      .notNull()
+      .references(() => billingCustomers.id),
+    simIccid: text('sim_iccid')
+      .notNull()
+      .references(() => sims.iccid),
+    priceId: text('price_id')
+      .notNull()
+      .references(() => prices.id),
+    status: text('status', { enum: subscriptionStatuses }).notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    pauseStartsOn: date('pause_starts_on'),
+    pauseResumesOn: date('pause_resumes_on'),
+    /** When the first unpaid renewal failed; drives past_due → overdue → canceled. */
+    pastDueSince: timestamp('past_due_since', { withTimezone: true }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('subscriptions_billing_customer_idx').on(table.billingCustomerId),
+    index('subscriptions_sim_idx').on(table.simIccid),
+  ],
+);
+
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: text('id').primaryKey(),
+    billingCustomerId: text('billing_customer_id')
+      .notNull()
+      .references(() => billingCustomers.id),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: smallint('exp_month').notNull(),
+    expYear: smallint('exp_year').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    detachedAt: timestamp('detached_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('payment_methods_billing_customer_idx').on(table.billingCustomerId)],
+);
+
+export const invoiceStatuses = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    billingCustomerId: text('billing_customer_id')
+      .notNull()
+      .references(() => billingCustomers.id),
+    subscriptionId: text('subscription_id').references(() => subscriptions.id),
+    number: text('number').notNull(),
+    status: text('status', { enum: invoiceStatuses }).notNull(),
+    amountDue: integer('amount_due').notNull(),
+    amountPaid: integer('amount_paid').notNull().default(0),
+    currency: text('currency').notNull(),
+    description: text('description').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    hostedInvoiceUrl: text('hosted_invoice_url'),
+    invoicePdfUrl: text('invoice_pdf_url'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('invoices_billing_customer_idx').on(table.billingCustomerId, table.createdAt)],
+);
+
+export const payments = pgTable('payments', {
+  id: text('id').primaryKey(),
+  invoiceId: text('invoice_id')
+    .notNull()
+    .references(() => invoices.id),
+  paymentMethodId: text('payment_method_id').references(() => paymentMethods.id),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status', { enum: ['succeeded', 'failed', 'refunded'] }).notNull(),
+  failureReason: text('failure_reason'),
+  createdAt: createdAt(),
+});
+
+// ── Usage and router status (mirrored from the connectivity platform) ─────────────────────────
+
+export const dailyUsage = pgTable(
+  'daily_usage',
+  {
+    simIccid: text('sim_iccid')
+      .notNull()
+      .references(() => sims.iccid),
+    day: date('day').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.simIccid, table.day] })],
+);
+
+export const routerStatus = pgTable('router_status', {
+  simIccid: text('sim_iccid')
+    .primaryKey()
+    .references(() => sims.iccid),
+  networkName: text('network_name').notNull(),
+  networkProvider: text('network_provider').notNull(),
+  signalStrength: text('signal_strength').notNull(),
+  signalDbm: integer('signal_dbm').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** Usage alerts sent, so each threshold is e-mailed once per SIM per month. */
+export const usageAlerts = pgTable(
+  'usage_alerts',
+  {
+    simIccid: text('sim_iccid')
+      .notNull()
+      .references(() => sims.iccid),
+    month: text('month').notNull(),
+    thresholdPercent: integer('threshold_percent').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.simIccid, table.month, table.thresholdPercent] })],
+);
+
+// ── Livestreaming ─────────────────────────────────────────────────────────────────────────
+
+export const livestreams = pgTable('livestreams', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  simIccid: text('sim_iccid')
+    .notNull()
+    .unique()
+    .references(() => sims.iccid),
+  /** Unguessable id used by the embed code, never the ICCID. */
+  publicId: text('public_id').notNull().unique(),
+  quality: text('quality', { enum: ['SD', 'HD'] })
+    .notNull()
+    .default('SD'),
+  durationSeconds: integer('duration_seconds').notNull().default(15),
+  includeAudio: boolean('include_audio').notNull().default(false),
+  scheduleHours: integer('schedule_hours')
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`),
+  scheduleDays: text('schedule_days')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  rtspPort: integer('rtsp_port').notNull().default(554),
+  rtspPath: text('rtsp_path').notNull().default('/12'),
+  isActive: boolean('is_active').notNull().default(false),
+  cameraHost: text('camera_host'),
+  cameraPort: integer('camera_port'),
+  lastSeenOnSiteAt: timestamp('last_seen_on_site_at', { withTimezone: true }),
+  disabledReason: text('disabled_reason'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const clips = pgTable(
+  'clips',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    livestreamId: uuid('livestream_id')
+      .notNull()
+      .references(() => livestreams.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key'),
+    status: text('status', { enum: ['recording', 'ready', 'failed'] }).notNull(),
+    durationSeconds: integer('duration_seconds').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    error: text('error'),
+    slot: text('slot'),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('clips_livestream_idx').on(table.livestreamId, table.recordedAt)],
+);
+
+export const livestreamViews = pgTable(
+  'livestream_views',
+  {
+    livestreamId: uuid('livestream_id')
+      .notNull()
+      .references(() => livestreams.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    referrerHost: text('referrer_host').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.livestreamId, table.day, table.referrerHost] })],
+);
+
+// ── Coverage cache ───────────────────────────────────────────────────────────────────────
+
+export const coverageCache = pgTable('coverage_cache', {
+  postcode: text('postcode').primaryKey(),
+  payload: jsonb('payload').notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// ── Cross-cutting ────────────────────────────────────────────────────────────────────────
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorType: text('actor_type', { enum: ['customer', 'staff', 'system'] }).notNull(),
+    actorId: text('actor_id'),
+    /** For staff acting inside a customer's portal: the customer they act for. */
+    onBehalfOfCustomerId: uuid('on_behalf_of_customer_id'),
+    action: text('action').notNull(),
+    subjectType: text('subject_type'),
+    subjectId: text('subject_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    ip: text('ip'),
+  },
+  (table) => [index('audit_log_subject_idx').on(table.subjectType, table.subjectId)],
+);
+
+/** The local mail outbox (MAIL=outbox): what would have been sent. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('outbox_created_idx').on(table.createdAt)],
+);
+
+/** Fixed-window counters for rate limits, shared by every process on the database. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});
+
+/** Responses of idempotent writes, so a retried request is applied once. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    key: text('key').notNull(),
+    scope: text('scope').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.scope, table.key] })],
+);
+
+/** Provider webhook events already processed (deduplication by event id). */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Key/value settings the app keeps for itself, e.g. the local billing engine's test clock. */
+export const appSettings = pgTable(
+  'app_settings',
+  {
+    key: text('key').primaryKey(),
+    value: jsonb('value').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('app_settings_key_idx').on(table.key)],
+);

@@ -1,0 +1,395 @@
+/**
+ * Demo data for local mode, seeded once (a marker in app_settings makes it idempotent):
+ * demo@example.com with a camera in every card state of spec §4, second@example.com with one
+ * camera, and stock SIMs with activation codes. The README's demo section lists them.
+ */
+import { createHash } from 'node:crypto';
+import { withLuhnDigit } from '@farmcam/contract';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database, Executor } from '../client.ts';
+import {
+  appSettings,
+  billingCustomers,
+  customers,
+  dailyUsage,
+  invoices,
+  paymentMethods,
+  prices,
+  products,
+  routerStatus,
+  sims,
+  subscriptions,
+  type BillingInterval,
+  type PlanTier,
+  type SubscriptionStatus,
+} from '../schema.ts';
+import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
+
+const seedMarker = 'demo-seed-version';
+const seedVersion = 1;
+
+type DemoState =
+  | 'active'
+  | 'paused'
+  | 'pause-scheduled'
+  | 'past-due'
+  | 'overdue'
+  | 'terminated'
+  | 'no-subscription';
+
+interface DemoCamera {
+  serial: number;
+  nickname: string;
+  tier: PlanTier;
+  interval: BillingInterval;
+  state: DemoState;
+}
+
+export const demoCustomers: { email: string; cameras: DemoCamera[] }[] = [
+  {
+    email: 'demo@example.com',
+    cameras: [
+      { serial: 101, nickname: 'Top gate', tier: 'light', interval: 'month', state: 'active' },
+      {
+        serial: 102,
+        nickname: 'Lambing shed',
+        tier: 'standard',
+        interval: 'year',
+        state: 'active',
+      },
+      { serial: 103, nickname: 'Farmyard', tier: 'heavy', interval: 'month', state: 'active' },
+      { serial: 104, nickname: 'Calving pen', tier: 'heavy', interval: 'year', state: 'active' },
+      {
+        serial: 105,
+        nickname: 'Grain store',
+        tier: 'standard',
+        interval: 'month',
+        state: 'paused',
+      },
+      {
+        serial: 106,
+        nickname: 'Holiday cottage',
+        tier: 'light',
+        interval: 'month',
+        state: 'pause-scheduled',
+      },
+      {
+        serial: 107,
+        nickname: 'Fuel tank',
+        tier: 'standard',
+        interval: 'month',
+        state: 'past-due',
+      },
+      { serial: 108, nickname: 'Bottom field', tier: 'light', interval: 'month', state: 'overdue' },
+      {
+        serial: 109,
+        nickname: 'Old dairy',
+        tier: 'standard',
+        interval: 'month',
+        state: 'terminated',
+      },
+      {
+        serial: 110,
+        nickname: 'Machinery shed',
+        tier: 'light',
+        interval: 'month',
+        state: 'no-subscription',
+      },
+    ],
+  },
+  {
+    email: 'second@example.com',
+    cameras: [
+      {
+        serial: 201,
+        nickname: 'Stable yard',
+        tier: 'standard',
+        interval: 'month',
+        state: 'active',
+      },
+    ],
+  },
+];
+
+/** Unactivated SIMs in stock; the README lists their codes. */
+export const demoStockSims = [
+  { serial: 901, activationCode: 'KQTX', kind: 'standard' as const },
+  { serial: 902, activationCode: 'BWLM', kind: 'standard' as const },
+  { serial: 903, activationCode: 'RHZD', kind: 'standard' as const },
+  { serial: 904, activationCode: 'PJNV', kind: 'standard' as const },
+  { serial: 905, activationCode: 'CXGE', kind: 'solar' as const },
+  { serial: 906, activationCode: 'TMYF', kind: 'standard' as const },
+];
+
+/** A UK-style 19-digit ICCID (89 44 …) with a valid Luhn digit. */
+export const demoIccid = (serial: number) =>
+  withLuhnDigit(`894411000000${String(serial).padStart(6, '0')}`);
+
+const providerId = (prefix: string, seed: string) =>
+  `${prefix}_${createHash('sha256').update(seed).digest('base64url').replace(/[-_]/g, '').slice(0, 14)}`;
+
+const utcDate = (year: number, month: number, day: number) => new Date(Date.UTC(year, month, day));
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+const addMonths = (date: Date, months: number) =>
+  utcDate(date.getUTCFullYear(), date.getUTCMonth() + months, date.getUTCDate());
+
+const allowanceGb: Record<PlanTier, number> = Object.fromEntries(
+  catalogueProducts.map((product) => [product.tier, product.dataAllowanceGb]),
+) as Record<PlanTier, number>;
+
+/** Deterministic pseudo-random numbers so the demo looks the same on every machine. */
+function seededRandom(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return state / 4294967296;
+  };
+}
+
+export async function seedCatalogue(executor: Executor): Promise<void> {
+  await executor.insert(products).values(catalogueProducts).onConflictDoNothing();
+  await executor.insert(prices).values(cataloguePrices).onConflictDoNothing();
+}
+
+export async function isDemoSeeded(db: Database): Promise<boolean> {
+  const [row] = await db.select().from(appSettings).where(eq(appSettings.key, seedMarker));
+  return Number(row?.value) >= seedVersion;
+}
+
+export async function seedDemoData(db: Database, clock: Clock): Promise<boolean> {
+  if (await isDemoSeeded(db)) return false;
+  const now = clock.now();
+  const monthStart = utcDate(now.getUTCFullYear(), now.getUTCMonth(), 1);
+
+  await db.transaction(async (transaction) => {
+    await seedCatalogue(transaction);
+    for (const customer of demoCustomers) {
+      const [row] = await transaction
+        .insert(customers)
+        .values({ email: customer.email, createdAt: addMonths(monthStart, -8) })
+        .onConflictDoNothing()
+        .returning();
+      const customerId =
+        row?.id ??
+        (await transaction.select().from(customers).where(eq(customers.email, customer.email)))[0]!
+          .id;
+      for (const camera of customer.cameras) {
+        await seedCamera(transaction, {
+          customerId,
+          email: customer.email,
+          camera,
+          now,
+          monthStart,
+        });
+      }
+    }
+    for (const stock of demoStockSims) {
+      await transaction
+        .insert(sims)
+        .values({
+          iccid: demoIccid(stock.serial),
+          activationCode: stock.activationCode,
+          kind: stock.kind,
+          state: 'stock',
+        })
+        .onConflictDoNothing();
+    }
+    await transaction
+      .insert(appSettings)
+      .values({ key: seedMarker, value: seedVersion })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value: seedVersion } });
+  });
+  return true;
+}
+
+async function seedCamera(
+  executor: Executor,
+  input: {
+    customerId: string;
+    email: string;
+    camera: DemoCamera;
+    now: Date;
+    monthStart: Date;
+  },
+): Promise<void> {
+  const { camera, now, monthStart } = input;
+  const iccid = demoIccid(camera.serial);
+  const billingCustomerId = providerId('cus', `demo-${camera.serial}`);
+  const activatedAt = addMonths(monthStart, -7 + (camera.serial % 3));
+  const terminatedAt = camera.state === 'terminated' ? addMonths(monthStart, -2) : null;
+  const pausedSince = camera.state === 'paused' ? monthStart : null;
+
+  await executor
+    .insert(billingCustomers)
+    .values({
+      id: billingCustomerId,
+      customerId: input.customerId,
+      provider: 'local',
+      email: input.email,
+    })
+    .onConflictDoNothing();
+
+  const simState =
+    camera.state === 'terminated' ? 'terminated' : camera.state === 'paused' ? 'paused' : 'active';
+  await executor
+    .insert(sims)
+    .values({
+      iccid,
+      kind: 'standard',
+      state: simState,
+      customerId: input.customerId,
+      billingCustomerId,
+      nickname: camera.nickname,
+      activatedAt,
+      terminatedAt,
+    })
+    .onConflictDoNothing();
+
+  const status: SubscriptionStatus = {
+    active: 'active',
+    'pause-scheduled': 'active',
+    paused: 'paused',
+    'past-due': 'past_due',
+    overdue: 'overdue',
+    terminated: 'canceled',
+    'no-subscription': 'canceled',
+  }[camera.state] as SubscriptionStatus;
+
+  const periodMonths = camera.interval === 'year' ? 12 : 1;
+  // Monthly plans renew on the 1st; annual plans on their activation anniversary.
+  const currentPeriodStart = camera.interval === 'year' ? activatedAt : monthStart;
+  const currentPeriodEnd = addMonths(currentPeriodStart, periodMonths);
+  const subscriptionId = providerId('sub', `demo-${camera.serial}`);
+  const price = priceId(camera.tier, camera.interval);
+  const pastDueSince =
+    camera.state === 'past-due'
+      ? new Date(now.getTime() - 3 * 86_400_000)
+      : camera.state === 'overdue'
+        ? new Date(now.getTime() - 12 * 86_400_000)
+        : null;
+
+  await executor
+    .insert(subscriptions)
+    .values({
+      id: subscriptionId,
+      billingCustomerId,
+      simIccid: iccid,
+      priceId: price,
+      status,
+      currentPeriodStart,
+      currentPeriodEnd,
+      pauseStartsOn:
+        camera.state === 'paused'
+          ? isoDay(monthStart)
+          : camera.state === 'pause-scheduled'
+            ? isoDay(addMonths(monthStart, 1))
+            : null,
+      pauseResumesOn:
+        camera.state === 'paused'
+          ? isoDay(addMonths(monthStart, 2))
+          : camera.state === 'pause-scheduled'
+            ? isoDay(addMonths(monthStart, 3))
+            : null,
+      pastDueSince,
+      canceledAt:
+        camera.state === 'terminated'
+          ? terminatedAt
+          : camera.state === 'no-subscription'
+            ? new Date(now.getTime() - 5 * 86_400_000)
+            : null,
+      createdAt: activatedAt,
+    })
+    .onConflictDoNothing();
+
+  const isExpiredCard = camera.serial === 107;
+  await executor
+    .insert(paymentMethods)
+    .values({
+      id: providerId('pm', `demo-${camera.serial}`),
+      billingCustomerId,
+      brand: camera.serial % 2 === 0 ? 'mastercard' : 'visa',
+      last4: camera.serial % 2 === 0 ? '4444' : '4242',
+      expMonth: isExpiredCard ? 3 : 12,
+      expYear: isExpiredCard ? now.getUTCFullYear() - 1 : now.getUTCFullYear() + 3,
+      isDefault: true,
+    })
+    .onConflictDoNothing();
+
+  const unitAmount =
+    {
+      light: 1200,
+      standard: 2000,
+      heavy: 3500,
+    }[camera.tier] * (camera.interval === 'year' ? 10 : 1);
+  const productName = catalogueProducts.find((product) => product.tier === camera.tier)!.name;
+  const invoiceRows: (typeof invoices.$inferInsert)[] = [];
+  for (let cycle = camera.interval === 'year' ? 0 : 5; cycle >= 0; cycle -= 1) {
+    const start = addMonths(currentPeriodStart, -cycle * periodMonths);
+    if (start < activatedAt || (terminatedAt && start >= terminatedAt)) continue;
+    if (pausedSince && start >= pausedSince) continue;
+    const isUnpaid = cycle === 0 && pastDueSince !== null;
+    invoiceRows.push({
+      id: providerId('in', `demo-${camera.serial}-${cycle}`),
+      billingCustomerId,
+      subscriptionId,
+      number: `FC-${camera.serial}-${String(6 - cycle).padStart(4, '0')}`,
+      status: isUnpaid ? 'open' : 'paid',
+      amountDue: unitAmount,
+      amountPaid: isUnpaid ? 0 : unitAmount,
+      currency: 'gbp',
+      description: `1 × ${productName} (at £${(unitAmount / 100).toFixed(2)} / ${camera.interval})`,
+      periodStart: start,
+      periodEnd: addMonths(start, periodMonths),
+      paidAt: isUnpaid ? null : start,
+      createdAt: start,
+    });
+  }
+  if (invoiceRows.length > 0)
+    await executor.insert(invoices).values(invoiceRows).onConflictDoNothing();
+
+  // Daily usage since activation, none while paused or after termination.
+  const random = seededRandom(camera.serial);
+  const dailyMeanBytes = (allowanceGb[camera.tier] * 0.7 * 1e9) / 30;
+  const usageRows: (typeof dailyUsage.$inferInsert)[] = [];
+  const today = utcDate(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  for (let day = new Date(activatedAt); day <= today; day = new Date(day.getTime() + 86_400_000)) {
+    if (terminatedAt && day >= terminatedAt) break;
+    if (pausedSince && day >= pausedSince) break;
+    const weekendFactor = [0, 6].includes(day.getUTCDay()) ? 0.8 : 1.05;
+    const bytes = Math.round(dailyMeanBytes * weekendFactor * (0.55 + random() * 0.9));
+    usageRows.push({
+      simIccid: iccid,
+      day: isoDay(day),
+      bytes:
+        day.getTime() === today.getTime() ? Math.round(bytes * (now.getUTCHours() / 24)) : bytes,
+    });
+  }
+  for (let index = 0; index < usageRows.length; index += 500) {
+    await executor
+      .insert(dailyUsage)
+      .values(usageRows.slice(index, index + 500))
+      .onConflictDoNothing();
+  }
+
+  if (simState === 'active') {
+    const networks = [
+      ['Vodafone UK', 'vodafone'],
+      ['O2 - UK', 'o2'],
+      ['EE', 'ee'],
+      ['3 UK', 'three'],
+    ] as const;
+    const network = networks[camera.serial % networks.length]!;
+    const dbm = -70 - Math.round(random() * 35);
+    await executor
+      .insert(routerStatus)
+      .values({
+        simIccid: iccid,
+        networkName: `FARMCAM-${String(camera.serial).padStart(3, '0')}`,
+        networkProvider: network[0],
+        signalStrength: dbm > -85 ? 'Excellent' : dbm > -95 ? 'Good' : 'Fair',
+        signalDbm: dbm,
+      })
+      .onConflictDoNothing();
+  }
+}

@@ -1,0 +1,30 @@
+import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client.ts';
+import { loginTokens, rateLimits, sessions } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { JobDefinition } from './job-runner.ts';
+
+/** Hourly: delete login links, sessions and rate-limit windows that can no longer matter. */
+export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefinition<object> {
+  return {
+    name: 'purge-expired',
+    payload: z.object({}),
+    cron: '17 * * * *',
+    async handle() {
+      const now = deps.clock.now();
+      const dayAgo = new Date(now.getTime() - 86_400_000);
+      await deps.db.delete(loginTokens).where(lt(loginTokens.expiresAt, dayAgo));
+      await deps.db
+        .delete(sessions)
+        .where(
+          or(
+            lt(sessions.expiresAt, dayAgo),
+            and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, dayAgo)),
+            sql`${sessions.lastSeenAt} + make_interval(secs => ${sessions.idleTimeoutSeconds}) < ${dayAgo.toISOString()}::timestamptz`,
+          ),
+        );
+      await deps.db.delete(rateLimits).where(lt(rateLimits.resetAt, now));
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import {
+  errorBody,
+  loginQuery,
+  requestLoginBody,
+  requestLoginResponse,
+  staffLoginBody,
+  tokenResponse,
+  userDataResponse,
+} from '@farmcam/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestContext, requireSession } from '../../plugins/auth.ts';
+import type { AuthService } from './auth.service.ts';
+
+const errors = { 400: errorBody, 401: errorBody, 423: errorBody, 429: errorBody };
+
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  app.post(
+    '/auth/request-login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'E-mail a one-time login link (same answer for unknown e-mails)',
+        body: requestLoginBody,
+        response: { 200: requestLoginResponse, ...errors },
+      },
+    },
+    async (request) => auth.requestLogin(request.body.email, requestContext(request)),
+  );
+
+  app.get(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Exchange a login link's token for a session token",
+        querystring: loginQuery,
+        response: { 200: tokenResponse, ...errors },
+      },
+    },
+    async (request) => auth.exchangeLoginToken(request.query.token, requestContext(request)),
+  );
+
+  for (const path of ['/auth/admin-login', '/auth/team-login']) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Staff sign-in with e-mail and password (admin and team accounts)',
+          body: staffLoginBody,
+          response: { 200: tokenResponse, ...errors },
+        },
+      },
+      async (request) => auth.staffLogin(request.body, requestContext(request)),
+    );
+  }
+
+  app.get(
+    '/auth/user-data',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Who is signed in',
+        security: [{ bearer: [] }],
+        response: { 200: userDataResponse, 401: errorBody },
+      },
+    },
+    async (request) => {
+      const principal = requireSession(request);
+      const { impersonation } = principal;
+      return {
+        data: {
+          email: principal.customerEmail ?? principal.staffEmail ?? '',
+          role: principal.role,
+          customerId: principal.customerId,
+          impersonation: impersonation
+            ? {
+                staffEmail: impersonation.staffEmail,
+                staffRole: impersonation.staffRole,
+                customerEmail: impersonation.customerEmail,
+                expiresAt: impersonation.expiresAt,
+              }
+            : null,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the current session',
+        security: [{ bearer: [] }],
+        response: { 204: z.null(), 401: errorBody },
+      },
+    },
+    async (request, reply) => {
+      await auth.logout(requireSession(request), requestContext(request));
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,70 @@
+import {
+  customerIdParams,
+  customerSearchQuery,
+  customerSearchResponse,
+  errorBody,
+  impersonationResponse,
+} from '@farmcam/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Database } from '../../db/client.ts';
+import { notFound } from '../../errors.ts';
+import { requestContext, requireStaff } from '../../plugins/auth.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import { staffRepository } from './staff.repository.ts';
+
+export const staffRoutes: FastifyPluginAsyncZod<{ auth: AuthService; db: Database }> = async (
+  app,
+  { auth, db },
+) => {
+  app.get(
+    '/staff/customers',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: 'Search customers by e-mail, with their cameras counted by state',
+        security: [{ bearer: [] }],
+        querystring: customerSearchQuery,
+        response: { 200: customerSearchResponse, 401: errorBody, 403: errorBody },
+      },
+    },
+    async (request) => {
+      requireStaff(request);
+      const rows = await staffRepository.searchCustomers(db, request.query.q, request.query.limit);
+      return {
+        customers: rows.map((row) => ({
+          id: row.id,
+          email: row.email,
+          createdAt: new Date(row.created_at).toISOString(),
+          cameraCount: Number(row.camera_count),
+          states: {
+            active: Number(row.active),
+            paused: Number(row.paused),
+            attention: Number(row.attention),
+            terminated: Number(row.terminated),
+          },
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/staff/customers/:customerId/impersonate',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: "Open a customer's portal: an audited session scoped to that customer",
+        security: [{ bearer: [] }],
+        params: customerIdParams,
+        response: { 200: impersonationResponse, 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => {
+      const principal = requireStaff(request);
+      const { customerId } = request.params;
+      if (!(await staffRepository.customerExists(db, customerId))) {
+        throw notFound('Unknown customer');
+      }
+      return auth.startImpersonation(principal, customerId, requestContext(request));
+    },
+  );
+};

@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, unauthenticated } from '../errors.ts';
+import type { AuthService, Principal, RequestContext } from '../modules/auth/auth.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+/** Resolves `Authorization: Bearer …` to `request.principal` before every handler. */
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: { auth: AuthService }) => {
+    app.decorateRequest('principal', undefined);
+    app.addHook('onRequest', async (request) => {
+      const header = request.headers.authorization;
+      if (!header || !header.startsWith('Bearer ')) return;
+      const token = header.slice('Bearer '.length).trim();
+      if (token.length < 20 || token.length > 200) return;
+      request.principal = await options.auth.authenticate(token);
+    });
+  },
+  { name: 'auth' },
+);
+
+export function requestContext(request: FastifyRequest): RequestContext {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+export function requireSession(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthenticated('Session expired, please login again');
+  return request.principal;
+}
+
+/**
+ * The customer whose data this request may reach: the signed-in customer, or the customer a
+ * staff member opened. Plain staff sessions are refused: staff see customer pages only through
+ * an audited portal session.
+ */
+export function requireCustomerScope(request: FastifyRequest): {
+  customerId: string;
+  principal: Principal;
+} {
+  const principal = requireSession(request);
+  if (!principal.customerId) {
+    throw new AppError('FORBIDDEN', "Open a customer's portal from the staff area first");
+  }
+  return { customerId: principal.customerId, principal };
+}
+
+/** Staff pages: a staff session that is not inside a customer's portal. */
+export function requireStaff(request: FastifyRequest): Principal & { staffId: string } {
+  const principal = requireSession(request);
+  if (!principal.staffId || principal.impersonation) {
+    throw new AppError('FORBIDDEN', 'This page is for staff only');
+  }
+  return principal as Principal & { staffId: string };
+}

@@ -1,0 +1,109 @@
+/**
+ * The process: configuration, database, demo data, HTTP, jobs, and a graceful shutdown that
+ * finishes requests and jobs before closing the database.
+ */
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config/config.ts';
+import { DatabaseLockedError, openDatabase } from './db/client.ts';
+import { seedDemoData } from './db/seed/demo.ts';
+import { ensureStaffAccounts, type StaffCredential } from './db/seed/staff.ts';
+import { startJobs } from './jobs/job-runner.ts';
+import { purgeExpiredJob } from './jobs/purge-expired.job.ts';
+import { systemClock } from './lib/clock.ts';
+import type { Mailer } from './providers/mail/mail.ts';
+import { createOutboxMailer } from './providers/mail/outbox-mailer.ts';
+import { createSmtpMailer } from './providers/mail/smtp-mailer.ts';
+
+function printBanner(config: Config, staffCredentials: StaffCredential[]) {
+  const lines = [
+    '',
+    `  Farmcam Portal is running at ${config.publicUrl}`,
+    `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
+    '',
+    '  Customers sign in with an e-mailed link:',
+    `    1. open ${config.publicUrl} and enter demo@example.com (or second@example.com)`,
+    config.mail.mode === 'outbox'
+      ? `    2. open the local outbox at ${config.publicUrl}/dev/mail and click the link`
+      : '    2. click the link in the e-mail (sent over SMTP)',
+    '',
+    `  Staff sign in at ${config.publicUrl}/team-login:`,
+    ...staffCredentials.map(
+      (credential) =>
+        `    ${credential.email.padEnd(20)} ${credential.source === 'environment' ? '(password from the environment)' : `password ${credential.password}`}`,
+    ),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel });
+
+  let database;
+  try {
+    database = await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'directory', dataDir: config.dataDir },
+    );
+  } catch (error) {
+    if (error instanceof DatabaseLockedError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const clock = systemClock;
+  const mailer: Mailer =
+    config.mail.mode === 'smtp'
+      ? createSmtpMailer({ url: config.mail.url, from: config.mail.from })
+      : createOutboxMailer(database.db);
+
+  const staffCredentials = await ensureStaffAccounts(database.db, config);
+  if (config.isDemoDataEnabled && (await seedDemoData(database.db, clock))) {
+    logger.info('Seeded demo data');
+  }
+
+  const app = await buildApp(config, { database, clock, mailer });
+  const jobs = await startJobs(database, [purgeExpiredJob({ db: database.db, clock })], {
+    onError: (error) => logger.error({ err: error }, 'Job queue error'),
+  });
+
+  let isShuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (isShuttingDown) return;
+    isShuttingDown = true;
+    logger.info({ signal }, 'Shutting down');
+    const forceExit = setTimeout(() => process.exit(1), 30_000);
+    forceExit.unref();
+    try {
+      await app.close();
+      await jobs.stop();
+      await mailer.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'Shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  printBanner(config, staffCredentials);
+}
+
+await main();
