@@ -1,0 +1,314 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, loginTokens } from '../../db/schema.ts';
+import { hashToken } from '../../lib/tokens.ts';
+import {
+  bearer,
+  createTestContext,
+  insertCustomer,
+  insertStaff,
+  latestLoginToken,
+  nextIp,
+  signInCustomer,
+  signInStaff,
+  testPublicUrl,
+  type TestContext,
+} from '../../../test/helpers/test-app.ts';
+
+let context: TestContext;
+beforeAll(async () => {
+  context = await createTestContext();
+  await insertCustomer(context, 'farmer@example.com');
+});
+afterAll(() => context.close());
+
+const requestLogin = (email: string, remoteAddress = nextIp()) =>
+  context.app.inject({
+    method: 'POST',
+    url: '/api/auth/request-login',
+    payload: { email },
+    remoteAddress,
+  });
+const exchange = (token: string, remoteAddress = nextIp()) =>
+  context.app.inject({ method: 'GET', url: `/api/auth/login?token=${token}`, remoteAddress });
+
+describe('magic-link sign-in', () => {
+  it('e-mails a link on PUBLIC_URL that signs the customer in once', async () => {
+    const response = await requestLogin('Farmer@Example.com ');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: 'Login link sent, please check your e-mail' });
+
+    const [message] = await context.mailer.list({ to: 'farmer@example.com', limit: 1 });
+    expect(message?.subject).toBe('Your Farmcam login link');
+    expect(message?.html).toContain(`${testPublicUrl}/login/`);
+    const token = await latestLoginToken(context, 'farmer@example.com');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const stored = await context.database.db
+      .select()
+      .from(loginTokens)
+      .where(eq(loginTokens.tokenHash, hashToken(token)));
+    expect(stored).toHaveLength(1);
+    const plain = await context.database.db
+      .select()
+      .from(loginTokens)
+      .where(eq(loginTokens.tokenHash, token));
+    expect(plain).toHaveLength(0);
+
+    const login = await exchange(token);
+    expect(login.statusCode).toBe(200);
+    const session = login.json<{ token: string }>().token;
+    const userData = await context.app.inject({
+      method: 'GET',
+      url: '/api/auth/user-data',
+      headers: bearer(session),
+    });
+    expect(userData.json()).toMatchObject({
+      data: { email: 'farmer@example.com', role: 'customer', impersonation: null },
+    });
+
+    const again = await exchange(token);
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({
+      code: 'INVALID_TOKEN',
+      message: 'This login link has already been used. Please request a new one.',
+    });
+  });
+
+  it('gives an unknown e-mail the same answer and sends nothing', async () => {
+    const before = (await context.mailer.list({ to: 'stranger@example.com' })).length;
+    const response = await requestLogin('stranger@example.com');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: 'Login link sent, please check your e-mail' });
+    expect((await context.mailer.list({ to: 'stranger@example.com' })).length).toBe(before);
+  });
+
+  it('voids older links when a newer one is sent', async () => {
+    await requestLogin('farmer@example.com');
+    const older = await latestLoginToken(context, 'farmer@example.com');
+    await requestLogin('farmer@example.com');
+    const newer = await latestLoginToken(context, 'farmer@example.com');
+    expect(newer).not.toBe(older);
+    const response = await exchange(older);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toMatch(/newer login link/);
+    expect((await exchange(newer)).statusCode).toBe(200);
+  });
+
+  it('refuses a link after 15 minutes', async () => {
+    await requestLogin('farmer@example.com');
+    const token = await latestLoginToken(context, 'farmer@example.com');
+    context.clock.advance(15 * 60 * 1000 + 1000);
+    const response = await exchange(token);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toMatch(/expired/);
+  });
+
+  it('rejects malformed and unknown tokens with a clear 400', async () => {
+    const malformed = await exchange('short');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const unknown = await exchange('x'.repeat(43));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json<{ message: string }>().message).toMatch(/not valid/);
+  });
+
+  it('validates the e-mail at the edge', async () => {
+    const response = await requestLogin('not-an-email');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'email: Enter a valid e-mail address',
+    });
+    const missing = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/request-login',
+      payload: {},
+    });
+    expect(missing.statusCode).toBe(400);
+  });
+
+  it('lets only one of two simultaneous exchanges of a link succeed', async () => {
+    await requestLogin('farmer@example.com');
+    const token = await latestLoginToken(context, 'farmer@example.com');
+    const statuses = (await Promise.all([exchange(token), exchange(token), exchange(token)])).map(
+      (response) => response.statusCode,
+    );
+    expect(statuses.sort()).toEqual([200, 400, 400]);
+  });
+});
+
+describe('rate limits', () => {
+  it('limits login links per e-mail with 429 and Retry-After', async () => {
+    await insertCustomer(context, 'limited@example.com');
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await requestLogin('limited@example.com')).statusCode).toBe(200);
+    }
+    const limited = await requestLogin('limited@example.com');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json<{ code: string }>().code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    context.clock.advance(15 * 60 * 1000);
+    expect((await requestLogin('limited@example.com')).statusCode).toBe(200);
+  });
+
+  it('limits login requests per IP across e-mails', async () => {
+    const ip = nextIp();
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      expect((await requestLogin(`someone${attempt}@example.com`, ip)).statusCode).toBe(200);
+    }
+    const limited = await requestLogin('someone-else@example.com', ip);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('sessions', () => {
+  it('revokes the session on logout', async () => {
+    const token = await signInCustomer(context, 'farmer@example.com');
+    const logout = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(token),
+    });
+    expect(logout.statusCode).toBe(204);
+    const after = await context.app.inject({
+      method: 'GET',
+      url: '/api/auth/user-data',
+      headers: bearer(token),
+    });
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Session expired, please login again',
+    });
+  });
+
+  it('expires an idle session', async () => {
+    const token = await signInCustomer(context, 'farmer@example.com');
+    context.clock.advance(8 * 24 * 3600 * 1000);
+    const response = await context.app.inject({
+      method: 'GET',
+      url: '/api/auth/user-data',
+      headers: bearer(token),
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('answers 401 without a token or with a made-up one', async () => {
+    const none = await context.app.inject({ method: 'GET', url: '/api/auth/user-data' });
+    expect(none.statusCode).toBe(401);
+    const madeUp = await context.app.inject({
+      method: 'GET',
+      url: '/api/auth/user-data',
+      headers: bearer('y'.repeat(43)),
+    });
+    expect(madeUp.statusCode).toBe(401);
+  });
+});
+
+describe('staff sign-in', () => {
+  beforeAll(async () => {
+    await insertStaff(context, 'admin@example.com', 'admin', 'the admin password');
+    await insertStaff(context, 'team@example.com', 'team', 'the team password');
+  });
+
+  it('signs admin and team in on both paths with their own role', async () => {
+    for (const path of ['/api/auth/admin-login', '/api/auth/team-login']) {
+      const admin = await context.app.inject({
+        method: 'POST',
+        url: path,
+        payload: { email: 'admin@example.com', password: 'the admin password' },
+        remoteAddress: nextIp(),
+      });
+      expect(admin.statusCode).toBe(200);
+      const userData = await context.app.inject({
+        method: 'GET',
+        url: '/api/auth/user-data',
+        headers: bearer(admin.json<{ token: string }>().token),
+      });
+      expect(userData.json()).toMatchObject({
+        data: { email: 'admin@example.com', role: 'admin', customerId: null },
+      });
+    }
+    const team = await signInStaff(context, 'team@example.com', 'the team password');
+    const userData = await context.app.inject({
+      method: 'GET',
+      url: '/api/auth/user-data',
+      headers: bearer(team),
+    });
+    expect(userData.json()).toMatchObject({ data: { role: 'team' } });
+  });
+
+  it('answers a wrong password and an unknown e-mail alike', async () => {
+    const wrong = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/admin-login',
+      payload: { email: 'admin@example.com', password: 'nope' },
+      remoteAddress: nextIp(),
+    });
+    const unknown = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/admin-login',
+      payload: { email: 'nobody@example.com', password: 'nope' },
+      remoteAddress: nextIp(),
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+  });
+
+  it('requires both fields', async () => {
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/admin-login',
+      payload: { email: '', password: '' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toMatch(
+      /Please enter both email and password/,
+    );
+  });
+
+  it('locks an account after five failures and audits sign-ins', async () => {
+    await insertStaff(context, 'locked@example.com', 'team', 'a good password');
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await context.app.inject({
+        method: 'POST',
+        url: '/api/auth/team-login',
+        payload: { email: 'locked@example.com', password: `guess ${attempt}` },
+        remoteAddress: nextIp(),
+      });
+      expect(response.statusCode).toBe(401);
+    }
+    const locked = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/team-login',
+      payload: { email: 'locked@example.com', password: 'a good password' },
+      remoteAddress: nextIp(),
+    });
+    expect(locked.statusCode).toBe(423);
+    context.clock.advance(16 * 60 * 1000);
+    expect((await signInStaff(context, 'locked@example.com', 'a good password')).length).toBe(43);
+    const audits = await context.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'auth.staff-login'));
+    expect(audits.length).toBeGreaterThan(0);
+  });
+
+  it('throttles staff sign-in per IP', async () => {
+    const ip = nextIp();
+    let lastStatus = 0;
+    for (let attempt = 0; attempt < 11; attempt += 1) {
+      const response = await context.app.inject({
+        method: 'POST',
+        url: '/api/auth/admin-login',
+        payload: { email: `x${attempt}@example.com`, password: 'nope' },
+        remoteAddress: ip,
+      });
+      lastStatus = response.statusCode;
+    }
+    expect(lastStatus).toBe(429);
+  });
+});
