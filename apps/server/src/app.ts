@@ -2,9 +2,6 @@
  * buildApp(config, deps): the whole HTTP application without listening, so tests drive it with
  * `app.inject` on a fresh database. server.ts adds the port, the jobs and shutdown.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -25,6 +22,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
 import type { Mailer } from './providers/mail/mail.ts';
 import { isOutboxMailer } from './providers/mail/outbox-mailer.ts';
@@ -33,27 +31,9 @@ export interface AppDependencies {
   database: DatabaseHandle;
   clock: Clock;
   mailer: Mailer;
-  /** Folder of the built SPA; defaults to apps/web/dist. */
+  /** Folder of the built SPA; defaults to the configured WEB_DIST_DIR. */
   webRoot?: string;
 }
-
-const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-
-export const contentSecurityPolicy = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'"],
-  imgSrc: ["'self'", 'data:'],
-  fontSrc: ["'self'"],
-  connectSrc: ["'self'"],
-  mediaSrc: ["'self'", 'blob:'],
-  objectSrc: ["'none'"],
-  frameSrc: ["'none'"],
-  frameAncestors: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  upgradeInsecureRequests: null,
-};
 
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
@@ -82,10 +62,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(helmet, {
-    contentSecurityPolicy: { directives: contentSecurityPolicy },
-    crossOriginEmbedderPolicy: false,
-  });
+  await app.register(securityHeadersPlugin, { isHttps: config.publicUrl.startsWith('https:') });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -97,7 +74,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    uiConfig: { deepLinking: false },
+  });
   await app.register(authPlugin, { auth });
 
   await app.register(
@@ -112,6 +93,6 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   if (isOutboxMailer(deps.mailer)) {
     await app.register(devMailRoutes, { outbox: deps.mailer });
   }
-  await app.register(staticSpaPlugin, { root: deps.webRoot ?? defaultWebRoot });
+  await app.register(staticSpaPlugin, { root: deps.webRoot ?? config.webDistDir });
   return app;
 }

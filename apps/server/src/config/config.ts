@@ -3,6 +3,7 @@
  * configuration table; nothing else in the server reads `process.env`.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const booleanText = z
@@ -32,7 +33,13 @@ const environmentSchema = z.object({
   TEAM_PASSWORD: z.string().min(12, 'TEAM_PASSWORD needs at least 12 characters').optional(),
   COMPANY_URL: z.url().default('https://www.example.com'),
   SUPPORT_EMAIL: z.string().default('support@farmcam.example'),
+  WEB_DIST_DIR: z.string().optional(),
 });
+
+const defaultWebDistDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../web/dist',
+);
 
 export type Environment = z.input<typeof environmentSchema>;
 
@@ -54,6 +61,8 @@ export interface Config {
   teamPassword: string | undefined;
   companyUrl: string;
   supportEmail: string;
+  /** The built SPA the server serves. */
+  webDistDir: string;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +107,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     teamPassword: env.TEAM_PASSWORD,
     companyUrl: env.COMPANY_URL,
     supportEmail: env.SUPPORT_EMAIL,
+    webDistDir: env.WEB_DIST_DIR
+      ? path.resolve(workingDirectory, env.WEB_DIST_DIR)
+      : defaultWebDistDir,
   };
 }
 

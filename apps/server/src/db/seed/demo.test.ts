@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { hasValidLuhnDigit } from '@farmcam/contract';
 import { eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +8,7 @@ import { ManualClock } from '../../lib/clock.ts';
 import { openTestDatabase } from '../../../test/helpers/test-database.ts';
 import type { DatabaseHandle } from '../client.ts';
 import { customers, dailyUsage, sims, subscriptions } from '../schema.ts';
-import { demoStockSims, seedDemoData } from './demo.ts';
+import { demoIccid, demoStockSims, seedDemoData } from './demo.ts';
 
 let database: DatabaseHandle;
 const clock = new ManualClock('2026-11-22T10:00:00Z');
@@ -63,5 +66,19 @@ describe('demo data', () => {
       expect(sim.activationCode).toMatch(/^[A-Z]{4}$/);
     }
     expect(stock.some((sim) => sim.kind === 'solar')).toBe(true);
+  });
+});
+
+describe('README demo section', () => {
+  it('lists every stock SIM with its real code and ICCID', () => {
+    const readme = fs.readFileSync(
+      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../README.md'),
+      'utf8',
+    );
+    for (const sim of demoStockSims) {
+      expect(readme).toMatch(
+        new RegExp(`\\| ${sim.activationCode} \\| ${demoIccid(sim.serial)} \\| ${sim.kind} \\|`),
+      );
+    }
   });
 });

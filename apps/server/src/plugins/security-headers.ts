@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** The strict policy for the SPA and the API: no inline script, no framing, same origin only. */
+export const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "media-src 'self' blob:",
+  "object-src 'none'",
+  "frame-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+/** Helmet's defaults, written out once: computing them per request cost a fifth of the CPU. */
+const baseHeaders: Record<string, string> = {
+  'content-security-policy': contentSecurityPolicy,
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `default`: the strict set above. `public-embed`: for what customers put on their own
+     * websites (livestream embed and its URL): framable and readable from any origin.
+     * `self-managed`: the route sets its own policy (e.g. the API docs).
+     */
+    securityHeaders?: 'default' | 'public-embed' | 'self-managed';
+  }
+}
+
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance, options: { isHttps: boolean }) => {
+    const headers = options.isHttps
+      ? { ...baseHeaders, 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      : baseHeaders;
+    const embedHeaders = Object.fromEntries(
+      Object.entries(headers).filter(
+        ([name]) =>
+          ![
+            'content-security-policy',
+            'x-frame-options',
+            'cross-origin-resource-policy',
+            'cross-origin-opener-policy',
+          ].includes(name),
+      ),
+    );
+    app.addHook('onRequest', async (request, reply) => {
+      const mode = request.routeOptions.config?.securityHeaders ?? 'default';
+      if (mode === 'default') reply.headers(headers);
+      else if (mode === 'public-embed') reply.headers(embedHeaders);
+    });
+  },
+  { name: 'security-headers' },
+);

@@ -1,0 +1,120 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { authStore } from '../../lib/auth-store.ts';
+import { jsonResponse, mockFetch, renderRoute } from '../../test/test-utils.tsx';
+
+const customerUser = {
+  email: 'farmer@example.com',
+  role: 'customer',
+  customerId: 'c1',
+  impersonation: null,
+};
+
+describe('Page frame', () => {
+  it('shows no navigation without a token, but the logo linking to / above the title', async () => {
+    renderRoute('/');
+
+    const title = await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Menu' })).toBeNull();
+    const logo = screen.getByRole('link', { name: 'Farmcam Portal home' });
+    expect(logo.getAttribute('href')).toBe('/');
+    expect(logo.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('shows the navigation with a token, and no logo above the title', async () => {
+    authStore.signIn('session-token');
+    mockFetch(() => jsonResponse(200, { data: customerUser }));
+    renderRoute('/dashboard');
+
+    await screen.findByRole('heading', { level: 1, name: 'Account' });
+    const navigation = screen.getByRole('navigation', { name: 'Main' });
+    const links = within(navigation).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Account', '/dashboard'],
+      ['Activate', '/activate'],
+      ['LivestreamingNEW', '/livestreaming'],
+      ['Company website (opens in a new tab)↗', 'https://www.example.com'],
+    ]);
+    expect(links[3]!.getAttribute('target')).toBe('_blank');
+    expect(links[3]!.getAttribute('rel')).toContain('noopener');
+    expect(within(navigation).getByRole('button', { name: 'Logout' })).toBeDefined();
+    expect(screen.queryByRole('link', { name: 'Farmcam Portal home' })).toBeNull();
+    expect(await screen.findByText('farmer@example.com')).toBeDefined();
+  });
+
+  it('redirects the framed pages to / without a token', async () => {
+    const { router } = renderRoute('/dashboard');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('logs out: clears the session and the cache, revokes the token and goes to /', async () => {
+    authStore.signIn('session-token');
+    const fetchMock = mockFetch((url) =>
+      url.pathname === '/api/auth/logout'
+        ? new Response(null, { status: 204 })
+        : jsonResponse(200, { data: customerUser }),
+    );
+    const { router } = renderRoute('/dashboard');
+    await screen.findByText('farmer@example.com');
+
+    const navigation = screen.getByRole('navigation', { name: 'Main' });
+    await userEvent.click(within(navigation).getByRole('button', { name: 'Logout' }));
+
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(authStore.getState().token).toBeNull();
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/auth/logout')).toBe(true);
+    expect(await screen.findByRole('button', { name: 'Send login link' })).toBeDefined();
+  });
+});
+
+describe('Mobile menu', () => {
+  async function renderSignedIn() {
+    authStore.signIn('session-token');
+    mockFetch(() => jsonResponse(200, { data: customerUser }));
+    const view = renderRoute('/dashboard');
+    const menuButton = await screen.findByRole('button', { name: 'Menu' });
+    const panel = document.getElementById(menuButton.getAttribute('aria-controls')!);
+    return { ...view, menuButton, panel: panel as HTMLDialogElement };
+  }
+
+  it('opens as a modal panel and closes with its close button, returning focus', async () => {
+    const { menuButton, panel } = await renderSignedIn();
+    const user = userEvent.setup();
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+    expect(panel.open).toBe(false);
+
+    await user.click(menuButton);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('true');
+    expect(panel.open).toBe(true);
+    expect(within(panel).getByRole('navigation', { name: 'Main menu' })).toBeDefined();
+
+    await user.click(within(panel).getByRole('button', { name: 'Close menu' }));
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+    expect(panel.open).toBe(false);
+    expect(document.activeElement).toBe(menuButton);
+  });
+
+  it('closes when the browser closes the dialog (Escape)', async () => {
+    const { menuButton, panel } = await renderSignedIn();
+    await userEvent.click(menuButton);
+
+    // happy-dom does not act on Escape; a browser closes the modal dialog itself, as here.
+    act(() => panel.close());
+
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes when an item is chosen', async () => {
+    const { menuButton, panel, router } = await renderSignedIn();
+    const user = userEvent.setup();
+    await user.click(menuButton);
+
+    await user.click(within(panel).getByRole('link', { name: 'Account' }));
+
+    expect(panel.open).toBe(false);
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+});

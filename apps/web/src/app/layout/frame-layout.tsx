@@ -1,0 +1,89 @@
+import { useEffect, useRef } from 'react';
+import { Link, Outlet, useLocation, useMatches } from 'react-router';
+import { classNames } from '../../components/ui/class-names.ts';
+import { paths } from '../../config/paths.ts';
+import { ImpersonationBanner } from '../../features/auth/components/impersonation-banner.tsx';
+import { useIsSignedIn } from '../../lib/auth-store.ts';
+import { BrandLink } from './brand-link.tsx';
+import { MobileMenu } from './mobile-menu.tsx';
+import { NavigationMenu } from './navigation-menu.tsx';
+import type { NavigationKind } from './navigation-menu.tsx';
+import { findRouteHandle } from './route-handle.ts';
+import styles from './frame-layout.module.css';
+
+const mainId = 'main-content';
+const productName = 'Farmcam Portal';
+
+/**
+ * The page frame (spec §2): navigation only with a token (a sidebar on wide screens, a menu on
+ * narrow ones), then the page's title from its route, an optional back link, and the page.
+ */
+export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
+  const isSignedIn = useIsSignedIn();
+  const handle = findRouteHandle(useMatches());
+  const title = typeof handle?.title === 'function' ? handle.title({ isSignedIn }) : handle?.title;
+  const homeHref = navigation === 'staff' ? paths.staff.href() : paths.dashboard.href();
+  const headingRef = useMoveFocusToHeadingOnNavigation();
+
+  useEffect(() => {
+    document.title = title ? `${title} · ${productName}` : productName;
+  }, [title]);
+
+  return (
+    <div className={classNames(styles.frame, isSignedIn ? styles.signedIn : styles.signedOut)}>
+      <a className={styles.skipLink} href={`#${mainId}`}>
+        Skip to content
+      </a>
+      {isSignedIn && (
+        <>
+          <aside className={styles.sidebar}>
+            <BrandLink to={homeHref} />
+            <nav aria-label="Main">
+              <NavigationMenu kind={navigation} />
+            </nav>
+          </aside>
+          <MobileMenu kind={navigation} homeHref={homeHref} />
+        </>
+      )}
+      <div className={styles.column}>
+        {isSignedIn && <ImpersonationBanner />}
+        <main id={mainId} className={styles.main} tabIndex={-1}>
+          {!isSignedIn && (
+            <Link to={paths.login.href()} className={styles.logoLink}>
+              <img src="/logo.svg" alt={`${productName} home`} width={80} height={80} />
+            </Link>
+          )}
+          {handle?.backTo && (
+            <Link to={handle.backTo} className={styles.backLink}>
+              <span aria-hidden="true">←</span> Back
+            </Link>
+          )}
+          {title && (
+            <h1 ref={headingRef} className={styles.title} tabIndex={-1}>
+              {title}
+            </h1>
+          )}
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * After a client-side navigation, screen readers would stay wherever the click happened; moving
+ * focus to the new page's title announces it, as a full page load would.
+ */
+function useMoveFocusToHeadingOnNavigation() {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const { pathname } = useLocation();
+  const previousPathname = useRef(pathname);
+
+  useEffect(() => {
+    if (previousPathname.current === pathname) return;
+    previousPathname.current = pathname;
+    headingRef.current?.focus({ preventScroll: true });
+  }, [pathname]);
+
+  return headingRef;
+}

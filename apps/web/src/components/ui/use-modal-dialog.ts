@@ -1,0 +1,31 @@
+import { useEffect, useRef } from 'react';
+import type { SyntheticEvent } from 'react';
+
+/**
+ * Drives a native <dialog> from React state. showModal() gives what a modal needs without a
+ * library: the page behind becomes inert (focus stays inside), Escape closes it, and it sits in
+ * the top layer. Focus returns to whatever had it before the dialog opened.
+ */
+export function useModalDialog(isOpen: boolean, onClose: () => void) {
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!isOpen || !dialog) return;
+    const previouslyFocused = document.activeElement;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (previouslyFocused instanceof HTMLElement) previouslyFocused.focus();
+    };
+  }, [isOpen]);
+
+  return {
+    ref,
+    // Escape closes the dialog natively; tell the owner. The close event is queued, so it may come
+    // after the owner closed it already, or after an effect re-run (StrictMode) reopened it.
+    onClose: (event: SyntheticEvent<HTMLDialogElement>) => {
+      if (isOpen && !event.currentTarget.open) onClose();
+    },
+  };
+}

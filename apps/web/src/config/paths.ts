@@ -1,0 +1,82 @@
+/**
+ * Every route of the portal (spec §2, route table): `pattern` for the router, `href` to link.
+ * Features link through these builders so a route can move without a hunt for string literals.
+ */
+const segment = encodeURIComponent;
+
+function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') search.set(key, value);
+  }
+  const queryString = search.toString();
+  return queryString === '' ? path : `${path}?${queryString}`;
+}
+
+export type Region = 'uk' | 'ie';
+export type CodeType = '4-digits' | '20-digits';
+
+export interface ActivateQuery {
+  email?: string;
+  codeType?: CodeType;
+  code?: string;
+  location?: Region;
+}
+
+export const paths = {
+  login: { pattern: '/', href: () => '/' },
+  magicLink: {
+    pattern: '/login/:token',
+    href: (token: string) => `/login/${segment(token)}`,
+  },
+  teamLogin: { pattern: '/team-login', href: () => '/team-login' },
+  staff: { pattern: '/staff', href: () => '/staff' },
+  postcode: { pattern: '/postcode', href: () => '/postcode' },
+  postcodeResult: {
+    pattern: '/postcode/:postcode',
+    href: (postcode: string) => `/postcode/${segment(postcode)}`,
+  },
+  orderConfirmation: {
+    pattern: '/order-confirmation',
+    href: (query: { order?: string; product?: string } = {}) =>
+      withQuery('/order-confirmation', query),
+  },
+  dashboard: {
+    pattern: '/dashboard',
+    href: (options: { isRefresh?: boolean } = {}) =>
+      withQuery('/dashboard', { refresh: options.isRefresh ? 'true' : undefined }),
+  },
+  activate: {
+    pattern: '/activate',
+    href: (query: ActivateQuery = {}) =>
+      withQuery('/activate', {
+        email: query.email,
+        code_type: query.codeType,
+        code: query.code,
+        location: query.location,
+      }),
+  },
+  livestreaming: { pattern: '/livestreaming', href: () => '/livestreaming' },
+  livestreamingSetup: { pattern: '/livestreaming/setup', href: () => '/livestreaming/setup' },
+  camera: {
+    pattern: '/camera/:cameraId',
+    /** cameraId is the SIM ICCID. */
+    href: (cameraId: string) => `/camera/${segment(cameraId)}`,
+  },
+  subscription: {
+    pattern: '/subscription/:stripeId',
+    /** stripeId is the billing customer id of one camera. */
+    href: (stripeId: string) => `/subscription/${segment(stripeId)}`,
+  },
+  invoices: {
+    pattern: '/invoices/:stripeId',
+    href: (stripeId: string) => `/invoices/${segment(stripeId)}`,
+  },
+  pricing: {
+    pattern: '/pricing/:iccid/:customerId',
+    href: (iccid: string, customerId: string, query: { location?: Region } = {}) =>
+      withQuery(`/pricing/${segment(iccid)}/${segment(customerId)}`, query),
+  },
+} as const;
+
+export const companyWebsiteUrl = 'https://www.example.com';

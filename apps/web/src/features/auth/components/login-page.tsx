@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Button, buttonClassName } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { paths } from '../../../config/paths.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { useIsSignedIn } from '../../../lib/auth-store.ts';
+import { toast } from '../../../lib/toast.tsx';
+import { useRequestLogin } from '../api/request-login.ts';
+import styles from './auth-pages.module.css';
+
+export const loginFailedMessage = "Couldn't login, please try again";
+export const loginLinkSentMessage = 'Login link sent, please check your e-mail';
+
+/** Login (/): e-mails a one-time login link; offers the dashboard when already signed in. */
+export function LoginPage() {
+  const isSignedIn = useIsSignedIn();
+  return isSignedIn ? <SignedInCard /> : <LoginForm />;
+}
+
+function SignedInCard() {
+  return (
+    <Card className={styles.card}>
+      <p>You are signed in.</p>
+      <Link to={paths.dashboard.href()} className={buttonClassName({ isFullWidth: true })}>
+        Go to dashboard
+      </Link>
+    </Card>
+  );
+}
+
+function LoginForm() {
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const requestLogin = useRequestLogin();
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setEmailError(null);
+    // Sent as typed: the server owns the e-mail rule (spec §5).
+    requestLogin.mutate(
+      { email },
+      {
+        onSuccess: (response) => {
+          toast.success(response.message || loginLinkSentMessage);
+        },
+        onError: (error) => {
+          const status = error instanceof ApiError ? error.status : undefined;
+          // A rate limit says how long to wait, which the user needs to know.
+          toast.error(
+            status === 429 ? errorMessage(error, loginFailedMessage) : loginFailedMessage,
+          );
+          if (status === 400) setEmailError(errorMessage(error, loginFailedMessage));
+        },
+      },
+    );
+  }
+
+  return (
+    <Card className={styles.card}>
+      <p className={styles.intro}>
+        Enter the e-mail address of your Farmcam account and we will e-mail you a login link. Open
+        it to sign in, no password needed. Each link works once and only for a short time.
+      </p>
+      <form className={styles.form} onSubmit={handleSubmit}>
+        <TextField
+          label="E-mail address"
+          name="email"
+          type="text"
+          inputMode="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          error={emailError}
+        />
+        <Button type="submit" isFullWidth isLoading={requestLogin.isPending}>
+          Send login link
+        </Button>
+      </form>
+      <p className={styles.footer}>
+        <Link to={paths.teamLogin.href()}>Staff sign-in</Link>
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,186 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch, requestHeaders } from '../test/test-utils.tsx';
+import {
+  ApiError,
+  apiRequest,
+  errorMessage,
+  onSessionExpired,
+  requestTimeoutMs,
+  serverErrorMessage,
+  sessionExpiredMessage,
+  unauthorizedMessage,
+} from './api-client.ts';
+import { authStore } from './auth-store.ts';
+import { toast } from './toast.tsx';
+
+async function failureOf(request: Promise<unknown>): Promise<ApiError> {
+  const error = await request.then(
+    () => expect.fail('the request should have failed'),
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('apiRequest', () => {
+  beforeEach(() => {
+    vi.spyOn(toast, 'error').mockImplementation(() => undefined);
+  });
+
+  it('sends JSON with the session token and resolves with the parsed answer', async () => {
+    authStore.signIn('session-token');
+    const fetchMock = mockFetch(() => jsonResponse(200, { ok: true }));
+
+    await expect(
+      apiRequest('/api/things', { method: 'POST', body: { name: 'Barn' }, query: { q: 'a b' } }),
+    ).resolves.toEqual({ ok: true });
+
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/things?q=a+b');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe('{"name":"Barn"}');
+    expect(requestHeaders(init).get('Authorization')).toBe('Bearer session-token');
+    expect(requestHeaders(init).get('Content-Type')).toBe('application/json');
+  });
+
+  it('sends no Authorization header when signed out or when told not to', async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+    await apiRequest('/api/a');
+    authStore.signIn('session-token');
+    await apiRequest('/api/b', { token: null });
+
+    for (const [, init] of fetchMock.mock.calls) {
+      expect(requestHeaders(init).has('Authorization')).toBe(false);
+    }
+  });
+
+  it('resolves with undefined for an empty answer such as 204', async () => {
+    mockFetch(() => new Response(null, { status: 204 }));
+    await expect(apiRequest('/api/auth/logout', { method: 'POST' })).resolves.toBeUndefined();
+  });
+
+  it('on 401 clears the session, reports it and tells the app to go to /', async () => {
+    authStore.signIn('expired-token');
+    const sessionExpired = vi.fn();
+    const unsubscribe = onSessionExpired(sessionExpired);
+    mockFetch(() => jsonResponse(401, { code: 'UNAUTHENTICATED', message: 'Session expired' }));
+
+    const error = await failureOf(apiRequest('/api/cameras/plansV2'));
+    unsubscribe();
+
+    expect(error.status).toBe(401);
+    expect(error.isReported).toBe(true);
+    expect(authStore.getState().token).toBeNull();
+    expect(sessionExpired).toHaveBeenCalledTimes(1);
+    expect(toast.error).toHaveBeenCalledWith(sessionExpiredMessage, expect.anything());
+  });
+
+  it('leaves a 401 to calls that handle their own errors, such as the login calls', async () => {
+    authStore.signIn('session-token');
+    mockFetch(() => jsonResponse(401, { code: 'BAD_CREDENTIALS', message: 'Wrong password' }));
+
+    const error = await failureOf(
+      apiRequest('/api/auth/admin-login', { hasOwnErrorHandling: true }),
+    );
+
+    expect(error.isReported).toBe(false);
+    expect(errorMessage(error)).toBe('Wrong password');
+    expect(authStore.getState().token).toBe('session-token');
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+
+  it('ignores a 401 for a token that is no longer the session', async () => {
+    authStore.signIn('old-token');
+    let answer: (response: Response) => void = () => undefined;
+    mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+
+    const request = apiRequest('/api/cameras/plansV2');
+    authStore.signIn('new-token');
+    answer(jsonResponse(401, { code: 'UNAUTHENTICATED', message: 'Session expired' }));
+
+    expect((await failureOf(request)).isReported).toBe(false);
+    expect(authStore.getState().token).toBe('new-token');
+  });
+
+  it.each([
+    [403, unauthorizedMessage],
+    [500, serverErrorMessage],
+    [503, serverErrorMessage],
+  ])('on %i shows "%s"', async (status, message) => {
+    authStore.signIn('session-token');
+    mockFetch(() => jsonResponse(status, { code: 'X', message: 'details' }));
+
+    const error = await failureOf(apiRequest('/api/cameras/plansV2'));
+
+    expect(error.status).toBe(status);
+    expect(error.isReported).toBe(true);
+    expect(toast.error).toHaveBeenCalledWith(message, expect.anything());
+    expect(authStore.getState().token).toBe('session-token');
+  });
+
+  it('leaves other 4xx answers to the screen', async () => {
+    mockFetch(() => jsonResponse(429, { code: 'RATE_LIMITED', message: 'Try again in 60 s' }));
+    const error = await failureOf(apiRequest('/api/auth/request-login', { method: 'POST' }));
+    expect(error.status).toBe(429);
+    expect(error.isReported).toBe(false);
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+
+  it('classifies a failed connection as FETCH_ERROR', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    expect((await failureOf(apiRequest('/api/a'))).status).toBe('FETCH_ERROR');
+  });
+
+  it('classifies a successful answer that is not JSON as PARSING_ERROR', async () => {
+    mockFetch(() => new Response('<html>proxy page</html>', { status: 200 }));
+    expect((await failureOf(apiRequest('/api/a'))).status).toBe('PARSING_ERROR');
+  });
+
+  describe('time-out', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('gives up after 70 seconds with TIMEOUT_ERROR', async () => {
+      mockFetch(
+        (_url, init) =>
+          new Promise<Response>((_resolve, reject) => {
+            init.signal?.addEventListener('abort', () =>
+              reject(new DOMException('Aborted', 'AbortError')),
+            );
+          }),
+      );
+      let isSettled = false;
+      const failure = failureOf(apiRequest('/api/slow')).finally(() => (isSettled = true));
+
+      await vi.advanceTimersByTimeAsync(requestTimeoutMs - 1);
+      expect(isSettled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+
+      expect(requestTimeoutMs).toBe(70_000);
+      expect((await failure).status).toBe('TIMEOUT_ERROR');
+    });
+  });
+});
+
+describe('errorMessage', () => {
+  const failure = (data: unknown) => new ApiError(400, data, false, 'test');
+
+  it("uses the answer's message when it is a string", () => {
+    expect(errorMessage(failure({ code: 'X', message: 'That link has expired' }), 'fb')).toBe(
+      'That link has expired',
+    );
+  });
+
+  it('falls back to the given text, then to a generic one', () => {
+    expect(errorMessage(failure({ message: 42 }), 'Fallback')).toBe('Fallback');
+    expect(errorMessage(failure('plain text'))).toBe('An error occurred');
+    expect(errorMessage(new Error('boom'))).toBe('An error occurred');
+  });
+});

@@ -1,0 +1,169 @@
+import { toast } from './toast.tsx';
+import { env } from '../config/env.ts';
+import { authStore } from './auth-store.ts';
+
+/** Spec §7 and §9: every call gives up after 70 seconds. */
+export const requestTimeoutMs = 70_000;
+
+export const sessionExpiredMessage = 'Session expired, please login again';
+export const unauthorizedMessage = 'Unauthorized access, please login again';
+export const serverErrorMessage = 'Server error, please try again later';
+const defaultErrorMessage = 'An error occurred';
+
+/** Failures without an HTTP answer (spec §8): no connection, no answer in time, unreadable body. */
+export type TransportErrorStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    /** The HTTP status, or how the transport failed. */
+    readonly status: number | TransportErrorStatus,
+    /** The parsed error body, normally `{ code, message }`. */
+    readonly data: unknown,
+    /** True when the client already told the user, so a screen does not toast the same failure. */
+    readonly isReported: boolean,
+    description: string,
+  ) {
+    super(description);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Spec §8: the answer's message if it is a string, else the fallback, else a generic text. */
+export function errorMessage(error: unknown, fallback?: string): string {
+  if (error instanceof ApiError && isRecord(error.data) && typeof error.data.message === 'string') {
+    return error.data.message;
+  }
+  return fallback ?? defaultErrorMessage;
+}
+
+type SessionExpiredListener = () => void;
+const sessionExpiredListeners = new Set<SessionExpiredListener>();
+
+/** The app navigates to / on expiry; the client cannot reach the router itself. */
+export function onSessionExpired(listener: SessionExpiredListener): () => void {
+  sessionExpiredListeners.add(listener);
+  return () => sessionExpiredListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  /** Cancels the call (TanStack Query passes one); a cancelled call rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** The bearer token to send; defaults to the current session's, null sends none. */
+  token?: string | null;
+  /**
+   * Set for calls whose failures the screen explains itself, such as the login calls, where a 401
+   * means "wrong credentials or link", not "session expired".
+   */
+  hasOwnErrorHandling?: boolean;
+}
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(key, value);
+  }
+  const queryString = search.toString();
+  return `${env.apiBase}${path}${queryString === '' ? '' : `?${queryString}`}`;
+}
+
+type ParsedBody = { isParsed: true; value: unknown } | { isParsed: false };
+
+function parseJson(text: string): ParsedBody {
+  try {
+    return { isParsed: true, value: JSON.parse(text) };
+  } catch {
+    return { isParsed: false };
+  }
+}
+
+/** Spec §8 toasts; returns whether the user was told. */
+function reportHttpError(status: number, sentToken: string | null): boolean {
+  if (status === 401) {
+    // An answer to a call made with an older token (one replaced meanwhile by a new sign-in or by
+    // impersonation) says nothing about the current session.
+    if (sentToken !== authStore.getState().token) return false;
+    authStore.clear();
+    for (const listener of sessionExpiredListeners) listener();
+    toast.error(sessionExpiredMessage, { toastId: 'session-expired' });
+    return true;
+  }
+  if (status === 403) {
+    toast.error(unauthorizedMessage, { toastId: 'unauthorized' });
+    return true;
+  }
+  if (status >= 500) {
+    // One toast however many calls fail together (or are retried).
+    toast.error(serverErrorMessage, { toastId: 'server-error' });
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The one way the portal talks to the API: JSON in and out, bearer token, 70 s timeout, and the
+ * spec's error rules. Resolves with the parsed body (undefined for an empty one, e.g. 204).
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', query, body, signal, hasOwnErrorHandling = false } = options;
+  const token = options.token === undefined ? authStore.getState().token : options.token;
+  const description = `${method} ${path}`;
+
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+
+  const controller = new AbortController();
+  let hasTimedOut = false;
+  const timer = setTimeout(() => {
+    hasTimedOut = true;
+    controller.abort();
+  }, requestTimeoutMs);
+  const abortFromCaller = () => controller.abort(signal?.reason);
+  if (signal?.aborted) abortFromCaller();
+  else signal?.addEventListener('abort', abortFromCaller, { once: true });
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
+    });
+    // Reading the body is inside the time limit too: a stalled body is as bad as no answer.
+    text = await response.text();
+  } catch (cause) {
+    if (hasTimedOut) {
+      throw new ApiError('TIMEOUT_ERROR', undefined, false, `${description} timed out`);
+    }
+    if (signal?.aborted) throw cause;
+    throw new ApiError('FETCH_ERROR', undefined, false, `${description} failed: ${String(cause)}`);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abortFromCaller);
+  }
+
+  const parsed: ParsedBody = text === '' ? { isParsed: true, value: undefined } : parseJson(text);
+  if (response.ok) {
+    if (!parsed.isParsed) {
+      throw new ApiError('PARSING_ERROR', text, false, `${description}: the answer is not JSON`);
+    }
+    return parsed.value as T;
+  }
+  const isReported = !hasOwnErrorHandling && reportHttpError(response.status, token);
+  throw new ApiError(
+    response.status,
+    parsed.isParsed ? parsed.value : text,
+    isReported,
+    `${description} answered ${response.status}`,
+  );
+}

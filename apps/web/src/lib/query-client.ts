@@ -1,0 +1,31 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError } from './api-client.ts';
+import { authStore } from './auth-store.ts';
+
+/** Only failures that may pass on their own are retried: no connection, or a 5xx. */
+function isWorthRetrying(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return (
+    error.status === 'FETCH_ERROR' || (typeof error.status === 'number' && error.status >= 500)
+  );
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: (failureCount, error) => failureCount < 2 && isWorthRetrying(error),
+        staleTime: 30_000,
+        // Farmers switch apps a lot on phones; refetching on every return wastes their data.
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();
+
+// The cache holds one session's answers: whenever the token changes (sign-in, logout, expiry,
+// impersonation) none of them may be shown to the next session.
+authStore.subscribe(() => queryClient.clear());

@@ -1,0 +1,84 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { ComponentType } from 'react';
+import type * as Toastify from 'react-toastify/unstyled';
+import type * as ToastifyWithStyles from './toastify-with-styles.ts';
+
+/**
+ * Toasts through react-toastify, whose code loads after the first paint: no page needs a toast
+ * to show, and its 6.6 KB (gzip) would push the first load of / past the 120 KB budget. It loads
+ * when the browser is first idle (so it is there when the connection drops later), or at the
+ * first toast if that comes sooner; react-toastify queues toasts raised before its container
+ * mounts.
+ */
+let toastifyModule: Promise<typeof ToastifyWithStyles> | undefined;
+
+function loadToastify(): Promise<typeof ToastifyWithStyles> {
+  toastifyModule ??= import('./toastify-with-styles.ts').catch((error: unknown) => {
+    // Let a later toast try again (the connection may be back).
+    toastifyModule = undefined;
+    throw error;
+  });
+  return toastifyModule;
+}
+
+const containerRequests = new Set<() => void>();
+
+type ToastKind = 'success' | 'error' | 'warning' | 'info';
+
+function show(kind: ToastKind, message: string, options?: Toastify.ToastOptions): void {
+  for (const requestContainer of containerRequests) requestContainer();
+  loadToastify().then(
+    ({ toast: toastify }) => {
+      toastify[kind](message, options);
+    },
+    (error: unknown) => console.warn(`Could not show "${message}":`, error),
+  );
+}
+
+export const toast = {
+  success: (message: string, options?: Toastify.ToastOptions) => show('success', message, options),
+  error: (message: string, options?: Toastify.ToastOptions) => show('error', message, options),
+  warning: (message: string, options?: Toastify.ToastOptions) => show('warning', message, options),
+  info: (message: string, options?: Toastify.ToastOptions) => show('info', message, options),
+};
+
+const ToastifyContainer = lazy(
+  async (): Promise<{ default: ComponentType<Toastify.ToastContainerProps> }> => {
+    try {
+      return { default: (await loadToastify()).ToastContainer };
+    } catch {
+      // Without the container no toast shows, but the page itself must keep working.
+      return { default: () => null };
+    }
+  },
+);
+
+function whenIdle(callback: () => void): () => void {
+  if ('requestIdleCallback' in window) {
+    const handle = window.requestIdleCallback(callback, { timeout: 5000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(callback, 2000);
+  return () => clearTimeout(timer);
+}
+
+/** The toast container, mounted once the browser is idle or a toast is raised. */
+export function DeferredToastContainer(props: Toastify.ToastContainerProps) {
+  const [isRequested, setIsRequested] = useState(false);
+
+  useEffect(() => {
+    const request = () => setIsRequested(true);
+    containerRequests.add(request);
+    const cancelIdle = whenIdle(request);
+    return () => {
+      containerRequests.delete(request);
+      cancelIdle();
+    };
+  }, []);
+
+  return isRequested ? (
+    <Suspense fallback={null}>
+      <ToastifyContainer {...props} />
+    </Suspense>
+  ) : null;
+}

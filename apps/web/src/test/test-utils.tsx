@@ -1,0 +1,47 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { vi } from 'vitest';
+import { routes as appRoutes } from '../app/router.tsx';
+import { queryClient } from '../lib/query-client.ts';
+
+/**
+ * Renders routes (the app's own by default) at a path, in StrictMode as in the browser, with the
+ * app's query client: it is the one the auth store empties on every change of session.
+ */
+export function renderRoute(path: string, routes: RouteObject[] = appRoutes) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+  return { router, ...view };
+}
+
+export function jsonResponse(status: number, body?: unknown, headers: HeadersInit = {}): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+type FetchHandler = (url: URL, init: RequestInit) => Response | Promise<Response>;
+
+/** Replaces fetch for one test; the handler sees the URL (relative to the page) and init. */
+export function mockFetch(handler: FetchHandler) {
+  const fetchMock = vi.fn((input: RequestInfo | URL, init: RequestInit = {}) =>
+    Promise.resolve(handler(new URL(String(input), window.location.origin), init)),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+/** The headers a mocked fetch was called with, as a Headers object. */
+export function requestHeaders(init: RequestInit | undefined): Headers {
+  return new Headers(init?.headers);
+}

@@ -1,0 +1,67 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 3999);
+export const baseURL = `http://localhost:${port}`;
+/** A fresh embedded database per run, so journeys start from the demo data. */
+const dataDir = path.join(os.tmpdir(), `farmcam-e2e-${process.pid}`);
+export const staffPasswords = { admin: 'e2e-admin-password', team: 'e2e-team-password' };
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: chromium,
+  },
+  projects: [
+    {
+      name: 'desktop',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: chromium,
+      },
+    },
+  ],
+  webServer: {
+    command: `rm -rf ${dataDir} && node --import tsx ../apps/server/src/server.ts`,
+    url: `${baseURL}/api/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: baseURL,
+      WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '../apps/web/dist',
+      // Journeys send X-Forwarded-For so per-IP limits see one client per test.
+      TRUST_PROXY: 'true',
+      ADMIN_PASSWORD: staffPasswords.admin,
+      TEAM_PASSWORD: staffPasswords.team,
+    },
+  },
+});

@@ -1,0 +1,149 @@
+import { staffPasswords } from '../playwright.config.ts';
+import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/portal.ts';
+
+test.describe('customer sign-in by e-mailed link', () => {
+  test('signs in from the outbox link, shows the frame, and logs out', async ({
+    page,
+    signIn,
+    consoleErrors,
+  }, testInfo) => {
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Send login link' })).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('login-1280.png'), fullPage: true });
+
+    await signIn('demo@example.com');
+    await expect(page.getByText('Login successful')).toBeVisible();
+    const navigation = page.getByRole('navigation', { name: 'Main' });
+    await expect(navigation.getByRole('link', { name: 'Account' })).toBeVisible();
+    await expect(navigation.getByRole('link', { name: /Livestreaming/ })).toContainText('NEW');
+    await expect(navigation.getByRole('link', { name: /company website/i })).toHaveAttribute(
+      'target',
+      '_blank',
+    );
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('dashboard-1280.png'), fullPage: true });
+
+    // The token survives a reload (restored from local storage).
+    await page.reload();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(navigation.getByRole('link', { name: 'Account' })).toBeVisible();
+
+    // The start screen offers the dashboard while signed in.
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: 'Go to dashboard' })).toBeVisible();
+
+    await page.goto('/dashboard');
+    await navigation.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('button', { name: 'Send login link' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/$/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the frame uses a slide-in menu on a phone', async ({ page, signIn }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('login-390.png'), fullPage: true });
+    await signIn('demo@example.com');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    const menuButton = page.getByRole('button', { name: 'Menu' });
+    await menuButton.click();
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    await expect(menu.getByRole('link', { name: 'Account' })).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('menu-390.png'), fullPage: true });
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await page.screenshot({ path: testInfo.outputPath('dashboard-390.png'), fullPage: true });
+  });
+
+  test('a used link sends the visitor back to sign in with the reason', async ({
+    page,
+    signIn,
+  }) => {
+    const requestedAt = new Date(Date.now() - 1000);
+    await page.goto('/');
+    await page.getByLabel('E-mail address').fill('second@example.com');
+    await page.getByRole('button', { name: 'Send login link' }).click();
+    const link = await waitForLoginLink(page.request, 'second@example.com', requestedAt);
+    await page.goto(link);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.evaluate(() => localStorage.clear());
+
+    await page.goto(link);
+    await expect(
+      page.getByText('This login link has already been used. Please request a new one.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    void signIn;
+  });
+
+  test('a made-up link is refused', async ({ page }) => {
+    await page.goto(`/login/${'x'.repeat(43)}`);
+    await expect(
+      page.getByText('This login link is not valid. Please request a new one.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('unknown paths show the not-found page', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(
+      page.getByText('Sorry, the page you are looking for does not exist.'),
+    ).toBeVisible();
+    await page
+      .getByRole('link', { name: /home|sign in|back/i })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/$/);
+    await expectAccessible(page);
+  });
+});
+
+test.describe('staff', () => {
+  test('shows the error for a wrong password and requires both fields', async ({ page }) => {
+    await page.goto('/team-login');
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await expect(page.getByText('Please enter both email and password')).toBeVisible();
+    await page.getByLabel('E-mail address').fill('admin@example.com');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await expect(page.getByText('Incorrect email or password')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Back to Magic Link Login' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('opens a customer portal with a banner and returns to the staff area', async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/team-login');
+    await page.getByLabel('E-mail address').fill('team@example.com');
+    await page.getByLabel('Password').fill(staffPasswords.team);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    await page.getByLabel('Search customers').fill('demo@');
+    const row = page.getByRole('row', { name: /demo@example\.com/ });
+    await expect(row).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('staff-1280.png'), fullPage: true });
+
+    // Staff outside a portal cannot reach customer pages.
+    await row.getByRole('button', { name: /Open portal as this customer/ }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const banner = page.getByRole('region', { name: 'Staff view' });
+    await expect(banner).toContainText('demo@example.com');
+    await expect(banner).toContainText('team@example.com');
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('staff-portal-1280.png'), fullPage: true });
+
+    await banner.getByRole('button', { name: /Back to staff/ }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    await expect(page.getByRole('region', { name: 'Staff view' })).toBeHidden();
+  });
+});
