@@ -25,11 +25,30 @@ function tsxBin(rootDir: string) {
   return path.join(rootDir, 'node_modules', '.bin', 'tsx');
 }
 
-export async function startPortal(rootDir: string): Promise<RunningServer> {
+export interface PortalOptions {
+  /** Fills the fresh data directory before the portal opens it (PGlite is single-process). */
+  prepareDataDir?: (dataDir: string) => Promise<void>;
+  /** Extra environment for the portal, e.g. PLANS_CACHE_SECONDS. */
+  env?: Record<string, string>;
+}
+
+export async function startPortal(
+  rootDir: string,
+  options: PortalOptions = {},
+): Promise<RunningServer> {
   const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'farmcam-bench-'));
   const forgetTempDir = onAbnormalExit(() =>
     fsSync.rmSync(tempDir, { recursive: true, force: true }),
   );
+  if (options.prepareDataDir) {
+    try {
+      await options.prepareDataDir(path.join(tempDir, 'data'));
+    } catch (error) {
+      await fs.rm(tempDir, { recursive: true, force: true });
+      forgetTempDir();
+      throw error;
+    }
+  }
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -41,6 +60,7 @@ export async function startPortal(rootDir: string): Promise<RunningServer> {
     DATA_DIR: path.join(tempDir, 'data'),
     LOG_LEVEL: 'warn',
     MAIL: 'outbox',
+    ...options.env,
   };
   // A DATABASE_URL in the caller's environment would skip the fresh seeded database.
   delete env.DATABASE_URL;

@@ -11,12 +11,26 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { PlansResponse } from '@farmcam/contract';
 import type { Config } from './config/config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createActivationModule } from './modules/activation/activation-module.ts';
+import { activationRoutes } from './modules/activation/activation.routes.ts';
+import { createActivationCheckoutHooks } from './modules/activation/checkout-hooks.ts';
+import { createBillingModule } from './modules/billing/billing-module.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes.ts';
+import { camerasRoutes } from './modules/cameras/cameras.routes.ts';
+import { createCamerasService } from './modules/cameras/cameras.service.ts';
+import { createReadCache, invalidateOnCameraChanges } from './modules/cameras/plans-cache.ts';
+import { usageRoutes } from './modules/usage/usage.routes.ts';
+import { createUsageService } from './modules/usage/usage.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
+import { createCoverageService } from './modules/coverage/coverage.service.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
@@ -24,15 +38,35 @@ import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
+import type { CoverageProvider } from './providers/coverage/coverage.ts';
+import { createCoverageProvider } from './providers/coverage/create-coverage-provider.ts';
+import { hostedPagesRoutes } from './providers/billing/local/hosted-pages.routes.ts';
+import type { ConnectivityPlatform } from './providers/connectivity/connectivity.ts';
+import { createLocalSimPlatform } from './providers/connectivity/local-sim-platform.ts';
 import type { Mailer } from './providers/mail/mail.ts';
 import { isOutboxMailer } from './providers/mail/outbox-mailer.ts';
+import {
+  createDefaultLivestreaming,
+  type Livestreaming,
+} from './modules/livestream/create-livestreaming.ts';
+import { livestreamPublicPlugin } from './modules/livestream/livestream.plugin.ts';
+import { livestreamRoutes } from './modules/livestream/livestream.routes.ts';
 
 export interface AppDependencies {
   database: DatabaseHandle;
   clock: Clock;
   mailer: Mailer;
+  /** Postcode signal coverage; defaults to the provider COVERAGE names. */
+  coverage?: CoverageProvider;
   /** Folder of the built SPA; defaults to the configured WEB_DIST_DIR. */
   webRoot?: string;
+  /**
+   * The SIM platform, for services that change SIM state (server.ts picks it from CONNECTIVITY).
+   * Where absent (tests), use `createLocalSimPlatform({ db, clock })`.
+   */
+  connectivity?: ConnectivityPlatform;
+  /** Livestreaming (storage, recorder, recording queue); made from the configuration when absent. */
+  livestreaming?: Livestreaming;
 }
 
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
@@ -61,8 +95,60 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     publicUrl: config.publicUrl,
   });
 
+  const coverage = createCoverageService({
+    db,
+    clock: deps.clock,
+    rateLimiter,
+    provider: deps.coverage ?? createCoverageProvider(config.coverage, app.log),
+    log: app.log,
+  });
+
+  const plansCache = createReadCache<PlansResponse>({
+    ttlMs: config.plansCacheSeconds * 1000,
+    maxEntries: 2000,
+  });
+  if (plansCache.isEnabled) {
+    const stopListening = await invalidateOnCameraChanges(deps.database, plansCache);
+    app.addHook('onClose', async () => stopListening());
+  }
+  const cameras = createCamerasService({ db, clock: deps.clock, plansCache });
+  const usage = createUsageService({ db, clock: deps.clock });
+  const billing = createBillingModule({
+    config,
+    db,
+    clock: deps.clock,
+    connectivity: deps.connectivity ?? createLocalSimPlatform({ db, clock: deps.clock }),
+    log: app.log,
+    checkoutHooks: createActivationCheckoutHooks(),
+  });
+  app.decorate('billing', billing);
+  const activation = createActivationModule({
+    config,
+    db,
+    clock: deps.clock,
+    rateLimiter,
+    billing: billing.provider,
+    connectivity: deps.connectivity ?? createLocalSimPlatform({ db, clock: deps.clock }),
+    mailer: deps.mailer,
+    log: app.log,
+  });
+  app.decorate('activation', activation);
+  const livestreaming =
+    deps.livestreaming ??
+    (await createDefaultLivestreaming(config, {
+      db,
+      clock: deps.clock,
+      mailer: deps.mailer,
+      rateLimiter,
+      cameraAccess: deps.connectivity ?? createLocalSimPlatform({ db, clock: deps.clock }),
+      log: app.log,
+    }));
+
   await app.register(errorHandlerPlugin);
-  await app.register(securityHeadersPlugin, { isHttps: config.publicUrl.startsWith('https:') });
+  await app.register(securityHeadersPlugin, {
+    isHttps: config.publicUrl.startsWith('https:'),
+    mediaOrigins: livestreaming.storage.mediaOrigins,
+  });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -86,9 +172,29 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { auth });
       await api.register(staffRoutes, { auth, db });
+      await api.register(camerasRoutes, { cameras });
+      await api.register(usageRoutes, { usage });
+      await api.register(coverageRoutes, { coverage });
+      await api.register(billingRoutes, { db, billing: billing.service });
+      await api.register(activationRoutes, { activation: activation.service });
+      if (billing.stripe) await api.register(stripeWebhookRoutes, { stripe: billing.stripe });
+      await api.register(livestreamRoutes, { livestream: livestreaming.service });
     },
     { prefix: '/api' },
   );
+  if (billing.engine) {
+    await app.register(hostedPagesRoutes, {
+      db,
+      engine: billing.engine,
+      supplierName: 'Farmcam',
+      testClock:
+        config.billing.mode === 'local' && config.billing.isTestClockEnabled
+          ? { runCycle: () => billing.runCycle() }
+          : undefined,
+    });
+  }
+
+  await app.register(livestreamPublicPlugin, { livestreaming, db, clock: deps.clock });
 
   if (isOutboxMailer(deps.mailer)) {
     await app.register(devMailRoutes, { outbox: deps.mailer });

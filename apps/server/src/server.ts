@@ -8,8 +8,21 @@ import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/demo.ts';
 import { ensureStaffAccounts, type StaffCredential } from './db/seed/staff.ts';
+import { activationFulfilmentJob } from './jobs/activation-fulfilment.job.ts';
+import { billingCycleJob } from './jobs/billing-cycle.job.ts';
 import { startJobs } from './jobs/job-runner.ts';
 import { purgeExpiredJob } from './jobs/purge-expired.job.ts';
+import { recordLocalSimUsageJob } from './jobs/record-local-sim-usage.job.ts';
+import { syncConnectivityJob } from './jobs/sync-connectivity.job.ts';
+import { syncFromPlatform } from './modules/usage/connectivity-sync.service.ts';
+import { sendUsageAlerts } from './modules/usage/usage-alerts.service.ts';
+import { createConnectivityPlatform } from './providers/connectivity/create-connectivity-platform.ts';
+import { createRateLimiter } from './lib/rate-limiter.ts';
+import {
+  createDefaultLivestreaming,
+  showcaseSourceFrom,
+} from './modules/livestream/create-livestreaming.ts';
+import { createLocalCamera } from './providers/camera/local-camera.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Mailer } from './providers/mail/mail.ts';
 import { createOutboxMailer } from './providers/mail/outbox-mailer.ts';
@@ -76,10 +89,56 @@ async function main() {
     logger.info('Seeded demo data');
   }
 
-  const app = await buildApp(config, { database, clock, mailer });
-  const jobs = await startJobs(database, [purgeExpiredJob({ db: database.db, clock })], {
-    onError: (error) => logger.error({ err: error }, 'Job queue error'),
+  // Local mode: one RTSP server stands in for the demo cameras; started on first use.
+  const localCamera =
+    config.connectivity.mode === 'local'
+      ? createLocalCamera({
+          port: config.livestreaming.localCameraPort,
+          isFallbackToFreePort: true,
+          log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+        })
+      : undefined;
+  const connectivity = createConnectivityPlatform(config.connectivity, {
+    db: database.db,
+    clock,
+    log: logger,
+    camera: localCamera,
   });
+  const livestreaming = await createDefaultLivestreaming(config, {
+    db: database.db,
+    clock,
+    mailer,
+    rateLimiter: createRateLimiter(database.db, clock),
+    cameraAccess: connectivity,
+    log: logger,
+    showcaseSource: showcaseSourceFrom(config, localCamera),
+  });
+  const app = await buildApp(config, { database, clock, mailer, connectivity, livestreaming });
+  const alerts = () =>
+    sendUsageAlerts({ db: database.db, mailer, clock, publicUrl: config.publicUrl });
+  const connectivityJobs = [
+    syncConnectivityJob({
+      syncFromPlatform: () => syncFromPlatform({ db: database.db, platform: connectivity, clock }),
+      sendUsageAlerts: alerts,
+    }),
+    ...(connectivity.kind === 'local'
+      ? [recordLocalSimUsageJob({ platform: connectivity, sendUsageAlerts: alerts })]
+      : []),
+  ];
+  const jobs = await startJobs(
+    database,
+    [
+      purgeExpiredJob({ db: database.db, clock }),
+      ...connectivityJobs,
+      billingCycleJob({ billing: app.billing }),
+      activationFulfilmentJob({ activation: app.activation }),
+      ...livestreaming.jobs,
+    ],
+    {
+      onError: (error) => logger.error({ err: error }, 'Job queue error'),
+    },
+  );
+  livestreaming.attachJobRunner(jobs);
 
   let isShuttingDown = false;
   const shutdown = async (signal: string) => {
@@ -91,6 +150,7 @@ async function main() {
     try {
       await app.close();
       await jobs.stop();
+      await localCamera?.stop();
       await mailer.close();
       await database.close();
       process.exit(0);

@@ -34,6 +34,47 @@ const environmentSchema = z.object({
   COMPANY_URL: z.url().default('https://www.example.com'),
   SUPPORT_EMAIL: z.string().default('support@farmcam.example'),
   WEB_DIST_DIR: z.string().optional(),
+  CONNECTIVITY: z.enum(['local', 'http']).default('local'),
+  CONNECTIVITY_URL: z.url().optional(),
+  CONNECTIVITY_API_KEY: z.string().min(1).optional(),
+  PLANS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  COVERAGE: z.enum(['bundled', 'ofcom']).default('bundled'),
+  OFCOM_API_URL: z.url().default('https://api-proxy.ofcom.org.uk'),
+  OFCOM_API_KEY: z.string().min(1).optional(),
+  BILLING: z.enum(['local', 'stripe']).default('local'),
+  BILLING_TEST_CLOCK: booleanText.optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_/, 'STRIPE_SECRET_KEY must start with sk_ or rk_')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_')
+    .optional(),
+  STRIPE_API_URL: z.url().optional(),
+  STRIPE_PRICING_TABLE_UK: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_UK must start with prctbl_').optional(),
+  STRIPE_PRICING_TABLE_IE: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_IE must start with prctbl_').optional(),
+  STRIPE_PRICING_TABLE_UK_SOLAR: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_UK_SOLAR must start with prctbl_').optional(),
+  STRIPE_PRICING_TABLE_IE_SOLAR: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_IE_SOLAR must start with prctbl_').optional(),
+  SETUP_GUIDE_URL: z.url().default('https://www.example.com/setup-guide'),
+  STORAGE: z.enum(['fs', 's3']).default('fs'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('eu-west-2'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  LOCAL_CAMERA_PORT: z.coerce.number().int().min(0).max(65535).default(8554),
+  RECORDING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  CLIP_HISTORY: z.coerce.number().int().min(1).max(1000).default(48),
+  SHOWCASE_RTSP_URL: z
+    .string()
+    .regex(/^rtsps?:\/\//, 'SHOWCASE_RTSP_URL must be an rtsp:// URL')
+    .optional(),
 });
 
 const defaultWebDistDir = path.resolve(
@@ -63,6 +104,58 @@ export interface Config {
   supportEmail: string;
   /** The built SPA the server serves. */
   webDistDir: string;
+  /** The SIM platform: the local one kept in our database, or a platform's HTTP API. */
+  connectivity: { mode: 'local' } | { mode: 'http'; url: string; apiKey: string };
+  /** How long a customer's camera list may be served from memory (0 turns the cache off). */
+  plansCacheSeconds: number;
+  /** Where postcode signal coverage comes from: the bundled demo dataset or Ofcom's API. */
+  coverage: { mode: 'bundled' } | { mode: 'ofcom'; apiUrl: string; apiKey: string };
+  /** The billing provider: the local engine in our database, or Stripe. */
+  billing:
+    | { mode: 'local'; isTestClockEnabled: boolean }
+    | {
+        mode: 'stripe';
+        secretKey: string;
+        webhookSecret: string;
+        publishableKey: string | undefined;
+        /** Another API address (a local fake of Stripe in tests). */
+        apiUrl: string | undefined;
+      };
+  /** Activation (spec §2): Stripe pricing tables per region and SIM kind (unset: our own table). */
+  activation: {
+    stripePricingTables: {
+      uk: string | undefined;
+      ie: string | undefined;
+      ukSolar: string | undefined;
+      ieSolar: string | undefined;
+    };
+    /** The camera setup guide the thank-you page links to. */
+    setupGuideUrl: string;
+  };
+  /** Where recorded clips are kept: files under DATA_DIR/clips, or an S3 bucket. */
+  storage:
+    | { mode: 'fs' }
+    | {
+        mode: 's3';
+        bucket: string;
+        region: string;
+        /** An S3-compatible service instead of AWS. */
+        endpoint: string | undefined;
+        /** Without these, the AWS SDK's default credential chain is used. */
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+      };
+  livestreaming: {
+    ffmpegPath: string;
+    /** The local demo camera's RTSP port (local connectivity); 0 picks a free one. */
+    localCameraPort: number;
+    /** Recordings one process runs at once. */
+    recordingConcurrency: number;
+    /** Ready clips kept per livestream. */
+    clipHistory: number;
+    /** The camera the marketing page's live demo records; the local camera when unset locally. */
+    showcaseRtspUrl: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -84,6 +177,25 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   const env = parsed.data;
   const problems: string[] = [];
   if (env.MAIL === 'smtp' && !env.SMTP_URL) problems.push('SMTP_URL: required when MAIL=smtp');
+  if (env.BILLING === 'stripe' && !env.STRIPE_SECRET_KEY) {
+    problems.push('STRIPE_SECRET_KEY: required when BILLING=stripe');
+  }
+  if (env.BILLING === 'stripe' && !env.STRIPE_WEBHOOK_SECRET) {
+    problems.push('STRIPE_WEBHOOK_SECRET: required when BILLING=stripe');
+  }
+  if (env.COVERAGE === 'ofcom' && !env.OFCOM_API_KEY) {
+    problems.push('OFCOM_API_KEY: required when COVERAGE=ofcom');
+  }
+  if (env.CONNECTIVITY === 'http' && !env.CONNECTIVITY_URL) {
+    problems.push('CONNECTIVITY_URL: required when CONNECTIVITY=http');
+  }
+  if (env.CONNECTIVITY === 'http' && !env.CONNECTIVITY_API_KEY) {
+    problems.push('CONNECTIVITY_API_KEY: required when CONNECTIVITY=http');
+  }
+  if (env.STORAGE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: give both or neither');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const workingDirectory = environment.INIT_CWD ?? process.cwd();
@@ -110,13 +222,77 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     webDistDir: env.WEB_DIST_DIR
       ? path.resolve(workingDirectory, env.WEB_DIST_DIR)
       : defaultWebDistDir,
+    connectivity:
+      env.CONNECTIVITY === 'http'
+        ? {
+            mode: 'http',
+            url: (env.CONNECTIVITY_URL as string).replace(/\/$/, ''),
+            apiKey: env.CONNECTIVITY_API_KEY as string,
+          }
+        : { mode: 'local' },
+    plansCacheSeconds: env.PLANS_CACHE_SECONDS,
+    coverage:
+      env.COVERAGE === 'ofcom'
+        ? {
+            mode: 'ofcom',
+            apiUrl: env.OFCOM_API_URL.replace(/\/$/, ''),
+            apiKey: env.OFCOM_API_KEY as string,
+          }
+        : { mode: 'bundled' },
+    billing:
+      env.BILLING === 'stripe'
+        ? {
+            mode: 'stripe',
+            secretKey: env.STRIPE_SECRET_KEY as string,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET as string,
+            publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+            apiUrl: env.STRIPE_API_URL,
+          }
+        : {
+            mode: 'local',
+            isTestClockEnabled: env.BILLING_TEST_CLOCK ?? env.NODE_ENV !== 'production',
+          },
+    activation: {
+      stripePricingTables: {
+        uk: env.STRIPE_PRICING_TABLE_UK,
+        ie: env.STRIPE_PRICING_TABLE_IE,
+        ukSolar: env.STRIPE_PRICING_TABLE_UK_SOLAR,
+        ieSolar: env.STRIPE_PRICING_TABLE_IE_SOLAR,
+      },
+      setupGuideUrl: env.SETUP_GUIDE_URL,
+    },
+    storage:
+      env.STORAGE === 's3'
+        ? {
+            mode: 's3',
+            bucket: env.S3_BUCKET as string,
+            region: env.S3_REGION,
+            endpoint: env.S3_ENDPOINT,
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+          }
+        : { mode: 'fs' },
+    livestreaming: {
+      ffmpegPath: env.FFMPEG_PATH,
+      localCameraPort: env.LOCAL_CAMERA_PORT,
+      recordingConcurrency: env.RECORDING_CONCURRENCY,
+      clipHistory: env.CLIP_HISTORY,
+      showcaseRtspUrl: env.SHOWCASE_RTSP_URL,
+    },
   };
 }
 
 /** A configuration for tests: in-memory database, outbox mail, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO_DATA: 'false', PORT: '0' }),
+    // The camera-list cache is off: tests read what they just wrote (its own tests turn it on).
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DEMO_DATA: 'false',
+      PORT: '0',
+      PLANS_CACHE_SECONDS: '0',
+    }),
     ...overrides,
   };
 }

@@ -26,7 +26,18 @@ export interface DatabaseHandle {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /** Connection string for libraries that open their own pool (PostgreSQL only). */
   connectionString: string | undefined;
+  /**
+   * LISTEN on a channel (a plain identifier). Resolves to a stop function once listening. If the
+   * listening connection drops, `onGap(false)` says notifications may be missed from now on; it
+   * reconnects by itself and then calls `onGap(true)`.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  onNotification(payload: string): void;
+  onGap(isListening: boolean): void;
 }
 
 export type DatabaseLocation =
@@ -90,6 +101,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
         const result = await pool.query(text, values as unknown[]);
         return { rows: result.rows };
       },
+      listen: (channel, handlers) => listenOnPostgres(location.url, channel, handlers),
       close: () => pool.end(),
     };
   }
@@ -115,6 +127,12 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
         const results = await client.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };
       },
+      // PGlite is one session: a NOTIFY is delivered before the statement's promise resolves.
+      listen: async (channel, handlers) => {
+        assertChannelName(channel);
+        const unlisten = await client.listen(channel, handlers.onNotification);
+        return () => unlisten();
+      },
       close: async () => {
         await client.close();
         release();
@@ -124,6 +142,62 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     release();
     throw error;
   }
+}
+
+function assertChannelName(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`Bad channel name: ${channel}`);
+}
+
+/** A dedicated connection for LISTEN (pooled ones come and go), reconnecting after a drop. */
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  handlers: NotificationHandlers,
+): Promise<() => Promise<void>> {
+  assertChannelName(channel);
+  let client: pg.Client | undefined;
+  let isStopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.onNotification(message.payload ?? '');
+    });
+    next.on('error', () => reconnectLater(next));
+    next.on('end', () => reconnectLater(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    if (isStopped) await next.end().catch(() => undefined);
+    else client = next;
+  };
+  const reconnectLater = (failed: pg.Client) => {
+    if (isStopped || client !== failed) return;
+    client = undefined;
+    handlers.onGap(false);
+    failed.end().catch(() => undefined);
+    retryTimer = setTimeout(function retry() {
+      if (isStopped) return;
+      connect().then(
+        () => handlers.onGap(true),
+        () => {
+          retryTimer = setTimeout(retry, 1000);
+        },
+      );
+    }, 1000);
+  };
+
+  await connect();
+  return async () => {
+    isStopped = true;
+    clearTimeout(retryTimer);
+    await client?.end().catch(() => undefined);
+  };
 }
 
 /** Runs raw SQL and returns its rows: the one place the two drivers' result shapes meet. */

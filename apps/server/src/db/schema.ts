@@ -152,6 +152,8 @@ export const billingCustomers = pgTable(
     provider: text('provider', { enum: billingProviders }).notNull(),
     email: text('email').notNull(),
     currency: text('currency').notNull().default('gbp'),
+    /** Credit (negative) or debt (positive) in minor units, applied to the next invoice (as Stripe's). */
+    balance: integer('balance').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [index('billing_customers_customer_idx').on(table.customerId)],
@@ -294,6 +296,37 @@ export const payments = pgTable('payments', {
   createdAt: createdAt(),
 });
 
+export const billingSessionKinds = ['portal', 'checkout', 'customer_session'] as const;
+export type BillingSessionKind = (typeof billingSessionKinds)[number];
+
+/**
+ * The local billing engine's hosted sessions: billing portal, checkout and customer sessions
+ * (Stripe keeps these itself). The id is the unguessable capability in the hosted page's URL.
+ */
+export const billingSessions = pgTable(
+  'billing_sessions',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: billingSessionKinds }).notNull(),
+    billingCustomerId: text('billing_customer_id').references(() => billingCustomers.id),
+    customerEmail: text('customer_email'),
+    priceId: text('price_id').references(() => prices.id),
+    /** What the order is for, e.g. the ICCID being activated or renewed. */
+    clientReferenceId: text('client_reference_id'),
+    status: text('status', { enum: ['open', 'complete', 'expired'] })
+      .notNull()
+      .default('open'),
+    returnUrl: text('return_url'),
+    cancelUrl: text('cancel_url'),
+    subscriptionId: text('subscription_id'),
+    metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('billing_sessions_customer_idx').on(table.billingCustomerId)],
+);
+
 // ── Usage and router status (mirrored from the connectivity platform) ─────────────────────────
 
 export const dailyUsage = pgTable(
@@ -306,6 +339,23 @@ export const dailyUsage = pgTable(
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.simIccid, table.day] })],
+);
+
+/**
+ * This month's (and every past month's) use per SIM, kept equal to the sum of daily_usage by a
+ * trigger on daily_usage (migration 0004), so the dashboard reads one row per camera.
+ */
+export const monthlyUsage = pgTable(
+  'monthly_usage',
+  {
+    simIccid: text('sim_iccid')
+      .notNull()
+      .references(() => sims.iccid),
+    /** The first day of the month. */
+    month: date('month').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.simIccid, table.month] })],
 );
 
 export const routerStatus = pgTable('router_status', {
@@ -363,6 +413,10 @@ export const livestreams = pgTable('livestreams', {
   cameraPort: integer('camera_port'),
   lastSeenOnSiteAt: timestamp('last_seen_on_site_at', { withTimezone: true }),
   disabledReason: text('disabled_reason'),
+  /** When the schedule was first saved (configure-rtsp); null while only the camera is set up. */
+  configuredAt: timestamp('configured_at', { withTimezone: true }),
+  /** When the schedule was last switched on: the 10-day "seen on a website" grace starts here. */
+  activatedAt: timestamp('activated_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -382,7 +436,11 @@ export const clips = pgTable(
     slot: text('slot'),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('clips_livestream_idx').on(table.livestreamId, table.recordedAt)],
+  (table) => [
+    index('clips_livestream_idx').on(table.livestreamId, table.recordedAt),
+    // One recording per scheduled slot, however many workers race for it (NULL slots repeat).
+    uniqueIndex('clips_livestream_slot_idx').on(table.livestreamId, table.slot),
+  ],
 );
 
 export const livestreamViews = pgTable(

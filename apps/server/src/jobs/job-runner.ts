@@ -11,6 +11,8 @@ export interface JobDefinition<Payload> {
   payload: z.ZodType<Payload>;
   /** Cron (UTC) on which the job is queued automatically, if any. */
   cron?: string;
+  /** Jobs of this kind one process runs at once (each its own pg-boss worker); 1 by default. */
+  concurrency?: number;
   handle(payload: Payload): Promise<void>;
 }
 
@@ -39,13 +41,15 @@ export async function startJobs(
   await boss.start();
   for (const definition of definitions) {
     await boss.createQueue(definition.name);
-    await boss.work(
-      definition.name,
-      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-      async (jobs) => {
-        for (const job of jobs) await definition.handle(definition.payload.parse(job.data));
-      },
-    );
+    for (let worker = 0; worker < (definition.concurrency ?? 1); worker += 1) {
+      await boss.work(
+        definition.name,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        async (jobs) => {
+          for (const job of jobs) await definition.handle(definition.payload.parse(job.data));
+        },
+      );
+    }
     if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
   }
   return {

@@ -44,10 +44,26 @@ declare module 'fastify' {
 }
 
 export const securityHeadersPlugin = fp(
-  async (app: FastifyInstance, options: { isHttps: boolean }) => {
+  async (
+    app: FastifyInstance,
+    options: {
+      isHttps: boolean;
+      /** Other origins video plays from (clips in an S3 bucket), added to media-src. */
+      mediaOrigins?: readonly string[];
+    },
+  ) => {
+    const extraMedia = (options.mediaOrigins ?? []).filter((origin) => origin !== 'self');
+    const policy =
+      extraMedia.length === 0
+        ? contentSecurityPolicy
+        : contentSecurityPolicy.replace(
+            "media-src 'self' blob:",
+            `media-src 'self' blob: ${extraMedia.join(' ')}`,
+          );
+    const secureHeaders = { ...baseHeaders, 'content-security-policy': policy };
     const headers = options.isHttps
-      ? { ...baseHeaders, 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
-      : baseHeaders;
+      ? { ...secureHeaders, 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      : secureHeaders;
     const embedHeaders = Object.fromEntries(
       Object.entries(headers).filter(
         ([name]) =>

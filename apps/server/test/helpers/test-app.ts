@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { testConfig, type Config } from '../../src/config/config.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { customers, staff, type StaffRole } from '../../src/db/schema.ts';
@@ -24,6 +24,13 @@ export async function createTestContext(
   overrides: Partial<Config> = {},
   /** Adds routes before the app is sealed, e.g. a probe for the authorization helper. */
   extend?: (app: FastifyInstance) => void,
+  /** More app dependencies (or replacements), made from the context's database, clock and mail. */
+  dependencies?: (base: {
+    database: DatabaseHandle;
+    clock: ManualClock;
+    mailer: OutboxMailer;
+    config: Config;
+  }) => Partial<AppDependencies> | Promise<Partial<AppDependencies>>,
 ): Promise<TestContext> {
   const database = await openTestDatabase();
   const clock = new ManualClock('2026-03-10T12:00:00Z');
@@ -34,6 +41,7 @@ export async function createTestContext(
     clock,
     mailer,
     webRoot: '/nonexistent-web-build',
+    ...(await dependencies?.({ database, clock, mailer, config })),
   });
   extend?.(app);
   await app.ready();

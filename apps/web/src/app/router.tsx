@@ -59,6 +59,23 @@ export const routes: RouteObject[] = [
               (module) => module.StaffLoginPage,
             ),
           },
+          // Activation is open to new visitors (spec §2); the thank-you page is where checkout returns.
+          {
+            path: paths.activate.pattern,
+            ...lazyPage(
+              { title: 'Activate a camera' },
+              () => import('../features/activation/components/activate-page.tsx'),
+              (module) => module.ActivatePage,
+            ),
+          },
+          {
+            path: paths.orderConfirmation.pattern,
+            ...lazyPage(
+              { title: 'Thank you for your order' },
+              () => import('../features/activation/components/order-confirmation-page.tsx'),
+              (module) => module.OrderConfirmationPage,
+            ),
+          },
           {
             element: <RequireSession />,
             children: [
@@ -68,6 +85,57 @@ export const routes: RouteObject[] = [
                   { title: 'Account' },
                   () => import('../features/dashboard/components/dashboard-page.tsx'),
                   (module) => module.DashboardPage,
+                ),
+              },
+              {
+                path: paths.livestreaming.pattern,
+                ...lazyPage(
+                  { title: 'Livestreaming' },
+                  () => import('../features/livestream/components/livestreaming-page.tsx'),
+                  (module) => module.LivestreamingPage,
+                ),
+              },
+              {
+                path: paths.livestreamingSetup.pattern,
+                ...lazyPage(
+                  { title: 'Livestream setup', backTo: paths.dashboard.href() },
+                  () => import('../features/livestream/components/livestream-setup-page.tsx'),
+                  (module) => module.LivestreamSetupPage,
+                ),
+              },
+              {
+                path: paths.camera.pattern,
+                ...lazyPage(
+                  { title: 'Camera details', backTo: paths.dashboard.href() },
+                  () => import('../features/cameras/components/camera-details-page.tsx'),
+                  (module) => module.CameraDetailsPage,
+                ),
+              },
+              {
+                path: paths.subscription.pattern,
+                ...lazyPage(
+                  { title: 'Manage plan', backTo: paths.dashboard.href() },
+                  () => import('../features/subscription/components/subscription-page.tsx'),
+                  (module) => module.SubscriptionPage,
+                ),
+              },
+              {
+                path: paths.invoices.pattern,
+                ...lazyPage(
+                  { title: 'Invoices', backTo: paths.dashboard.href() },
+                  () => import('../features/invoices/components/invoices-page.tsx'),
+                  (module) => module.InvoicesPage,
+                ),
+              },
+              {
+                path: paths.pricing.pattern,
+                ...lazyPage(
+                  {
+                    title: 'No active subscription associated with SIM.',
+                    backTo: paths.dashboard.href(),
+                  },
+                  () => import('../features/pricing/components/pricing-page.tsx'),
+                  (module) => module.PricingPage,
                 ),
               },
             ],
@@ -81,6 +149,23 @@ export const routes: RouteObject[] = [
             ),
           },
         ],
+      },
+      // The postcode pages are public and sit outside the frame (spec §2); they draw their own.
+      {
+        path: paths.postcode.pattern,
+        ...lazyPage(
+          { title: 'Check Signal Availability' },
+          () => import('../features/coverage/components/postcode-page.tsx'),
+          (module) => module.PostcodePage,
+        ),
+      },
+      {
+        path: paths.postcodeResult.pattern,
+        ...lazyPage(
+          { title: 'Signal Availability', backTo: paths.postcode.href() },
+          () => import('../features/coverage/components/signal-result-page.tsx'),
+          (module) => module.SignalResultPage,
+        ),
       },
       {
         element: <FrameLayout navigation="staff" />,

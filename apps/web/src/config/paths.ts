@@ -21,6 +21,8 @@ export interface ActivateQuery {
   codeType?: CodeType;
   code?: string;
   location?: Region;
+  /** The postcode a coverage check came from ("Activate a camera here"). */
+  postcode?: string;
 }
 
 export const paths = {
@@ -54,10 +56,16 @@ export const paths = {
         code_type: query.codeType,
         code: query.code,
         location: query.location,
+        postcode: query.postcode,
       }),
   },
   livestreaming: { pattern: '/livestreaming', href: () => '/livestreaming' },
-  livestreamingSetup: { pattern: '/livestreaming/setup', href: () => '/livestreaming/setup' },
+  livestreamingSetup: {
+    pattern: '/livestreaming/setup',
+    /** With a camera, its row is chosen already (editing its livestream). */
+    href: (query: { cameraId?: string } = {}) =>
+      withQuery('/livestreaming/setup', { camera: query.cameraId }),
+  },
   camera: {
     pattern: '/camera/:cameraId',
     /** cameraId is the SIM ICCID. */

@@ -63,6 +63,8 @@ export interface RequestOptions {
    * means "wrong credentials or link", not "session expired".
    */
   hasOwnErrorHandling?: boolean;
+  /** Extra request headers, e.g. the activation wizard's session id. */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -116,7 +118,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const token = options.token === undefined ? authStore.getState().token : options.token;
   const description = `${method} ${path}`;
 
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token !== null) headers.Authorization = `Bearer ${token}`;
 

@@ -10,11 +10,9 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Database, Executor } from '../client.ts';
 import {
   appSettings,
-  billingCustomers,
   customers,
   dailyUsage,
   invoices,
-  paymentMethods,
   prices,
   products,
   routerStatus,
@@ -24,6 +22,7 @@ import {
   type PlanTier,
   type SubscriptionStatus,
 } from '../schema.ts';
+import { insertCard, insertCustomer, invoiceUrls } from '../../providers/billing/local/ledger.ts';
 import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
 
 const seedMarker = 'demo-seed-version';
@@ -220,15 +219,13 @@ async function seedCamera(
   const terminatedAt = camera.state === 'terminated' ? addMonths(monthStart, -2) : null;
   const pausedSince = camera.state === 'paused' ? monthStart : null;
 
-  await executor
-    .insert(billingCustomers)
-    .values({
-      id: billingCustomerId,
-      customerId: input.customerId,
-      provider: 'local',
-      email: input.email,
-    })
-    .onConflictDoNothing();
+  // Billing accounts, cards and invoices are made by the local billing engine's ledger, as the
+  // app makes them (invoices get their hosted page and PDF links).
+  await insertCustomer(executor, {
+    id: billingCustomerId,
+    portalCustomerId: input.customerId,
+    email: input.email,
+  });
 
   const simState =
     camera.state === 'terminated' ? 'terminated' : camera.state === 'paused' ? 'paused' : 'active';
@@ -303,18 +300,15 @@ async function seedCamera(
     .onConflictDoNothing();
 
   const isExpiredCard = camera.serial === 107;
-  await executor
-    .insert(paymentMethods)
-    .values({
-      id: providerId('pm', `demo-${camera.serial}`),
-      billingCustomerId,
-      brand: camera.serial % 2 === 0 ? 'mastercard' : 'visa',
-      last4: camera.serial % 2 === 0 ? '4444' : '4242',
-      expMonth: isExpiredCard ? 3 : 12,
-      expYear: isExpiredCard ? now.getUTCFullYear() - 1 : now.getUTCFullYear() + 3,
-      isDefault: true,
-    })
-    .onConflictDoNothing();
+  await insertCard(executor, {
+    id: providerId('pm', `demo-${camera.serial}`),
+    billingCustomerId,
+    brand: camera.serial % 2 === 0 ? 'mastercard' : 'visa',
+    last4: camera.serial % 2 === 0 ? '4444' : '4242',
+    expMonth: isExpiredCard ? 3 : 12,
+    expYear: isExpiredCard ? now.getUTCFullYear() - 1 : now.getUTCFullYear() + 3,
+    makeDefault: true,
+  });
 
   const unitAmount =
     {
@@ -329,8 +323,10 @@ async function seedCamera(
     if (start < activatedAt || (terminatedAt && start >= terminatedAt)) continue;
     if (pausedSince && start >= pausedSince) continue;
     const isUnpaid = cycle === 0 && pastDueSince !== null;
+    const invoiceId = providerId('in', `demo-${camera.serial}-${cycle}`);
     invoiceRows.push({
-      id: providerId('in', `demo-${camera.serial}-${cycle}`),
+      id: invoiceId,
+      ...(await invoiceUrls(executor, invoiceId)),
       billingCustomerId,
       subscriptionId,
       number: `FC-${camera.serial}-${String(6 - cycle).padStart(4, '0')}`,

@@ -1,27 +1,88 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
+import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { useCurrentUser } from '../../../lib/current-user.ts';
+import { usePlans } from '../api/get-plans.ts';
+import { ActivationCodeHelpModal } from './activation-code-help-modal.tsx';
+import { CameraGrid } from './camera-grid.tsx';
+import { CombinedPlanCard } from './combined-plan-card.tsx';
 import styles from './dashboard-page.module.css';
+import { useRefreshRequest } from './use-refresh-request.ts';
 
-/** Account (/dashboard): for now who is signed in; the camera plans come with the dashboard issue. */
+/** Account (/dashboard): the combined plan and the customer's cameras (spec §2). */
 export function DashboardPage() {
-  const currentUser = useCurrentUser();
+  const plans = usePlans();
+  const isRefreshing = useRefreshRequest();
+  const [isHelpOpen, setIsHelpOpen] = useState(false);
+
+  let content;
+  if (isRefreshing || plans.isPending) {
+    content = <Loader label={isRefreshing ? 'Refreshing your cameras…' : 'Loading your cameras…'} />;
+  } else if (plans.isError) {
+    content = (
+      <Card title="My cameras">
+        <p role="alert" className={styles.error}>
+          {errorMessage(plans.error, 'Could not load your cameras, please try again')}
+        </p>
+        <Button variant="secondary" onClick={() => void plans.refetch()} isLoading={plans.isFetching}>
+          Try again
+        </Button>
+      </Card>
+    );
+  } else if (plans.data.cameras.length === 0) {
+    content = (
+      <Card title="My cameras">
+        <p>You have no cameras yet.</p>
+        <p className={styles.muted}>
+          Activate a SIM with a streaming plan and its camera appears here, with its plan and data
+          usage.
+        </p>
+        <div className={styles.emptyActions}>
+          <Link to={paths.activate.href()} className={buttonClassName({ variant: 'primary' })}>
+            Activate a camera
+          </Link>
+          <Button variant="secondary" onClick={() => setIsHelpOpen(true)}>
+            Where do I find my activation code?
+          </Button>
+        </div>
+      </Card>
+    );
+  } else {
+    const { cameras, overallSummary } = plans.data;
+    content = (
+      <>
+        <CombinedPlanCard summary={overallSummary} />
+        <section aria-labelledby="my-cameras-heading" className={styles.cameras}>
+          <div className={styles.sectionHeader}>
+            <h2 id="my-cameras-heading" className={styles.sectionTitle}>
+              My cameras <span className={styles.count}>({cameras.length})</span>
+            </h2>
+            <div className={styles.headerActions}>
+              <button
+                type="button"
+                className={styles.helpButton}
+                onClick={() => setIsHelpOpen(true)}
+              >
+                Where do I find my activation code?
+              </button>
+              <Link to={paths.activate.href()} className={buttonClassName({ variant: 'secondary' })}>
+                Activate a camera
+              </Link>
+            </div>
+          </div>
+          <CameraGrid cameras={cameras} />
+        </section>
+      </>
+    );
+  }
 
   return (
-    <Card title="Streaming Plans">
-      {currentUser.isPending ? (
-        <Loader label="Loading your account…" />
-      ) : currentUser.isError ? (
-        <p role="alert">{errorMessage(currentUser.error, 'Could not load your account')}</p>
-      ) : (
-        <>
-          <p>
-            Signed in as <strong className={styles.email}>{currentUser.data.email}</strong>
-          </p>
-          <p className={styles.note}>Your cameras and their streaming plans will appear here.</p>
-        </>
-      )}
-    </Card>
+    <div className={styles.page}>
+      {content}
+      <ActivationCodeHelpModal isOpen={isHelpOpen} onClose={() => setIsHelpOpen(false)} />
+    </div>
   );
 }

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { BillingModule } from '../modules/billing/billing-module.ts';
+import type { JobDefinition } from './job-runner.ts';
+
+/**
+ * Every 10 minutes: renewals at period ends and dunning (local engine), pause starts and ends,
+ * and SIM state brought in line with billing. Each step is idempotent, so a missed or repeated
+ * run only catches up.
+ */
+export function billingCycleJob(deps: { billing: BillingModule }): JobDefinition<object> {
+  return {
+    name: 'billing-cycle',
+    payload: z.object({}),
+    cron: '*/10 * * * *',
+    async handle() {
+      await deps.billing.runCycle();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import type { RecordingService } from '../modules/livestream/recording.service.ts';
+import type { JobDefinition } from './job-runner.ts';
+
+/**
+ * Hourly: switches off schedules whose embed code has not been seen on a website for 10 days
+ * and e-mails their owners (spec §2, §9).
+ */
+export function switchOffUnusedLivestreamsJob(deps: {
+  recording: Pick<RecordingService, 'switchOffUnused'>;
+}): JobDefinition<object> {
+  return {
+    name: 'livestream-switch-off-unused',
+    payload: z.object({}),
+    cron: '41 * * * *',
+    async handle() {
+      await deps.recording.switchOffUnused();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Calendar arithmetic on business time. Days are UTC calendar days written YYYY-MM-DD, the way
+ * daily usage and pause dates are stored; plans reset on the 1st of each month (spec §1).
+ */
+export const dayMs = 86_400_000;
+
+/** YYYY-MM-DD of an instant (UTC). */
+export const isoDay = (instant: Date): string => instant.toISOString().slice(0, 10);
+
+/** YYYY-MM of an instant (UTC): the usage month. */
+export const isoMonth = (instant: Date): string => instant.toISOString().slice(0, 7);
+
+/** Midnight UTC starting the month of `instant`. */
+export function monthStart(instant: Date): Date {
+  return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), 1));
+}
+
+/** Midnight UTC starting the next month (the next plan reset). */
+export function nextMonthStart(instant: Date): Date {
+  return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth() + 1, 1));
+}
+
+/** Epoch seconds of midnight UTC starting a YYYY-MM-DD day. */
+export const epochSecondsOfDay = (day: string): number => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+/** Every day from `from` to `to` inclusive, YYYY-MM-DD. */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (
+    let time = Date.parse(`${from}T00:00:00Z`);
+    time <= Date.parse(`${to}T00:00:00Z`);
+    time += dayMs
+  ) {
+    days.push(new Date(time).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** The day before a YYYY-MM-DD day. */
+export const previousDay = (day: string): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - dayMs).toISOString().slice(0, 10);

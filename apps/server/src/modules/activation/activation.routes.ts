@@ -1,0 +1,226 @@
+/**
+ * Spec §7 activation rows. Public (a new visitor activates before having an account), except the
+ * billing account of a signed-in customer. Validation failures answer `{ code, message }` with a
+ * message the wizard shows as it is: 404 unknown, 409 not for sale, 423 code locked, 429 too many
+ * look-ups (with Retry-After).
+ */
+import {
+  activationBillingCustomerBody,
+  activationBillingCustomerResponse,
+  activationCheckoutBody,
+  activationCheckoutResponse,
+  activationConfigResponse,
+  checkSolarSimBody,
+  errorBody,
+  logPriceTableBody,
+  pricingTableParams,
+  pricingTableResponse,
+  simValidationResponse,
+  solarCheckResponse,
+  successBody,
+  validateActivationCodeBody,
+  validateIccidBody,
+} from '@farmcam/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireCustomerScope } from '../../plugins/auth.ts';
+import type { ActivationCaller, ActivationService } from './activation.service.ts';
+
+const lookupErrors = {
+  400: errorBody,
+  404: errorBody,
+  409: errorBody,
+  423: errorBody,
+  429: errorBody,
+};
+
+const wizardSessionPattern = /^[A-Za-z0-9-]{8,64}$/;
+
+const wizardHeaders = z.object({
+  'x-activation-session': z
+    .string()
+    .optional()
+    .describe('The wizard tab’s own random id: look-ups are limited per session as well as per IP'),
+});
+
+/**
+ * The caller as the guessing limits see it: a signed-in session, or a visitor's wizard session on
+ * its IP (a visitor can make up new ids, but the per-IP and global limits still hold).
+ */
+export function activationCaller(request: FastifyRequest): ActivationCaller {
+  const principal = request.principal;
+  const header = request.headers['x-activation-session'];
+  const wizardSession =
+    typeof header === 'string' && wizardSessionPattern.test(header) ? header : 'none';
+  return {
+    ip: request.ip,
+    sessionKey: principal ? `session:${principal.sessionId}` : `visitor:${request.ip}:${wizardSession}`,
+    principal,
+  };
+}
+
+export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationService }> = async (
+  app,
+  { activation },
+) => {
+  app.post(
+    '/activation/validate-activation-code',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'The SIM a 4-letter activation code belongs to (public, throttled)',
+        description:
+          'Throttled per wizard session, per IP and for all visitors together; a stock SIM’s code ' +
+          'locks (423) when wrong guesses one letter away from it pile up.',
+        headers: wizardHeaders,
+        body: validateActivationCodeBody,
+        response: { 200: simValidationResponse, ...lookupErrors },
+      },
+    },
+    async (request) =>
+      activation.validateActivationCode(request.body.activationCode, activationCaller(request)),
+  );
+
+  app.post(
+    '/activation/validate-iccid',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'Whether a SIM number (ICCID) can be activated (public, throttled)',
+        headers: wizardHeaders,
+        body: validateIccidBody,
+        response: { 200: simValidationResponse, ...lookupErrors },
+      },
+    },
+    async (request) => activation.validateIccid(request.body.iccid, activationCaller(request)),
+  );
+
+  app.post(
+    '/activation/validate',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'Checks again, before the plans are shown, that the SIM is still for sale',
+        headers: wizardHeaders,
+        body: validateIccidBody,
+        response: { 200: simValidationResponse, ...lookupErrors },
+      },
+    },
+    async (request) => activation.validate(request.body.iccid, activationCaller(request)),
+  );
+
+  app.post(
+    '/activation/check-solar-sim',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'Whether the SIM is a solar SIM, and the pricing table for it in the region',
+        headers: wizardHeaders,
+        body: checkSolarSimBody,
+        response: { 200: solarCheckResponse, ...lookupErrors },
+      },
+    },
+    async (request) =>
+      activation.checkSolarSim(request.body.iccid, request.body.location, activationCaller(request)),
+  );
+
+  app.post(
+    '/activation/log-price-table',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'Records which pricing table a visitor was shown (for support)',
+        body: logPriceTableBody,
+        response: { 200: successBody, 400: errorBody, 429: errorBody },
+      },
+    },
+    async (request) =>
+      activation.logPriceTable(
+        {
+          iccid: request.body['client-reference-id'],
+          email: request.body['customer-email'],
+          hasCustomerSession: Boolean(request.body['customer-session-client-secret']),
+          pricingTableId: request.body.pricing_table_id,
+        },
+        activationCaller(request),
+      ),
+  );
+
+  app.get(
+    '/activation/config',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'Which pricing table to draw, and the fallback tables and help links',
+        response: { 200: activationConfigResponse },
+      },
+    },
+    async () => activation.config(),
+  );
+
+  app.get(
+    '/activation/pricing-tables/:pricingTableId',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'One of our own pricing tables (local billing): the plans of a region, solar or not',
+        params: pricingTableParams,
+        response: { 200: pricingTableResponse, 400: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => activation.pricingTable(request.params.pricingTableId),
+  );
+
+  app.post(
+    '/activation/checkout',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'Our pricing table’s Subscribe: the hosted checkout for this SIM and plan',
+        headers: wizardHeaders,
+        body: activationCheckoutBody,
+        response: { 200: activationCheckoutResponse, ...lookupErrors, 503: errorBody },
+      },
+    },
+    async (request) =>
+      activation.startCheckout(
+        {
+          pricingTableId: request.body.pricing_table_id,
+          priceId: request.body.price_id,
+          iccid: request.body.client_reference_id,
+          email: request.body.customer_email,
+          customerSessionSecret: request.body.customer_session_client_secret ?? null,
+        },
+        activationCaller(request),
+      ),
+  );
+
+  app.post(
+    '/activation/billing-customer',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: 'Signed in: the billing account the new camera will have (one per camera)',
+        security: [{ bearer: [] }],
+        body: activationBillingCustomerBody,
+        response: {
+          200: activationBillingCustomerResponse,
+          401: errorBody,
+          403: errorBody,
+          ...lookupErrors,
+          503: errorBody,
+        },
+      },
+    },
+    async (request) => {
+      const { customerId, principal } = requireCustomerScope(request);
+      const email = principal.customerEmail ?? principal.impersonation?.customerEmail ?? '';
+      return activation.billingCustomerFor(request.body, {
+        ...activationCaller(request),
+        customerId,
+        email,
+      });
+    },
+  );
+};

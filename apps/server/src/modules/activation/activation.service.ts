@@ -1,0 +1,341 @@
+/**
+ * The activation wizard's rules (spec §2, §4, §5, §7): finding a SIM by its 4-letter code or its
+ * number, refusing SIMs that are unknown, sold, live or terminated with a message the wizard shows
+ * as it is, choosing the pricing table, and starting the hosted checkout that ends in fulfilment
+ * (fulfilment.service.ts). Every look-up goes through the guessing limits (activation-throttle.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  ActivationBillingCustomerResponse,
+  ActivationCheckoutResponse,
+  ActivationConfigResponse,
+  ActivationRegion,
+  PricingTableResponse,
+  SimValidationResponse,
+  SolarCheckResponse,
+} from '@farmcam/contract';
+import { and, eq, gt } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { billingSessions, customers, sims } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
+import { newProviderId } from '../../providers/billing/ids.ts';
+import type { Principal } from '../auth/auth.service.ts';
+import type { ActivationThrottle, LookupSubject } from './activation-throttle.ts';
+import { activationRepository as repository, type SimRow } from './activation.repository.ts';
+import type { PricingTables } from './pricing-tables.ts';
+
+export interface ActivationServiceDeps {
+  db: Database;
+  throttle: ActivationThrottle;
+  pricingTables: PricingTables;
+  billing: BillingProvider;
+  publicUrl: string;
+  supportEmail: string;
+  setupGuideUrl: string;
+  /** Stripe's publishable key, for its pricing table element. */
+  publishableKey: string | undefined;
+}
+
+/** Who is calling: the throttle's view, and the signed-in session when there is one. */
+export interface ActivationCaller extends LookupSubject {
+  principal: Principal | undefined;
+}
+
+export const simValidatedMessage = 'SIM validated';
+
+/** The wizard shows these words as they are (spec §8: data.message in a red box). */
+export function activationMessages(supportEmail: string) {
+  return {
+    unknownCode:
+      "We don't recognise this activation code. Check the 4 letters on your SIM card, or use the 20-digit method.",
+    unknownIccid:
+      "We don't recognise this SIM number. Check the 19 or 20 digits printed on your SIM card.",
+    alreadyActive:
+      'This SIM is already active. If it is yours, sign in to see it on your dashboard.',
+    alreadyBought:
+      "This SIM has already been bought and is being activated. It will appear on the buyer's dashboard shortly.",
+    terminated: `This SIM has been terminated and cannot be activated. Please contact support at ${supportEmail}.`,
+    barred: `This SIM cannot be activated online. Please contact support at ${supportEmail}.`,
+    codeLocked:
+      'This activation code is locked after too many wrong attempts. Use the 20-digit SIM number printed on your SIM card instead.',
+  };
+}
+
+export function createActivationService(deps: ActivationServiceDeps) {
+  const { db, throttle, pricingTables, billing } = deps;
+  const messages = activationMessages(deps.supportEmail);
+
+  /** Throws the spec's clear message unless the SIM can be sold and activated now. */
+  async function assertActivatable(sim: SimRow): Promise<void> {
+    if (sim.state === 'terminated') throw new AppError('CONFLICT', messages.terminated);
+    if (sim.state !== 'stock') throw new AppError('CONFLICT', messages.alreadyActive);
+    if (sim.isBarred) throw new AppError('CONFLICT', messages.barred);
+    if (await repository.hasLiveSubscription(db, sim.iccid)) {
+      throw new AppError('CONFLICT', messages.alreadyBought);
+    }
+  }
+
+  async function requireActivatableSim(iccid: string): Promise<SimRow> {
+    const sim = await repository.findSimByIccid(db, iccid);
+    if (!sim) throw new AppError('NOT_FOUND', messages.unknownIccid);
+    await assertActivatable(sim);
+    return sim;
+  }
+
+  async function lookUpIccid(iccid: string, caller: ActivationCaller): Promise<SimRow> {
+    await throttle.beforeSimLookup(caller);
+    return requireActivatableSim(iccid);
+  }
+
+  const validated = (sim: SimRow): SimValidationResponse => ({
+    success: true,
+    message: simValidatedMessage,
+    iccid: sim.iccid,
+  });
+
+  /** A SIM card's billing customer may hold this one camera only (DESIGN §3). */
+  async function billingCustomerOfSecret(secret: string, iccid: string) {
+    const now = billing.now();
+    const [session] = await db
+      .select({ billingCustomerId: billingSessions.billingCustomerId })
+      .from(billingSessions)
+      .where(
+        and(
+          eq(billingSessions.id, secret),
+          eq(billingSessions.kind, 'customer_session'),
+          gt(billingSessions.expiresAt, now),
+        ),
+      );
+    if (!session?.billingCustomerId) return null;
+    const held = await db
+      .select({ iccid: sims.iccid })
+      .from(sims)
+      .where(eq(sims.billingCustomerId, session.billingCustomerId));
+    if (held.some((row) => row.iccid !== iccid)) {
+      throw new AppError('CONFLICT', 'This billing account already belongs to another camera');
+    }
+    return session.billingCustomerId;
+  }
+
+  return {
+    messages,
+
+    /** POST activation/validate-activation-code: the SIM a 4-letter code belongs to. */
+    async validateActivationCode(
+      activationCode: string,
+      caller: ActivationCaller,
+    ): Promise<SimValidationResponse> {
+      await throttle.beforeCodeLookup(caller);
+      const sim = await repository.findSimByCode(db, activationCode);
+      if (!sim) {
+        await throttle.recordWrongCode(activationCode);
+        throw new AppError('NOT_FOUND', messages.unknownCode);
+      }
+      if (sim.state === 'stock' && throttle.lockedUntil(sim)) {
+        await throttle.extendLock(sim.iccid, sim.failedCodeAttempts);
+        throw new AppError('LOCKED', messages.codeLocked);
+      }
+      await assertActivatable(sim);
+      return validated(sim);
+    },
+
+    /** POST activation/validate-iccid: the 20-digit method. */
+    async validateIccid(iccid: string, caller: ActivationCaller): Promise<SimValidationResponse> {
+      return validated(await lookUpIccid(iccid, caller));
+    },
+
+    /** POST activation/validate: checks again, before the plans are shown, that the SIM is still for sale. */
+    async validate(iccid: string, caller: ActivationCaller): Promise<SimValidationResponse> {
+      return validated(await lookUpIccid(iccid, caller));
+    },
+
+    /** POST activation/check-solar-sim: the pricing table for this SIM's kind and the region. */
+    async checkSolarSim(
+      iccid: string,
+      location: ActivationRegion,
+      caller: ActivationCaller,
+    ): Promise<SolarCheckResponse> {
+      const sim = await lookUpIccid(iccid, caller);
+      const isSolar = sim.kind === 'solar';
+      return {
+        is_solar_sim: isSolar,
+        pricing_table_id: pricingTables.tableFor({ region: location, isSolar }),
+      };
+    },
+
+    /** POST activation/log-price-table: which table a visitor was shown, for support. */
+    async logPriceTable(
+      input: {
+        iccid: string;
+        email: string;
+        hasCustomerSession: boolean;
+        pricingTableId: string | undefined;
+      },
+      caller: ActivationCaller,
+    ): Promise<{ success: true }> {
+      await throttle.beforePriceTableLog(caller);
+      await writeAudit(db, {
+        actorType: caller.principal?.staffId ? 'staff' : 'customer',
+        actorId: caller.principal?.staffId ?? caller.principal?.customerId ?? null,
+        onBehalfOfCustomerId: caller.principal?.staffId ? caller.principal.customerId : null,
+        action: 'activation.pricing_table_shown',
+        subjectType: 'sim',
+        subjectId: input.iccid,
+        details: {
+          email: input.email,
+          pricingTableId: input.pricingTableId ?? null,
+          hasCustomerSession: input.hasCustomerSession,
+        },
+        ip: caller.ip,
+      });
+      return { success: true };
+    },
+
+    config(): ActivationConfigResponse {
+      return {
+        provider: pricingTables.kind,
+        publishable_key: pricingTables.kind === 'stripe' ? (deps.publishableKey ?? null) : null,
+        fallback_pricing_tables: pricingTables.fallback,
+        support_email: deps.supportEmail,
+        setup_guide_url: deps.setupGuideUrl,
+      };
+    },
+
+    /** One of our own pricing tables: the plans sold in a region, solar or not. */
+    async pricingTable(pricingTableId: string): Promise<PricingTableResponse> {
+      const table = pricingTables.describeLocal(pricingTableId);
+      if (!table) throw new AppError('NOT_FOUND', 'Unknown pricing table');
+      const rows = await repository.pricingTablePlans(db, table);
+      return {
+        id: pricingTableId,
+        region: table.region,
+        is_solar: table.isSolar,
+        currency: table.region === 'ie' ? 'eur' : 'gbp',
+        plans: rows.map(({ price, product }) => ({
+          price_id: price.id,
+          product_id: product.id,
+          product_name: product.name,
+          tier: product.tier,
+          unit_amount: price.unitAmount,
+          currency: price.currency,
+          interval: price.interval,
+          data_allowance_gb: product.dataAllowanceGb,
+          metadata: {
+            ...(product.metadata.Provider !== undefined && { Provider: product.metadata.Provider }),
+            ...(product.metadata.Hours !== undefined && { Hours: product.metadata.Hours }),
+          },
+        })),
+      };
+    },
+
+    /**
+     * Signed-in customers: the billing account the new camera will have (one per camera), made
+     * once per customer and SIM, so the pricing table can be given a customer session for it.
+     */
+    async billingCustomerFor(
+      input: { iccid: string; location: ActivationRegion },
+      caller: ActivationCaller & { customerId: string; email: string },
+    ): Promise<ActivationBillingCustomerResponse> {
+      await lookUpIccid(input.iccid, caller);
+      try {
+        const created = await billing.createCustomer({
+          portalCustomerId: caller.customerId,
+          email: caller.email,
+          currency: input.location === 'ie' ? 'eur' : 'gbp',
+          idempotencyKey: `activation-${caller.customerId}-${input.iccid}-${input.location}`,
+        });
+        return { customer_id: created.id };
+      } catch (error) {
+        if (error instanceof BillingError) {
+          throw new AppError('PROVIDER_UNAVAILABLE', error.message);
+        }
+        throw error;
+      }
+    },
+
+    /**
+     * Our own pricing table's "Subscribe": checks the plan belongs to the table and the table to
+     * the SIM, then opens the provider's hosted checkout. Paying there ends in fulfilment.
+     */
+    async startCheckout(
+      input: {
+        pricingTableId: string;
+        priceId: string;
+        iccid: string;
+        email: string;
+        customerSessionSecret: string | null;
+      },
+      caller: ActivationCaller,
+    ): Promise<ActivationCheckoutResponse> {
+      const sim = await lookUpIccid(input.iccid, caller);
+      const table = pricingTables.describeLocal(input.pricingTableId);
+      if (!table) throw new AppError('VALIDATION_FAILED', 'Unknown pricing table');
+      if (table.isSolar !== (sim.kind === 'solar')) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          table.isSolar
+            ? 'These plans are for solar SIMs only'
+            : 'This is a solar SIM: choose one of the solar plans',
+        );
+      }
+      const plan = (await repository.pricingTablePlans(db, table)).find(
+        (row) => row.price.id === input.priceId,
+      );
+      if (!plan) throw new AppError('VALIDATION_FAILED', 'That plan is not in this pricing table');
+
+      const billingCustomerId = input.customerSessionSecret
+        ? await billingCustomerOfSecret(input.customerSessionSecret, sim.iccid)
+        : null;
+      const [existing] = await db
+        .select({ id: customers.id })
+        .from(customers)
+        .where(eq(customers.email, input.email));
+      const orderId = newProviderId('ord', 20);
+      const confirmation = new URL('/order-confirmation', deps.publicUrl);
+      confirmation.searchParams.set('order', orderId);
+      confirmation.searchParams.set('product', plan.product.name);
+      const wizard = new URL('/activate', deps.publicUrl);
+      wizard.searchParams.set('email', input.email);
+      wizard.searchParams.set('code_type', '20-digits');
+      wizard.searchParams.set('code', sim.iccid);
+      wizard.searchParams.set('location', table.region);
+      try {
+        const session = await billing.createCheckoutSession({
+          billingCustomerId,
+          // A new e-mail gets its account when the checkout is paid (fulfilment), not before.
+          portalCustomerId: existing?.id ?? null,
+          email: input.email,
+          priceId: plan.price.id,
+          clientReferenceId: sim.iccid,
+          successUrl: confirmation.toString(),
+          cancelUrl: wizard.toString(),
+          metadata: { purpose: 'activation', iccid: sim.iccid, order: orderId, region: table.region },
+          idempotencyKey: `activation-checkout-${orderId}-${randomUUID()}`,
+        });
+        await writeAudit(db, {
+          actorType: caller.principal?.staffId ? 'staff' : 'customer',
+          actorId: caller.principal?.staffId ?? caller.principal?.customerId ?? null,
+          onBehalfOfCustomerId: caller.principal?.staffId ? caller.principal.customerId : null,
+          action: 'activation.checkout_started',
+          subjectType: 'sim',
+          subjectId: sim.iccid,
+          details: { order: orderId, priceId: plan.price.id, email: input.email, checkoutId: session.id },
+          ip: caller.ip,
+        });
+        return { url: session.url };
+      } catch (error) {
+        if (error instanceof BillingError) {
+          throw new AppError(
+            error.kind === 'invalid' ? 'CONFLICT' : 'PROVIDER_UNAVAILABLE',
+            error.message,
+          );
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type ActivationService = ReturnType<typeof createActivationService>;

@@ -1,0 +1,456 @@
+/**
+ * The same service tests against both billing adapters: the local engine, and the Stripe adapter
+ * talking through the official SDK to a local fake of the Stripe API (test/fakes).
+ */
+import Stripe from 'stripe';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createActors, type Actors } from '../../../test/helpers/authorization.ts';
+import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
+import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-fake-server.ts';
+import { invoices, paymentMethods, sims, subscriptions, webhookEvents } from '../../db/schema.ts';
+import { seedCatalogue } from '../../db/seed/demo.ts';
+import { BillingError } from '../../providers/billing/billing.ts';
+import {
+  insertCard,
+  insertCustomer,
+  issueInvoice,
+  chargeInvoice,
+} from '../../providers/billing/local/ledger.ts';
+import type { StripeBilling } from '../../providers/billing/stripe/stripe-billing.ts';
+
+const webhookSecret = 'whsec_test_secret';
+const start = new Date('2026-03-10T12:00:00Z');
+
+interface Harness {
+  context: TestContext;
+  actors: Actors;
+  fake?: StripeFake;
+  /** A camera of the owner on Light monthly (1 March - 1 April) with a working card. */
+  createSubscriber(
+    serial: number,
+  ): Promise<{ billingCustomerId: string; subscriptionId: string; iccid: string }>;
+  makeCardFail(billingCustomerId: string): Promise<void>;
+}
+
+async function createHarness(adapter: 'local' | 'stripe'): Promise<Harness> {
+  const fake = adapter === 'stripe' ? await startStripeFake(start) : undefined;
+  const context = await createTestContext(
+    fake
+      ? {
+          billing: {
+            mode: 'stripe',
+            secretKey: 'sk_test_fake',
+            webhookSecret,
+            publishableKey: undefined,
+            apiUrl: fake.url,
+          },
+        }
+      : {},
+  );
+  context.clock.set(start);
+  await seedCatalogue(context.database.db);
+  const actors = await createActors(context);
+  const db = context.database.db;
+
+  async function insertSim(serial: number) {
+    const iccid = `894411000000${String(serial).padStart(7, '0')}`;
+    await db
+      .insert(sims)
+      .values({ iccid, state: 'active', customerId: actors.ownerId, nickname: `Camera ${serial}` });
+    return iccid;
+  }
+
+  return {
+    context,
+    actors,
+    fake,
+    async createSubscriber(serial) {
+      const iccid = await insertSim(serial);
+      if (!fake) {
+        const customer = await insertCustomer(db, {
+          portalCustomerId: actors.ownerId,
+          email: 'owner@example.com',
+        });
+        await insertCard(db, {
+          billingCustomerId: customer!.id,
+          brand: 'visa',
+          last4: '4242',
+          expMonth: 12,
+          expYear: 2034,
+          makeDefault: true,
+        });
+        const subscriptionId = `sub_local_${serial}`;
+        await db.insert(subscriptions).values({
+          id: subscriptionId,
+          billingCustomerId: customer!.id,
+          simIccid: iccid,
+          priceId: 'price_light_month_uk',
+          status: 'active',
+          currentPeriodStart: new Date('2026-03-01T00:00:00Z'),
+          currentPeriodEnd: new Date('2026-04-01T00:00:00Z'),
+          createdAt: new Date('2026-03-01T00:00:00Z'),
+        });
+        const invoice = await issueInvoice(db, {
+          billingCustomerId: customer!.id,
+          subscriptionId,
+          description: '1 × Light Streaming (at £12.00 / month)',
+          total: 1200,
+          currency: 'gbp',
+          periodStart: new Date('2026-03-01T00:00:00Z'),
+          periodEnd: new Date('2026-04-01T00:00:00Z'),
+          now: new Date('2026-03-01T00:00:00Z'),
+        });
+        await chargeInvoice(db, invoice, new Date('2026-03-01T00:00:00Z'));
+        await db.update(sims).set({ billingCustomerId: customer!.id }).where(eq(sims.iccid, iccid));
+        return { billingCustomerId: customer!.id, subscriptionId, iccid };
+      }
+      const stripe = context.app.billing.stripe!;
+      const customer = await stripe.createCustomer({
+        portalCustomerId: actors.ownerId,
+        email: 'owner@example.com',
+        currency: 'gbp',
+        idempotencyKey: `test-customer-${serial}`,
+      });
+      const card = await stripe.client.paymentMethods.attach('pm_card_visa', {
+        customer: customer.id,
+      });
+      await stripe.client.customers.update(customer.id, {
+        invoice_settings: { default_payment_method: card.id },
+      });
+      const [price] = (await stripe.client.prices.list({ lookup_keys: ['price_light_month_uk'] }))
+        .data;
+      const priceId =
+        price?.id ??
+        (
+          await stripe.client.prices.create({
+            product: 'prod_light',
+            unit_amount: 1200,
+            currency: 'gbp',
+            recurring: { interval: 'month' },
+            lookup_key: 'price_light_month_uk',
+          })
+        ).id;
+      // The period 1 March - 1 April, like the local case.
+      fake!.setNow(new Date('2026-03-01T00:00:00Z'));
+      const subscription = await stripe.client.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: priceId }],
+        metadata: { iccid },
+      });
+      fake!.setNow(start);
+      await db.update(sims).set({ billingCustomerId: customer.id }).where(eq(sims.iccid, iccid));
+      await stripe.syncCustomer(customer.id);
+      return { billingCustomerId: customer.id, subscriptionId: subscription.id, iccid };
+    },
+    async makeCardFail(billingCustomerId) {
+      if (fake) fake.setCardFailing(billingCustomerId, true);
+      else {
+        await db
+          .update(paymentMethods)
+          .set({ last4: '0341' })
+          .where(eq(paymentMethods.billingCustomerId, billingCustomerId));
+      }
+    },
+  };
+}
+
+describe.each(['local', 'stripe'] as const)('billing service on the %s adapter', (adapter) => {
+  let harness: Harness;
+  let context: TestContext;
+  const owner = () => harness.actors.headers.owner;
+
+  beforeAll(async () => {
+    harness = await createHarness(adapter);
+    context = harness.context;
+    // The Stripe SDK creates the catalogue's products before the first subscription needs them.
+    if (harness.fake) {
+      const stripe = context.app.billing.stripe!;
+      for (const product of ['prod_light', 'prod_standard', 'prod_heavy']) {
+        await stripe.client.products.create({ id: product, name: product });
+      }
+    }
+  });
+  afterAll(async () => {
+    await context.close();
+    await harness.fake?.close();
+  });
+
+  const invoiceCount = async (billingCustomerId: string) =>
+    (
+      await context.database.db
+        .select()
+        .from(invoices)
+        .where(eq(invoices.billingCustomerId, billingCustomerId))
+    ).length;
+  const subscriptionRow = async (subscriptionId: string) =>
+    (
+      await context.database.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.id, subscriptionId))
+    )[0]!;
+  const switchPlan = (billingCustomerId: string, newPlanId: string, key?: string) =>
+    context.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/change-plan',
+      headers: { ...owner(), ...(key && { 'idempotency-key': key }) },
+      payload: { customerId: billingCustomerId, newPlanId },
+    });
+
+  it('previews and charges a plan switch pro-rata, and mirrors it', async () => {
+    const { billingCustomerId, subscriptionId } = await harness.createSubscriber(1);
+    const preview = await context.app.inject({
+      method: 'GET',
+      url: `/api/subscriptions/preview-change/${billingCustomerId}?newPlanId=price_heavy_month_uk`,
+      headers: owner(),
+    });
+    expect(preview.json()).toMatchObject({ amount_due: 1595, currency: 'gbp' });
+    const before = await invoiceCount(billingCustomerId);
+    const response = await switchPlan(
+      billingCustomerId,
+      'price_heavy_month_uk',
+      'adapter-switch-0001',
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ invoice: { amount_due: 1595, status: 'paid' } });
+    expect((await subscriptionRow(subscriptionId)).priceId).toBe('price_heavy_month_uk');
+    expect(await invoiceCount(billingCustomerId)).toBe(before + 1);
+
+    const retry = await switchPlan(
+      billingCustomerId,
+      'price_heavy_month_uk',
+      'adapter-switch-0001',
+    );
+    expect(retry.json()).toEqual(response.json());
+    expect(await invoiceCount(billingCustomerId)).toBe(before + 1);
+    if (harness.fake) {
+      const update = harness.fake.requests.filter(
+        (request) =>
+          request.method === 'POST' && request.path === `/v1/subscriptions/${subscriptionId}`,
+      );
+      expect(update).toHaveLength(1);
+      expect(update[0]!.idempotencyKey).toBe('change-plan-adapter-switch-0001');
+      expect(update[0]!.body).toMatchObject({
+        proration_behavior: 'always_invoice',
+        payment_behavior: 'error_if_incomplete',
+      });
+    }
+  });
+
+  it('changes nothing when the card is declined', async () => {
+    const { billingCustomerId, subscriptionId } = await harness.createSubscriber(2);
+    await harness.makeCardFail(billingCustomerId);
+    const before = await subscriptionRow(subscriptionId);
+    const count = await invoiceCount(billingCustomerId);
+    const response = await switchPlan(billingCustomerId, 'price_standard_month_uk');
+    expect(response.statusCode).toBe(422);
+    expect(response.json().message).toMatch(/declined/i);
+    expect(await subscriptionRow(subscriptionId)).toEqual(before);
+    expect(await invoiceCount(billingCustomerId)).toBe(count);
+    if (harness.fake) {
+      const remote = harness.fake.subscription(subscriptionId)!;
+      expect(
+        (remote.items as { data: { price: { lookup_key: string } }[] }).data[0]!.price.lookup_key,
+      ).toBe('price_light_month_uk');
+    }
+  });
+
+  it('leaves no half-done state when the provider fails or times out, and a retry applies once', async () => {
+    const { billingCustomerId, subscriptionId } = await harness.createSubscriber(3);
+    const before = await subscriptionRow(subscriptionId);
+    const count = await invoiceCount(billingCustomerId);
+    const provider = context.app.billing.provider;
+    let restore: () => void = () => undefined;
+    if (harness.fake) {
+      harness.fake.failNext(3, 500); // the SDK retries once; the retry fails too
+    } else {
+      const spy = vi
+        .spyOn(provider, 'changePlan')
+        .mockRejectedValueOnce(
+          new BillingError('unavailable', 'The payment provider did not answer. Please try again.'),
+        );
+      restore = () => spy.mockRestore();
+    }
+    const failed = await switchPlan(
+      billingCustomerId,
+      'price_standard_month_uk',
+      'adapter-fault-0001',
+    );
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().message).toMatch(/try again/i);
+    expect(await subscriptionRow(subscriptionId)).toEqual(before);
+    expect(await invoiceCount(billingCustomerId)).toBe(count);
+    restore();
+    harness.fake?.failNext(0);
+
+    const retried = await switchPlan(
+      billingCustomerId,
+      'price_standard_month_uk',
+      'adapter-fault-0001',
+    );
+    expect(retried.statusCode).toBe(200);
+    const again = await switchPlan(
+      billingCustomerId,
+      'price_standard_month_uk',
+      'adapter-fault-0001',
+    );
+    expect(again.json()).toEqual(retried.json());
+    expect(await invoiceCount(billingCustomerId)).toBe(count + 1);
+  });
+
+  if (adapter === 'stripe') {
+    it('answers a clear 503 when Stripe does not answer in time', async () => {
+      const { billingCustomerId, subscriptionId } = await harness.createSubscriber(4);
+      const before = await subscriptionRow(subscriptionId);
+      const stripe = context.app.billing.stripe as StripeBilling;
+      // A client with a short time-out, as production would see a stalled Stripe.
+      const slowClient = new Stripe('sk_test_fake', {
+        host: '127.0.0.1',
+        port: new URL(harness.fake!.url).port,
+        protocol: 'http',
+        timeout: 200,
+        maxNetworkRetries: 0,
+      });
+      const spy = vi
+        .spyOn(stripe.client.subscriptions, 'retrieve')
+        .mockImplementation((id: string) => {
+          harness.fake!.stallNext(1000);
+          return slowClient.subscriptions.retrieve(id);
+        });
+      const response = await switchPlan(billingCustomerId, 'price_heavy_month_uk');
+      spy.mockRestore();
+      expect(response.statusCode).toBe(503);
+      expect(await subscriptionRow(subscriptionId)).toEqual(before);
+    });
+  }
+
+  it('applies 20 concurrent identical switches once', async () => {
+    const { billingCustomerId, subscriptionId } = await harness.createSubscriber(5);
+    const count = await invoiceCount(billingCustomerId);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        switchPlan(billingCustomerId, 'price_standard_month_uk', `adapter-concurrent-${index}`),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(19);
+    expect(await invoiceCount(billingCustomerId)).toBe(count + 1);
+    expect((await subscriptionRow(subscriptionId)).priceId).toBe('price_standard_month_uk');
+  });
+
+  it('schedules and cancels a pause', async () => {
+    const { billingCustomerId, subscriptionId } = await harness.createSubscriber(6);
+    const paused = await context.app.inject({
+      method: 'POST',
+      url: '/api/pause/pause-subscription',
+      headers: owner(),
+      payload: { customer_id: billingCustomerId, resume_date: '2026-06-01' },
+    });
+    expect(paused.json()).toMatchObject({
+      success: true,
+      pause: { start_date: '2026-04-01', end_date: '2026-06-01' },
+    });
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({
+      pauseStartsOn: '2026-04-01',
+      pauseResumesOn: '2026-06-01',
+    });
+    if (harness.fake) {
+      // 22 days before the start: collection is switched off only a week before.
+      expect(harness.fake.subscription(subscriptionId)!.pause_collection).toBeNull();
+      context.clock.set('2026-03-26T12:00:00Z');
+      expect(await context.app.billing.stripe!.applyScheduledPauses()).toBe(1);
+      expect(harness.fake.subscription(subscriptionId)!.pause_collection).toMatchObject({
+        behavior: 'void',
+        resumes_at: Date.parse('2026-06-01T00:00:00Z') / 1000,
+      });
+      context.clock.set(start);
+    }
+    const canceled = await context.app.inject({
+      method: 'POST',
+      url: '/api/pause/cancel-pause-subscription',
+      headers: owner(),
+      payload: { customer_id: billingCustomerId },
+    });
+    expect(canceled.json()).toMatchObject({ success: true, pause: null });
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({
+      pauseStartsOn: null,
+      pauseResumesOn: null,
+      status: 'active',
+    });
+    if (harness.fake)
+      expect(harness.fake.subscription(subscriptionId)!.pause_collection).toBeNull();
+  });
+
+  it('lists cards and invoices from our tables, and opens the portal and a customer secret', async () => {
+    const { billingCustomerId } = await harness.createSubscriber(7);
+    const cards = await context.app.inject({
+      method: 'GET',
+      url: `/api/billing/all-payment-methods/${billingCustomerId}`,
+      headers: owner(),
+    });
+    expect(cards.json().payment_methods).toEqual([
+      expect.objectContaining({
+        card_brand: 'visa',
+        last4: '4242',
+        is_default: true,
+        is_expired: false,
+      }),
+    ]);
+    const list = await context.app.inject({
+      method: 'GET',
+      url: `/api/invoices/fetch-invoices/${billingCustomerId}`,
+      headers: owner(),
+    });
+    expect(list.json().invoices[0]).toMatchObject({ status: 'paid', amount_due: 1200 });
+    expect(list.json().invoices[0].invoice_pdf).toMatch(/^https?:\/\//);
+    const portal = await context.app.inject({
+      method: 'GET',
+      url: `/api/billing/create-portal-session?customerId=${billingCustomerId}`,
+      headers: owner(),
+    });
+    expect(portal.json().url).toMatch(/^https?:\/\//);
+    const secret = await context.app.inject({
+      method: 'POST',
+      url: '/api/billing/create-customer-secret',
+      headers: owner(),
+      payload: { customerId: billingCustomerId },
+    });
+    expect(secret.json().secret).toMatch(/^cuss_secret_/);
+  });
+
+  if (adapter === 'stripe') {
+    it('applies signed webhooks once and refuses bad signatures', async () => {
+      const { subscriptionId } = await harness.createSubscriber(8);
+      const stripe = context.app.billing.stripe!;
+      await stripe.client.subscriptions.cancel(subscriptionId);
+      const event = harness
+        .fake!.events.filter((candidate) => candidate.type === 'customer.subscription.deleted')
+        .at(-1)!;
+      const payload = JSON.stringify(event);
+      const header = stripe.client.webhooks.generateTestHeaderString({
+        payload,
+        secret: webhookSecret,
+      });
+      const deliver = (signature: string) =>
+        context.app.inject({
+          method: 'POST',
+          url: '/api/webhooks/stripe',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          payload,
+        });
+      const first = await deliver(header);
+      expect(first.json()).toEqual({ received: true, duplicate: false });
+      expect((await subscriptionRow(subscriptionId)).status).toBe('canceled');
+      expect((await deliver(header)).json()).toEqual({ received: true, duplicate: true });
+      const forged = await deliver(header.replace(/v1=[0-9a-f]+/, `v1=${'0'.repeat(64)}`));
+      expect(forged.statusCode).toBe(400);
+      const seen = await context.database.db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.id, String(event.id)));
+      expect(seen).toHaveLength(1);
+    });
+  }
+});

@@ -1,0 +1,105 @@
+/** Reads of the billing read model (our tables), for the billing endpoints. */
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.ts';
+import {
+  invoices,
+  paymentMethods,
+  prices,
+  products,
+  sims,
+  subscriptions,
+  type Region,
+} from '../../db/schema.ts';
+
+export type PlanRow = { price: typeof prices.$inferSelect; product: typeof products.$inferSelect };
+export type SubscriptionWithPlan = {
+  subscription: typeof subscriptions.$inferSelect;
+  price: typeof prices.$inferSelect;
+  product: typeof products.$inferSelect;
+};
+
+export const billingRepository = {
+  /** The billing customer's subscription that matters now: a live one, else the newest. */
+  async currentSubscription(
+    executor: Executor,
+    billingCustomerId: string,
+  ): Promise<SubscriptionWithPlan | undefined> {
+    const [row] = await executor
+      .select({ subscription: subscriptions, price: prices, product: products })
+      .from(subscriptions)
+      .innerJoin(prices, eq(prices.id, subscriptions.priceId))
+      .innerJoin(products, eq(products.id, prices.productId))
+      .where(eq(subscriptions.billingCustomerId, billingCustomerId))
+      .orderBy(
+        sql`case when ${subscriptions.status} = 'canceled' then 1 else 0 end`,
+        desc(subscriptions.createdAt),
+      )
+      .limit(1);
+    return row;
+  },
+
+  /** Plans on sale in one price list (region, solar or not), Light to Heavy, monthly first. */
+  async plans(
+    executor: Executor,
+    list: { region: Region; isSolar: boolean; currency: string },
+  ): Promise<PlanRow[]> {
+    return executor
+      .select({ price: prices, product: products })
+      .from(prices)
+      .innerJoin(products, eq(products.id, prices.productId))
+      .where(
+        and(
+          eq(prices.region, list.region),
+          eq(prices.isSolar, list.isSolar),
+          eq(prices.currency, list.currency),
+          eq(prices.isActive, true),
+          eq(products.isActive, true),
+        ),
+      )
+      .orderBy(asc(products.dataAllowanceGb), asc(prices.interval));
+  },
+
+  async paymentMethods(executor: Executor, billingCustomerId: string) {
+    return executor
+      .select()
+      .from(paymentMethods)
+      .where(
+        and(
+          eq(paymentMethods.billingCustomerId, billingCustomerId),
+          isNull(paymentMethods.detachedAt),
+        ),
+      )
+      .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
+  },
+
+  async invoices(executor: Executor, billingCustomerId: string) {
+    return executor
+      .select()
+      .from(invoices)
+      .where(eq(invoices.billingCustomerId, billingCustomerId))
+      .orderBy(desc(invoices.createdAt), desc(invoices.number));
+  },
+
+  async sim(executor: Executor, iccid: string) {
+    const [row] = await executor.select().from(sims).where(eq(sims.iccid, iccid));
+    return row;
+  },
+
+  /** Each SIM with its newest subscription, for reconciling SIM state with billing. */
+  async simsWithLatestSubscription(db: Database, iccid?: string) {
+    return db
+      .selectDistinctOn([subscriptions.simIccid], {
+        iccid: sims.iccid,
+        simState: sims.state,
+        subscription: subscriptions,
+      })
+      .from(subscriptions)
+      .innerJoin(sims, eq(sims.iccid, subscriptions.simIccid))
+      .where(iccid === undefined ? undefined : eq(subscriptions.simIccid, iccid))
+      .orderBy(
+        subscriptions.simIccid,
+        sql`case when ${subscriptions.status} = 'canceled' then 1 else 0 end`,
+        desc(subscriptions.createdAt),
+      );
+  },
+};

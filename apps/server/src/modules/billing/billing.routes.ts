@@ -1,0 +1,318 @@
+/**
+ * Spec §7: /subscriptions, /billing, /pause and /invoices. Each route resolves the billing
+ * customer id against the signed-in customer (404 when it is not theirs) and calls the service.
+ * Writes accept an `Idempotency-Key` header: a retry with the same key is applied once.
+ */
+import {
+  activePauseResponse,
+  billingCustomerBody,
+  billingCustomerParams,
+  billingCustomerQuery,
+  cancelPauseBody,
+  changePlanBody,
+  changePlanResponse,
+  checkoutResponse,
+  customerSecretResponse,
+  eligiblePlansResponse,
+  errorBody,
+  invoicesResponse,
+  pauseOptionsResponse,
+  pauseResultResponse,
+  pauseSubscriptionBody,
+  paymentMethodsResponse,
+  planChangePreview,
+  planChangePreviewQuery,
+  portalSessionResponse,
+  renewalPlansQuery,
+  renewalPlansResponse,
+  renewSubscriptionBody,
+} from '@farmcam/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import { requestContext, requireCustomerScope } from '../../plugins/auth.ts';
+import { requireOwnedBillingCustomer } from '../ownership/ownership.ts';
+import type { Actor, BillingService } from './billing.service.ts';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const writeErrors = { ...errors, 409: errorBody, 422: errorBody, 503: errorBody };
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe('Repeating a write with the same key applies it once'),
+});
+
+/** The caller, after checking the billing customer is theirs. */
+async function ownedBy(db: Database, request: FastifyRequest, billingCustomerId: string) {
+  const { customerId, principal } = requireCustomerScope(request);
+  await requireOwnedBillingCustomer(db, customerId, billingCustomerId);
+  const actor: Actor = { principal, ip: requestContext(request).ip };
+  return { customerId, principal, actor };
+}
+
+const idempotencyKeyOf = (request: FastifyRequest) => {
+  const value = request.headers['idempotency-key'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+export const billingRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  billing: BillingService;
+}> = async (app, { db, billing }) => {
+  const security = [{ bearer: [] }];
+
+  app.get(
+    '/subscriptions/fetch-eligible-plans/:customerId',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'The plans this camera can be on, marked against the one it is on',
+        security,
+        params: billingCustomerParams,
+        response: { 200: eligiblePlansResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.params.customerId);
+      return billing.eligiblePlans(request.params.customerId);
+    },
+  );
+
+  app.get(
+    '/subscriptions/preview-change/:customerId',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'What switching to a plan now would charge (pro-rata)',
+        security,
+        params: billingCustomerParams,
+        querystring: planChangePreviewQuery,
+        response: { 200: planChangePreview, ...writeErrors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.params.customerId);
+      return billing.previewPlanChange(request.params.customerId, request.query.newPlanId);
+    },
+  );
+
+  app.post(
+    '/subscriptions/change-plan',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Switch plan now; the pro-rata difference is invoiced and charged at once',
+        security,
+        headers: idempotencyHeaders,
+        body: changePlanBody,
+        response: { 200: changePlanResponse, ...writeErrors },
+      },
+    },
+    async (request) => {
+      const { actor } = await ownedBy(db, request, request.body.customerId);
+      return billing.changePlan(
+        request.body.customerId,
+        request.body.newPlanId,
+        idempotencyKeyOf(request),
+        actor,
+      );
+    },
+  );
+
+  app.get(
+    '/subscriptions/renewal-plans/:customerId/:iccid',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Plans a camera without an active subscription can be renewed on',
+        security,
+        params: billingCustomerParams.extend({
+          iccid: z.string().regex(/^\d{19,20}$/, 'An ICCID is 19 or 20 digits'),
+        }),
+        querystring: renewalPlansQuery,
+        response: { 200: renewalPlansResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.params.customerId);
+      return billing.renewalPlans(
+        request.params.customerId,
+        request.params.iccid,
+        request.query.location,
+      );
+    },
+  );
+
+  app.post(
+    '/subscriptions/renew',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Start a hosted checkout for a new subscription on a camera',
+        security,
+        headers: idempotencyHeaders,
+        body: renewSubscriptionBody,
+        response: { 200: checkoutResponse, ...writeErrors },
+      },
+    },
+    async (request) => {
+      const { actor, customerId, principal } = await ownedBy(db, request, request.body.customerId);
+      return billing.startRenewal(
+        {
+          billingCustomerId: request.body.customerId,
+          iccid: request.body.iccid,
+          priceId: request.body.priceId,
+          customerId,
+          email: principal.customerEmail ?? principal.impersonation?.customerEmail ?? '',
+        },
+        idempotencyKeyOf(request),
+        actor,
+      );
+    },
+  );
+
+  app.get(
+    '/billing/all-payment-methods/:customerId',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: "The camera's saved cards, the default first",
+        security,
+        params: billingCustomerParams,
+        response: { 200: paymentMethodsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.params.customerId);
+      return billing.paymentMethods(request.params.customerId);
+    },
+  );
+
+  app.get(
+    '/billing/create-portal-session',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'The hosted billing portal (cards, open invoices), to open in a new tab',
+        security,
+        querystring: billingCustomerQuery,
+        response: { 200: portalSessionResponse, ...writeErrors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.query.customerId);
+      return billing.createPortalSession(request.query.customerId);
+    },
+  );
+
+  app.post(
+    '/billing/create-customer-secret',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'A short-lived secret that lets the hosted pricing table act for this customer',
+        security,
+        body: billingCustomerBody,
+        response: { 200: customerSecretResponse, ...writeErrors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.body.customerId);
+      return billing.createCustomerSecret(request.body.customerId);
+    },
+  );
+
+  app.get(
+    '/pause/pause-dates/:customerId',
+    {
+      schema: {
+        tags: ['pause'],
+        summary: 'When a pause would start and the dates the plan can restart on',
+        security,
+        params: billingCustomerParams,
+        response: { 200: pauseOptionsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.params.customerId);
+      return billing.pauseOptions(request.params.customerId);
+    },
+  );
+
+  app.post(
+    '/pause/pause-subscription',
+    {
+      schema: {
+        tags: ['pause'],
+        summary: 'Pause from the next allowed 1st until the chosen restart date',
+        security,
+        headers: idempotencyHeaders,
+        body: pauseSubscriptionBody,
+        response: { 200: pauseResultResponse, ...writeErrors },
+      },
+    },
+    async (request) => {
+      const { actor } = await ownedBy(db, request, request.body.customer_id);
+      return billing.pauseSubscription(
+        request.body.customer_id,
+        request.body.resume_date,
+        idempotencyKeyOf(request),
+        actor,
+      );
+    },
+  );
+
+  app.get(
+    '/pause/check-active-pause/:customerId',
+    {
+      schema: {
+        tags: ['pause'],
+        summary: 'The scheduled or running pause, if any',
+        security,
+        params: billingCustomerParams,
+        response: { 200: activePauseResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.params.customerId);
+      return billing.activePause(request.params.customerId);
+    },
+  );
+
+  app.post(
+    '/pause/cancel-pause-subscription',
+    {
+      schema: {
+        tags: ['pause'],
+        summary: 'Cancel a scheduled pause (a running one restarts on the earliest 1st)',
+        security,
+        headers: idempotencyHeaders,
+        body: cancelPauseBody,
+        response: { 200: pauseResultResponse, ...writeErrors },
+      },
+    },
+    async (request) => {
+      const { actor } = await ownedBy(db, request, request.body.customer_id);
+      return billing.cancelPause(request.body.customer_id, idempotencyKeyOf(request), actor);
+    },
+  );
+
+  app.get(
+    '/invoices/fetch-invoices/:customerId',
+    {
+      schema: {
+        tags: ['invoices'],
+        summary: "The camera's invoices, newest first (no paging)",
+        security,
+        params: billingCustomerParams,
+        response: { 200: invoicesResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await ownedBy(db, request, request.params.customerId);
+      return billing.invoices(request.params.customerId);
+    },
+  );
+};

@@ -1,0 +1,78 @@
+/**
+ * Pause rules (docs/decisions/021): plans run from the 1st of a month, so a pause starts on a
+ * 1st. A request before the 25th (UK time) can start next month; from the 25th on, billing for
+ * next month is already under way, so it starts the month after. The plan restarts on a 1st the
+ * customer picks from the following months.
+ */
+
+/** How many restart dates are offered after the pause starts (1 to 6 months of pause). */
+export const resumeChoices = 6;
+export const lastRequestDay = 24;
+const businessTimeZone = 'Europe/London';
+
+const londonDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: businessTimeZone,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** Today's date (YYYY-MM-DD) in the UK, where "before the 25th" is meant. */
+export function businessDay(now: Date): string {
+  return londonDate.format(now);
+}
+
+function parseDay(day: string): { year: number; month: number; date: number } {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return { year, month, date };
+}
+
+/** The 1st of the month `months` after the month of `day`, as YYYY-MM-DD. */
+export function firstOfMonthAfter(day: string, months: number): string {
+  const { year, month } = parseDay(day);
+  const target = new Date(Date.UTC(year, month - 1 + months, 1));
+  return target.toISOString().slice(0, 10);
+}
+
+/** The earliest 1st a pause (or a restart) asked for on `today` can take effect. */
+export function earliestMonthStart(today: string): string {
+  return firstOfMonthAfter(today, parseDay(today).date <= lastRequestDay ? 1 : 2);
+}
+
+export interface PauseWindow {
+  pauseFrom: string;
+  resumeDates: string[];
+}
+
+/** The pause a request made on `today` can have. */
+export function pauseWindow(today: string): PauseWindow {
+  const pauseFrom = earliestMonthStart(today);
+  return {
+    pauseFrom,
+    resumeDates: Array.from({ length: resumeChoices }, (_, index) =>
+      firstOfMonthAfter(pauseFrom, index + 1),
+    ),
+  };
+}
+
+export interface PauseFields {
+  status: string;
+  pauseStartsOn: string | null;
+  pauseResumesOn: string | null;
+}
+
+/**
+ * Where a subscription's pause stands on `today`: 'scheduled' before it starts, 'paused' while
+ * it runs, null when there is none (or it is over). Derived from the stored dates and the clock,
+ * so it is right even before the job has moved the stored status.
+ */
+export function pauseStateOn(
+  subscription: PauseFields,
+  today: string,
+): 'scheduled' | 'paused' | null {
+  const { pauseStartsOn, pauseResumesOn } = subscription;
+  if (!pauseStartsOn || !pauseResumesOn) return subscription.status === 'paused' ? 'paused' : null;
+  if (today >= pauseResumesOn) return null;
+  if (['canceled', 'incomplete'].includes(subscription.status)) return null;
+  return today >= pauseStartsOn || subscription.status === 'paused' ? 'paused' : 'scheduled';
+}

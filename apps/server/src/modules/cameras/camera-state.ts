@@ -1,0 +1,155 @@
+/**
+ * How a camera's subscription and SIM become the states of spec §4, and the usage figures of
+ * its card. Pure functions of stored values and business time; rules in docs/decisions/011.
+ */
+import type { DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
+import type { SimState, SubscriptionStatus } from '../../db/schema.ts';
+
+export interface SubscriptionFacts {
+  status: SubscriptionStatus;
+  /** YYYY-MM-DD */
+  pauseStartsOn: string | null;
+  /** YYYY-MM-DD */
+  pauseResumesOn: string | null;
+}
+
+/**
+ * SubStatus of the newest subscription on `today` (YYYY-MM-DD, business time): 'pause scheduled'
+ * while an active subscription's pause lies ahead; 'paused' when the status says so or the pause
+ * window covers today; no subscription, or one never paid for, has no plan: 'canceled'.
+ */
+export function deriveSubStatus(subscription: SubscriptionFacts | null, today: string): SubStatus {
+  if (!subscription) return 'canceled';
+  switch (subscription.status) {
+    case 'active': {
+      const { pauseStartsOn, pauseResumesOn } = subscription;
+      if (pauseStartsOn && pauseStartsOn > today) return 'pause scheduled';
+      if (pauseStartsOn && (!pauseResumesOn || pauseResumesOn > today)) return 'paused';
+      return 'active';
+    }
+    case 'paused':
+      return 'paused';
+    case 'past_due':
+      return 'past_due';
+    case 'overdue':
+      return 'overdue';
+    case 'canceled':
+    case 'incomplete':
+      return 'canceled';
+  }
+}
+
+/** Spec §4 SimStatus; a SIM still in stock is not a camera yet and is never listed. */
+export function deriveSimStatus(state: SimState): SimStatus {
+  return state === 'stock' ? 'paused' : state;
+}
+
+export type CardState =
+  | 'active'
+  | 'paused'
+  | 'pause-scheduled'
+  | 'overdue'
+  | 'terminated'
+  | 'no-subscription';
+
+/**
+ * Spec §4 derived card states. A terminated SIM is terminated whatever its subscription says
+ * (the provider may end a SIM first).
+ */
+export function deriveCardState(subStatus: SubStatus, simStatus: SimStatus): CardState {
+  if (simStatus === 'terminated') return 'terminated';
+  switch (subStatus) {
+    case 'active':
+      return 'active';
+    case 'paused':
+      return 'paused';
+    case 'pause scheduled':
+      return 'pause-scheduled';
+    case 'past_due':
+    case 'overdue':
+      return 'overdue';
+    case 'canceled':
+      return 'no-subscription';
+  }
+}
+
+/**
+ * labelDashboard, the card's headline shown in its status chip: 'terminated' for a terminated
+ * SIM, 'Barred' when the provider disabled the SIM, 'Attention' for a live SIM with no active
+ * subscription, otherwise the SubStatus.
+ */
+export function deriveDashboardLabel(
+  subStatus: SubStatus,
+  simStatus: SimStatus,
+  isBarred: boolean,
+): DashboardLabel {
+  const cardState = deriveCardState(subStatus, simStatus);
+  if (cardState === 'terminated') return 'terminated';
+  if (isBarred) return 'Barred';
+  if (cardState === 'no-subscription') return 'Attention';
+  return subStatus;
+}
+
+/** Plans whose allowance is in force this month count towards the combined plan. */
+export function isCountedPlan(subStatus: SubStatus, simStatus: SimStatus): boolean {
+  return (
+    simStatus !== 'terminated' &&
+    (subStatus === 'active' ||
+      subStatus === 'pause scheduled' ||
+      subStatus === 'past_due' ||
+      subStatus === 'overdue')
+  );
+}
+
+export const bytesPerGb = 1e9;
+
+export const roundTo = (value: number, decimals: number): number => {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+};
+
+/**
+ * overallPercentageLeft: 100 − (this month's use of the counted plans ÷ their allowances) × 100,
+ * clamped to 0..100, one decimal. With no counted plan there is nothing used: 100.
+ */
+export function overallPercentageLeft(usedBytes: number, allowanceBytes: number): number {
+  if (allowanceBytes <= 0) return 100;
+  const left = 100 - (usedBytes / allowanceBytes) * 100;
+  return roundTo(Math.min(100, Math.max(0, left)), 1);
+}
+
+export interface UsageFigures {
+  planAllowanceGB: number | null;
+  percentOfPlan: number | null;
+  forecastMonthEndGB: number | null;
+}
+
+/**
+ * A camera's use as a share of its plan, and where it will end the month at its current rate:
+ * the rate since the month began (or since activation, if later), over at least a day so the
+ * first hours of a month do not extrapolate wildly. A camera that cannot use data (paused,
+ * barred, terminated) ends the month where it is.
+ */
+export function usageFigures(input: {
+  monthBytes: number;
+  allowanceGb: number | null;
+  isMetering: boolean;
+  now: Date;
+  monthStart: Date;
+  nextMonthStart: Date;
+  activatedAt: Date | null;
+}): UsageFigures {
+  if (input.allowanceGb === null || input.allowanceGb <= 0) {
+    return { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null };
+  }
+  const usedGb = input.monthBytes / bytesPerGb;
+  const since = Math.max(input.monthStart.getTime(), input.activatedAt?.getTime() ?? 0);
+  const elapsedMs = Math.max(86_400_000, input.now.getTime() - since);
+  const remainingMs = Math.max(0, input.nextMonthStart.getTime() - input.now.getTime());
+  const forecastGb = input.isMetering ? usedGb + (usedGb / elapsedMs) * remainingMs : usedGb;
+  return {
+    planAllowanceGB: input.allowanceGb,
+    percentOfPlan: roundTo((usedGb / input.allowanceGb) * 100, 1),
+    forecastMonthEndGB: roundTo(forecastGb, 2),
+  };
+}

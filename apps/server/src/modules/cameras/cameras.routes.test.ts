@@ -1,0 +1,347 @@
+import type { Camera, PlansResponse } from '@farmcam/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.ts';
+import { auditLog, sims } from '../../db/schema.ts';
+import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
+import { createTestContext, signInCustomer, type TestContext } from '../../../test/helpers/test-app.ts';
+
+let context: TestContext;
+let actors: Actors;
+beforeAll(async () => {
+  context = await createTestContext();
+  // The demo cameras attach to the actors' owner (demo@example.com).
+  actors = await createActors(context, 'demo@example.com');
+  await seedDemoData(context.database.db, context.clock);
+});
+afterAll(() => context.close());
+
+const plans = async (headers = actors.headers.owner) => {
+  const response = await context.app.inject({
+    method: 'GET',
+    url: '/api/cameras/plansV2',
+    headers,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<PlansResponse>();
+};
+const cameraOf = (response: PlansResponse, serial: number): Camera =>
+  response.cameras.find((camera) => camera.SIM_ICCID === demoIccid(serial))!;
+
+describe('GET /api/cameras/plansV2', () => {
+  it('lists the demo cameras in the order they were added, in every state of spec §4', async () => {
+    const response = await plans();
+    expect(
+      response.cameras.map((camera) => [
+        camera.nicknameInDatabase,
+        camera.SubStatus,
+        camera.SimStatus,
+        camera.labelDashboard,
+      ]),
+    ).toEqual([
+      ['Top gate', 'active', 'active', 'active'],
+      ['Lambing shed', 'active', 'active', 'active'],
+      ['Farmyard', 'active', 'active', 'active'],
+      ['Calving pen', 'active', 'active', 'active'],
+      ['Grain store', 'paused', 'paused', 'paused'],
+      ['Holiday cottage', 'pause scheduled', 'active', 'pause scheduled'],
+      ['Fuel tank', 'past_due', 'active', 'past_due'],
+      ['Bottom field', 'overdue', 'active', 'overdue'],
+      ['Old dairy', 'canceled', 'terminated', 'terminated'],
+      ['Machinery shed', 'canceled', 'active', 'Attention'],
+    ]);
+  });
+
+  it('gives every field of spec §3 for a camera', async () => {
+    const response = await plans();
+    const topGate = cameraOf(response, 101);
+    expect(topGate).toMatchObject({
+      SIM_ICCID: demoIccid(101),
+      STRIPE_CUSTOMER_ID: expect.stringMatching(/^cus_/),
+      isBarred: false,
+      stripeSubscription: {
+        id: expect.stringMatching(/^sub_/),
+        productName: 'Light Streaming',
+        interval: 'month',
+        pause_collection: null,
+        // Monthly plans renew on the 1st: 2026-04-01T00:00Z.
+        current_period_end: Date.parse('2026-04-01T00:00:00Z') / 1000,
+      },
+      statusData: { subscriptionStatus: { status: 'active', pause: null } },
+      usage: { planAllowanceGB: 5 },
+    });
+    expect(cameraOf(response, 102).stripeSubscription).toMatchObject({
+      productName: 'Standard Streaming',
+      interval: 'year',
+    });
+  });
+
+  it('describes pauses in both spec shapes', async () => {
+    const response = await plans();
+    // Paused from 2026-03-01 until 2026-05-01; scheduled from 2026-04-01 until 2026-06-01.
+    expect(cameraOf(response, 105)).toMatchObject({
+      stripeSubscription: {
+        pause_collection: { resumes_at: Date.parse('2026-05-01T00:00:00Z') / 1000 },
+      },
+      statusData: {
+        subscriptionStatus: {
+          status: 'paused',
+          pause: { start_date: '2026-03-01', end_date: '2026-05-01' },
+        },
+      },
+    });
+    expect(cameraOf(response, 106)).toMatchObject({
+      stripeSubscription: {
+        pause_collection: { resumes_at: Date.parse('2026-06-01T00:00:00Z') / 1000 },
+      },
+      statusData: {
+        subscriptionStatus: {
+          status: 'active',
+          pause: { start_date: '2026-04-01', end_date: '2026-06-01' },
+        },
+      },
+    });
+  });
+
+  it("reports this month's usage and the combined plan from the stored daily usage", async () => {
+    const rows = await queryRows<{ iccid: string; bytes: number }>(
+      context.database.db,
+      sql`select sim_iccid as iccid, sum(bytes)::float8 as bytes from daily_usage
+          where day >= '2026-03-01' and day <= '2026-03-10' group by sim_iccid`,
+    );
+    const monthBytes = new Map(rows.map((row) => [row.iccid, Number(row.bytes)]));
+    const response = await plans();
+    for (const camera of response.cameras) {
+      expect(camera.dataUsageGB).toBeCloseTo((monthBytes.get(camera.SIM_ICCID) ?? 0) / 1e9, 3);
+    }
+    // Counted: the four active plans, the scheduled pause, past due and overdue (not the paused,
+    // terminated or unsubscribed ones). Allowances: Light 5, Standard 15, Heavy 50 GB.
+    const counted = [101, 102, 103, 104, 106, 107, 108];
+    const allowance = [5, 15, 50, 50, 5, 15, 5].reduce((sum, gb) => sum + gb, 0);
+    const used = counted.reduce((sum, serial) => sum + (monthBytes.get(demoIccid(serial)) ?? 0), 0);
+    expect(response.overallSummary).toEqual({
+      overallPercentageLeft: Math.round((100 - (used / (allowance * 1e9)) * 100) * 10) / 10,
+      totalUsageGB: Math.round(used / 1e6) / 1000,
+      totalAllowanceGB: allowance,
+      countedPlans: 7,
+    });
+    expect(cameraOf(response, 101).usage).toEqual({
+      planAllowanceGB: 5,
+      percentOfPlan: Math.round((monthBytes.get(demoIccid(101))! / 5e9) * 1000) / 10,
+      forecastMonthEndGB: expect.any(Number),
+    });
+    // A paused plan is not in force: no share or forecast.
+    expect(cameraOf(response, 105).usage).toEqual({
+      planAllowanceGB: null,
+      percentOfPlan: null,
+      forecastMonthEndGB: null,
+    });
+    expect(cameraOf(response, 110).usage).toEqual({
+      planAllowanceGB: null,
+      percentOfPlan: null,
+      forecastMonthEndGB: null,
+    });
+  });
+
+  it('turns a scheduled pause into paused when its day comes (business time)', async () => {
+    context.clock.set('2026-04-01T00:30:00Z');
+    try {
+      // Three weeks on, the owner's session has expired: sign in again.
+      const token = await signInCustomer(context, 'demo@example.com');
+      const april = await plans({ authorization: `Bearer ${token}` });
+      expect(cameraOf(april, 106).SubStatus).toBe('paused');
+      // A new month: nothing used yet.
+      expect(cameraOf(april, 101).dataUsageGB).toBe(0);
+    } finally {
+      context.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('shows each customer only their own cameras', async () => {
+    const response = await plans(actors.headers.otherCustomer);
+    expect(response.cameras).toEqual([]);
+    expect(response.overallSummary.overallPercentageLeft).toBe(100);
+    const secondToken = await signInCustomer(context, 'second@example.com');
+    const second = await plans({ authorization: `Bearer ${secondToken}` });
+    expect(second.cameras.map((camera) => camera.SIM_ICCID)).toEqual([demoIccid(201)]);
+  });
+
+  it('answers the owner and staff in their portal only', async () => {
+    await expectOwnerOnly(
+      context,
+      actors,
+      () => ({ method: 'GET', url: '/api/cameras/plansV2' }),
+      // Another customer is not refused: they get their own (empty) list.
+      { otherCustomerStatus: 200 },
+    );
+  });
+});
+
+describe('GET /api/cameras/sim-info/{iccid}', () => {
+  it('gives the SIM information card', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: `/api/cameras/sim-info/${demoIccid(109)}`,
+      headers: actors.headers.owner,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      nickname: 'Old dairy',
+      simInfo: {
+        connectionDate: expect.stringMatching(/^2025-/),
+        isActive: false,
+        isBarred: false,
+        physicalId: demoIccid(109),
+        terminateDate: '2026-01-01T00:00:00.000Z',
+      },
+    });
+  });
+
+  it('is for the owner only, and refuses bad and stock ICCIDs clearly', async () => {
+    await expectOwnerOnly(context, actors, () => ({
+      method: 'GET',
+      url: `/api/cameras/sim-info/${demoIccid(101)}`,
+    }));
+    const bad = await context.app.inject({
+      method: 'GET',
+      url: '/api/cameras/sim-info/12ab',
+      headers: actors.headers.owner,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'params iccid: An ICCID is 19 or 20 digits',
+    });
+    const stock = await context.app.inject({
+      method: 'GET',
+      url: `/api/cameras/sim-info/${demoIccid(901)}`,
+      headers: actors.headers.owner,
+    });
+    expect(stock.statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/cameras/router-info/{iccid}', () => {
+  it('gives the router card for an active SIM', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: `/api/cameras/router-info/${demoIccid(101)}`,
+      headers: actors.headers.owner,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      routerInfo: {
+        'Cameras Network Name': 'FARMCAM-101',
+        'Network Provider': expect.any(String),
+        'Signal Strength': expect.stringMatching(/^(Excellent|Good|Fair)$/),
+        'Signal Strength (dBm)': expect.any(Number),
+      },
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it('has nothing for a paused or barred SIM', async () => {
+    const paused = await context.app.inject({
+      method: 'GET',
+      url: `/api/cameras/router-info/${demoIccid(105)}`,
+      headers: actors.headers.owner,
+    });
+    expect(paused.json()).toEqual({ routerInfo: null, updatedAt: null });
+    await context.database.db
+      .update(sims)
+      .set({ isBarred: true })
+      .where(eq(sims.iccid, demoIccid(103)));
+    try {
+      const barred = await context.app.inject({
+        method: 'GET',
+        url: `/api/cameras/router-info/${demoIccid(103)}`,
+        headers: actors.headers.owner,
+      });
+      expect(barred.json()).toEqual({ routerInfo: null, updatedAt: null });
+      expect(cameraOf(await plans(), 103).labelDashboard).toBe('Barred');
+    } finally {
+      await context.database.db
+        .update(sims)
+        .set({ isBarred: false })
+        .where(eq(sims.iccid, demoIccid(103)));
+    }
+  });
+
+  it('is for the owner only', async () => {
+    await expectOwnerOnly(context, actors, () => ({
+      method: 'GET',
+      url: `/api/cameras/router-info/${demoIccid(102)}`,
+    }));
+  });
+});
+
+describe('POST /api/cameras/update-nickname', () => {
+  const rename = (nickname: unknown, headers = actors.headers.owner, iccid = demoIccid(104)) =>
+    context.app.inject({
+      method: 'POST',
+      url: '/api/cameras/update-nickname',
+      headers,
+      payload: { simIccid: iccid, nickname },
+    });
+
+  it('trims the name, saves it and audits who did it', async () => {
+    const response = await rename('   North   paddock  ');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      success: true,
+      message: 'Camera name updated successfully',
+      nickname: 'North paddock',
+    });
+    expect(cameraOf(await plans(), 104).nicknameInDatabase).toBe('North paddock');
+
+    await rename('Calving pen', actors.headers.team);
+    const entries = await context.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'camera.rename'), eq(auditLog.subjectId, demoIccid(104))));
+    expect(entries.map((entry) => [entry.actorType, entry.details])).toEqual([
+      ['customer', { from: 'Calving pen', to: 'North paddock' }],
+      ['staff', { from: 'North paddock', to: 'Calving pen' }],
+    ]);
+    expect(entries[1]!.onBehalfOfCustomerId).toBe(actors.ownerId);
+  });
+
+  it('keeps markup as plain text (the page renders it as text)', async () => {
+    const name = '<img src=x onerror=alert(1)>';
+    expect((await rename(name, actors.headers.owner, demoIccid(103))).statusCode).toBe(200);
+    expect(cameraOf(await plans(), 103).nicknameInDatabase).toBe(name);
+    await rename('Farmyard', actors.headers.owner, demoIccid(103));
+  });
+
+  it.each([
+    ['', 'Enter a camera name'],
+    ['    ', 'Enter a camera name'],
+    ['x'.repeat(41), 'A camera name has at most 40 characters'],
+    ['Bad\u0007name', 'A camera name cannot contain control characters'],
+  ])('refuses %j with a clear message', async (nickname, message) => {
+    const response = await rename(nickname);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: `nickname: ${message}`,
+    });
+  });
+
+  it('counts characters, not bytes: 40 emoji fit', async () => {
+    expect((await rename('🐄'.repeat(40))).statusCode).toBe(200);
+    await rename('Calving pen');
+  });
+
+  it("refuses another customer's camera, bad ICCIDs and missing fields", async () => {
+    await expectOwnerOnly(context, actors, () => ({
+      method: 'POST',
+      url: '/api/cameras/update-nickname',
+      payload: { simIccid: demoIccid(104), nickname: 'Calving pen' },
+    }));
+    expect((await rename('Mine now', actors.headers.otherCustomer)).statusCode).toBe(404);
+    expect(cameraOf(await plans(), 104).nicknameInDatabase).toBe('Calving pen');
+    expect((await rename('Name', actors.headers.owner, '123')).statusCode).toBe(400);
+    expect((await rename(undefined)).statusCode).toBe(400);
+  });
+});

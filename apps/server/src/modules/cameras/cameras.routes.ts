@@ -1,0 +1,82 @@
+import {
+  errorBody,
+  iccidParams,
+  plansResponse,
+  routerInfoResponse,
+  simInfoResponse,
+  updateNicknameBody,
+  updateNicknameResponse,
+} from '@farmcam/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requestContext, requireCustomerScope } from '../../plugins/auth.ts';
+import type { CamerasService } from './cameras.service.ts';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+
+export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> = async (
+  app,
+  { cameras },
+) => {
+  app.get(
+    '/cameras/plansV2',
+    {
+      schema: {
+        tags: ['cameras'],
+        summary: "The customer's cameras with plan, state and this month's data use",
+        security: [{ bearer: [] }],
+        response: { 200: plansResponse, 401: errorBody, 403: errorBody },
+      },
+    },
+    async (request) => cameras.listPlans(requireCustomerScope(request).customerId),
+  );
+
+  app.get(
+    '/cameras/sim-info/:iccid',
+    {
+      schema: {
+        tags: ['cameras'],
+        summary: "A camera's SIM: activation, state, barring, termination",
+        security: [{ bearer: [] }],
+        params: iccidParams,
+        response: { 200: simInfoResponse, ...errors },
+      },
+    },
+    async (request) =>
+      cameras.getSimInfo(requireCustomerScope(request).customerId, request.params.iccid),
+  );
+
+  app.get(
+    '/cameras/router-info/:iccid',
+    {
+      schema: {
+        tags: ['cameras'],
+        summary: "The camera router's last report (network, signal); null unless the SIM is active",
+        security: [{ bearer: [] }],
+        params: iccidParams,
+        response: { 200: routerInfoResponse, ...errors },
+      },
+    },
+    async (request) =>
+      cameras.getRouterInfo(requireCustomerScope(request).customerId, request.params.iccid),
+  );
+
+  app.post(
+    '/cameras/update-nickname',
+    {
+      schema: {
+        tags: ['cameras'],
+        summary: 'Rename a camera (trimmed, 1 to 40 characters)',
+        security: [{ bearer: [] }],
+        body: updateNicknameBody,
+        response: { 200: updateNicknameResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { customerId, principal } = requireCustomerScope(request);
+      return cameras.updateNickname(principal, customerId, {
+        ...request.body,
+        ip: requestContext(request).ip,
+      });
+    },
+  );
+};

@@ -1,0 +1,224 @@
+import type { Camera, PlansResponse, RouterInfoResponse, SimInfoResponse } from '@farmcam/contract';
+import type { Database } from '../../db/client.ts';
+import {
+  epochSecondsOfDay,
+  isoDay,
+  monthStart,
+  nextMonthStart,
+} from '../../lib/business-calendar.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { notFound } from '../../errors.ts';
+import type { Principal } from '../auth/auth.service.ts';
+import { requireOwnedSim } from '../ownership/ownership.ts';
+import {
+  bytesPerGb,
+  deriveDashboardLabel,
+  deriveSimStatus,
+  deriveSubStatus,
+  isCountedPlan,
+  overallPercentageLeft,
+  roundTo,
+  usageFigures,
+} from './camera-state.ts';
+import { camerasRepository, type CameraRow } from './cameras.repository.ts';
+import type { ReadCache } from './plans-cache.ts';
+
+export interface CamerasServiceDependencies {
+  db: Database;
+  clock: Clock;
+  plansCache: ReadCache<PlansResponse>;
+}
+
+export type CamerasService = ReturnType<typeof createCamerasService>;
+
+export function createCamerasService({ db, clock, plansCache }: CamerasServiceDependencies) {
+  function toCamera(
+    row: CameraRow,
+    now: Date,
+    today: string,
+  ): { camera: Camera; countedAllowanceBytes: number; countedBytes: number } {
+    const subscription =
+      row.subscription_id && row.status
+        ? {
+            status: row.status,
+            pauseStartsOn: row.pause_starts_on,
+            pauseResumesOn: row.pause_resumes_on,
+          }
+        : null;
+    const subStatus = deriveSubStatus(subscription, today);
+    const simStatus = deriveSimStatus(row.state);
+    const monthBytes = Number(row.month_bytes);
+    const allowanceGb =
+      row.data_allowance_gb === null ? null : Number(row.data_allowance_gb);
+    // A pause that is over (resume date reached) is history, not state.
+    const isPauseCurrent =
+      row.pause_starts_on !== null &&
+      (row.pause_resumes_on === null || row.pause_resumes_on > today);
+    const isCounted = allowanceGb !== null && isCountedPlan(subStatus, simStatus);
+    const isMetering =
+      simStatus === 'active' && !row.is_barred && subStatus !== 'paused' && subStatus !== 'canceled';
+
+    const camera: Camera = {
+      SIM_ICCID: row.iccid,
+      nicknameInDatabase: row.nickname,
+      SubStatus: subStatus,
+      SimStatus: simStatus,
+      labelDashboard: deriveDashboardLabel(subStatus, simStatus, row.is_barred),
+      dataUsageGB: roundTo(monthBytes / bytesPerGb, 3),
+      STRIPE_CUSTOMER_ID: row.billing_customer_id,
+      stripeSubscription: row.subscription_id
+        ? {
+            id: row.subscription_id,
+            productName: row.product_name,
+            interval: row.interval ?? 'month',
+            pause_collection:
+              isPauseCurrent && row.pause_resumes_on
+                ? { resumes_at: epochSecondsOfDay(row.pause_resumes_on) }
+                : null,
+            current_period_end: Math.round(Number(row.current_period_end_s ?? 0)),
+          }
+        : null,
+      statusData: {
+        subscriptionStatus: {
+          status: row.status,
+          pause:
+            isPauseCurrent && row.pause_starts_on
+              ? { start_date: row.pause_starts_on, end_date: row.pause_resumes_on }
+              : null,
+        },
+      },
+      isBarred: row.is_barred,
+      usage: usageFigures({
+        monthBytes,
+        // Share and forecast only for a plan in force this month (not paused, ended or absent).
+        allowanceGb: isCounted ? allowanceGb : null,
+        isMetering,
+        now,
+        monthStart: monthStart(now),
+        nextMonthStart: nextMonthStart(now),
+        activatedAt: row.activated_at_ms === null ? null : new Date(Number(row.activated_at_ms)),
+      }),
+    };
+    return {
+      camera,
+      countedAllowanceBytes: isCounted ? (allowanceGb ?? 0) * bytesPerGb : 0,
+      countedBytes: isCounted ? monthBytes : 0,
+    };
+  }
+
+  async function loadPlans(customerId: string, now: Date): Promise<PlansResponse> {
+    const today = isoDay(now);
+    const rows = await camerasRepository.listCameras(db, customerId, isoDay(monthStart(now)));
+    let allowanceBytes = 0;
+    let usedBytes = 0;
+    let countedPlans = 0;
+    const cameras = rows.map((row) => {
+      const result = toCamera(row, now, today);
+      if (result.countedAllowanceBytes > 0) countedPlans += 1;
+      allowanceBytes += result.countedAllowanceBytes;
+      usedBytes += result.countedBytes;
+      return result.camera;
+    });
+    return {
+      overallSummary: {
+        overallPercentageLeft: overallPercentageLeft(usedBytes, allowanceBytes),
+        totalUsageGB: roundTo(usedBytes / bytesPerGb, 3),
+        totalAllowanceGB: roundTo(allowanceBytes / bytesPerGb, 3),
+        countedPlans,
+      },
+      cameras,
+    };
+  }
+
+  return {
+    /**
+     * The dashboard's camera list with the combined-plan summary (spec §3 Plans response), from
+     * memory when nothing changed since it was last read (plans-cache.ts).
+     */
+    listPlans(customerId: string): Promise<PlansResponse> {
+      const now = clock.now();
+      return plansCache.read(customerId, isoDay(now), () => loadPlans(customerId, now));
+    },
+
+    /** Spec §3 SIM info of the customer's camera (NOT_FOUND when it is not theirs). */
+    async getSimInfo(customerId: string, iccid: string): Promise<SimInfoResponse> {
+      const sim = await requireOwnedSim(db, customerId, iccid);
+      if (sim.state === 'stock') throw notFound('Camera not found');
+      return {
+        simInfo: {
+          connectionDate: sim.activatedAt?.toISOString() ?? null,
+          isActive: sim.state === 'active',
+          isBarred: sim.isBarred,
+          physicalId: sim.iccid,
+          terminateDate: sim.terminatedAt?.toISOString() ?? null,
+        },
+        nickname: sim.nickname,
+      };
+    },
+
+    /**
+     * The router's last report, as synced from the SIM platform. None while the SIM is not
+     * active or is barred: the platform cannot see a router then (spec §4).
+     */
+    async getRouterInfo(customerId: string, iccid: string): Promise<RouterInfoResponse> {
+      const sim = await requireOwnedSim(db, customerId, iccid);
+      if (sim.state !== 'active' || sim.isBarred) return { routerInfo: null, updatedAt: null };
+      const status = await camerasRepository.routerStatus(db, iccid);
+      if (!status) return { routerInfo: null, updatedAt: null };
+      return {
+        routerInfo: {
+          'Cameras Network Name': status.networkName,
+          'Network Provider': status.networkProvider,
+          'Signal Strength': status.signalStrength,
+          'Signal Strength (dBm)': status.signalDbm,
+        },
+        updatedAt: status.updatedAt.toISOString(),
+      };
+    },
+
+    /**
+     * Renames the customer's camera (already trimmed and checked by the contract). Audited with
+     * who did it, staff included; idempotent (the same name twice changes nothing more).
+     */
+    async updateNickname(
+      principal: Principal,
+      customerId: string,
+      input: { simIccid: string; nickname: string; ip: string },
+    ): Promise<{ success: true; message: string; nickname: string }> {
+      const now = clock.now();
+      const row = await db.transaction(async (transaction) => {
+        const sim = await requireOwnedSim(transaction, customerId, input.simIccid);
+        if (sim.state === 'stock') throw notFound('Camera not found');
+        const updated = await camerasRepository.updateNickname(
+          transaction,
+          customerId,
+          input.simIccid,
+          input.nickname,
+          now,
+        );
+        if (!updated) throw notFound('Camera not found');
+        if (sim.nickname !== input.nickname) {
+          await writeAudit(transaction, {
+            actorType: principal.staffId ? 'staff' : 'customer',
+            actorId: principal.staffId ?? customerId,
+            onBehalfOfCustomerId: principal.staffId ? customerId : null,
+            action: 'camera.rename',
+            subjectType: 'sim',
+            subjectId: input.simIccid,
+            details: { from: sim.nickname, to: input.nickname },
+            ip: input.ip,
+          });
+        }
+        return updated;
+      });
+      // This process answers the next read at once; other processes hear it from the trigger.
+      plansCache.invalidate(customerId);
+      return {
+        success: true,
+        message: 'Camera name updated successfully',
+        nickname: row.nickname ?? input.nickname,
+      };
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Puts livestreaming together: storage, recorder, services, and the jobs that record. The API
+ * (buildApp) and the workers (server.ts) share one instance. The recording queue is bound to
+ * pg-boss once it runs; until then (or in a process without workers) recordings on request
+ * answer 503 and everything else works.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/config.ts';
+import type { Database } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { JobDefinition, JobRunner } from '../../jobs/job-runner.ts';
+import { queueLivestreamRecordingsJob } from '../../jobs/queue-livestream-recordings.job.ts';
+import { recordLivestreamClipJob } from '../../jobs/record-livestream-clip.job.ts';
+import { switchOffUnusedLivestreamsJob } from '../../jobs/switch-off-unused-livestreams.job.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { LocalCamera } from '../../providers/camera/local-camera.ts';
+import type { Mailer } from '../../providers/mail/mail.ts';
+import { createFfmpegRecorder, type Recorder } from '../../providers/recorder/recorder.ts';
+import { createClipStorage } from '../../providers/storage/create-clip-storage.ts';
+import type { ClipStorage } from '../../providers/storage/storage.ts';
+import {
+  createLivestreamService,
+  type CameraPortOpener,
+  type LivestreamService,
+} from './livestream.service.ts';
+import {
+  createRecordingService,
+  type RecordClipPayload,
+  type RecordingQueue,
+  type RecordingService,
+} from './recording.service.ts';
+
+export interface Livestreaming {
+  service: LivestreamService;
+  recording: RecordingService;
+  storage: ClipStorage;
+  /** The job definitions to hand to startJobs. */
+  // Each definition checks its own payload type; the list only needs the common shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  jobs: JobDefinition<any>[];
+  /** Connects the recording queue to the running pg-boss. */
+  attachJobRunner(runner: Pick<JobRunner, 'send'>): void;
+}
+
+export interface LivestreamingDependencies {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  storage: ClipStorage;
+  cameraAccess: CameraPortOpener;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  recorder?: Recorder;
+  /** The RTSP address the marketing page's demo clip is recorded from, if any. */
+  showcaseSource?: () => Promise<string>;
+}
+
+/** Retries: a scheduled slot gets three more tries with back-off; on-request clips one (the person is waiting). */
+function sendOptions(payload: RecordClipPayload) {
+  return payload.kind === 'scheduled'
+    ? { retryLimit: 3, retryDelay: 20, retryBackoff: true, expireInSeconds: 15 * 60 }
+    : { retryLimit: 1, retryDelay: 2, expireInSeconds: 5 * 60 };
+}
+
+export function createLivestreaming(config: Config, deps: LivestreamingDependencies): Livestreaming {
+  const recorder = deps.recorder ?? createFfmpegRecorder({ ffmpegPath: config.livestreaming.ffmpegPath });
+  let runner: Pick<JobRunner, 'send'> | undefined;
+
+  const recordingQueue: RecordingQueue = {
+    async enqueue(payload, options = {}) {
+      if (!runner) {
+        throw new AppError(
+          'PROVIDER_UNAVAILABLE',
+          'Recording is not available right now. Please try again later.',
+        );
+      }
+      const id = await runner.send(recordJob, payload, { ...sendOptions(payload), ...options });
+      return id !== null;
+    },
+  };
+
+  const recording = createRecordingService({
+    db: deps.db,
+    clock: deps.clock,
+    mailer: deps.mailer,
+    storage: deps.storage,
+    recorder,
+    cameraAccess: deps.cameraAccess,
+    recordingQueue,
+    publicUrl: config.publicUrl,
+    clipHistory: config.livestreaming.clipHistory,
+    log: deps.log,
+    showcaseSource: deps.showcaseSource,
+  });
+  const recordJob = recordLivestreamClipJob({
+    recording,
+    concurrency: config.livestreaming.recordingConcurrency,
+  });
+
+  const service = createLivestreamService({
+    db: deps.db,
+    clock: deps.clock,
+    mailer: deps.mailer,
+    rateLimiter: deps.rateLimiter,
+    storage: deps.storage,
+    cameraAccess: deps.cameraAccess,
+    recordingQueue,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+    log: deps.log,
+    showcaseSource: deps.showcaseSource,
+  });
+
+  return {
+    service,
+    recording,
+    storage: deps.storage,
+    jobs: [
+      recordJob,
+      queueLivestreamRecordingsJob({ recording }),
+      switchOffUnusedLivestreamsJob({ recording }),
+    ],
+    attachJobRunner(jobRunner) {
+      runner = jobRunner;
+    },
+  };
+}
+
+/**
+ * Livestreaming from the configuration alone: the storage STORAGE names and the camera access
+ * of the SIM platform. Used by buildApp when server.ts (or a test) did not make one.
+ */
+export async function createDefaultLivestreaming(
+  config: Config,
+  deps: Omit<LivestreamingDependencies, 'storage'>,
+): Promise<Livestreaming> {
+  const storage = await createClipStorage(config.storage, {
+    db: deps.db,
+    clock: deps.clock,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+  });
+  return createLivestreaming(config, { ...deps, storage });
+}
+
+/**
+ * Where the marketing page's demo clip is recorded from: SHOWCASE_RTSP_URL, or else (local mode)
+ * the local demo camera's SD stream.
+ */
+export function showcaseSourceFrom(
+  config: Config,
+  localCamera: LocalCamera | undefined,
+): (() => Promise<string>) | undefined {
+  const configured = config.livestreaming.showcaseRtspUrl;
+  if (configured) return async () => configured;
+  if (!localCamera) return undefined;
+  return async () => {
+    const address = await localCamera.ensureRunning();
+    return `rtsp://${address.host}:${address.port}/12`;
+  };
+}

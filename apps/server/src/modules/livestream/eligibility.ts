@@ -1,0 +1,63 @@
+/**
+ * Who may livestream (spec §5, §6): a camera whose newest subscription is on a product whose name
+ * contains "heavy" (any case) and whose SubStatus is 'active'. We also need the SIM itself live:
+ * a paused, terminated or barred SIM carries no data, so its camera cannot be recorded.
+ */
+import type { SubStatus } from '@farmcam/contract';
+import type { SimState } from '../../db/schema.ts';
+import { isoDay } from '../../lib/business-calendar.ts';
+import { deriveSubStatus } from '../cameras/camera-state.ts';
+import type { CameraPlanRow } from './livestream.repository.ts';
+
+export interface EligibilityFacts {
+  productName: string | null;
+  subStatus: SubStatus;
+  simState: SimState;
+  isBarred: boolean;
+}
+
+export type Eligibility = { isEligible: true } | { isEligible: false; reason: string };
+
+export const isHeavyPlan = (productName: string | null): boolean =>
+  productName !== null && productName.toLowerCase().includes('heavy');
+
+export function livestreamEligibility(facts: EligibilityFacts): Eligibility {
+  if (!isHeavyPlan(facts.productName)) {
+    return {
+      isEligible: false,
+      reason:
+        'Livestreaming is included in the Heavy Streaming plan. Switch this camera to Heavy Streaming to set it up.',
+    };
+  }
+  if (facts.subStatus !== 'active') {
+    return {
+      isEligible: false,
+      reason: `Livestreaming needs an active Heavy Streaming subscription; this camera's is ${facts.subStatus}.`,
+    };
+  }
+  if (facts.simState !== 'active' || facts.isBarred) {
+    return {
+      isEligible: false,
+      reason: "This camera's SIM is not active, so it cannot stream. Please contact support.",
+    };
+  }
+  return { isEligible: true };
+}
+
+/** Eligibility of a stored camera today (business time). */
+export function eligibilityOf(plan: CameraPlanRow, now: Date): Eligibility {
+  const subscription = plan.subscription_status
+    ? {
+        status: plan.subscription_status,
+        pauseStartsOn: plan.pause_starts_on,
+        pauseResumesOn: plan.pause_resumes_on,
+      }
+    : null;
+  return livestreamEligibility({
+    productName: plan.product_name,
+    subStatus: deriveSubStatus(subscription, isoDay(now)),
+    simState: plan.state,
+    isBarred: plan.is_barred,
+  });
+}
+

@@ -1,0 +1,100 @@
+/**
+ * The embed code customers paste into their website, and the small page it frames (spec §3
+ * Embed code): a muted, looping, autoplaying video of the latest clip, a spinner with
+ * 'Loading livestream...', and 'Could not load the livestream.' on failure.
+ *
+ * The code is an <iframe> of our page (docs/decisions/042): no script of ours runs on the
+ * customer's site, nothing secret is in it (the stream is named by its unguessable public id),
+ * and the page carries its own Content-Security-Policy with its script in a separate file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const assetsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'embed');
+
+/** The player script and style, read once. */
+export const embedAssets = {
+  script: fs.readFileSync(path.join(assetsFolder, 'livestream-embed.js'), 'utf8'),
+  style: fs.readFileSync(path.join(assetsFolder, 'livestream-embed.css'), 'utf8'),
+};
+
+export const embedScriptPath = '/embed/livestream-embed.js';
+export const embedStylePath = '/embed/livestream-embed.css';
+export const livestreamUrlPath = '/api/livestreaming/livestream-url';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+export const embedPageUrl = (publicUrl: string, publicId: string) =>
+  `${publicUrl}/embed/${encodeURIComponent(publicId)}`;
+
+/** The HTML a website manager pastes: a responsive 16:9 frame of the embed page. */
+export function buildEmbedCode(publicUrl: string, publicId: string): string {
+  return [
+    `<iframe src="${escapeHtml(embedPageUrl(publicUrl, publicId))}"`,
+    ` title="Farm camera livestream" width="640" height="360"`,
+    ` style="border:0;max-width:100%;height:auto;aspect-ratio:16/9"`,
+    ` allow="autoplay; fullscreen" loading="lazy"></iframe>`,
+  ].join('');
+}
+
+/**
+ * The embed page's policy: our script and style only, the clip address from our API, the video
+ * from wherever storage serves it, and framing by any website (that is its purpose).
+ */
+export function embedContentSecurityPolicy(mediaOrigins: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    `media-src 'self' ${mediaOrigins.join(' ')}`.trim(),
+    "img-src 'self' data:",
+    'frame-ancestors *',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** The page the embed code frames; the player script fills in the video. */
+export function renderEmbedPage(publicId: string): string {
+  const streamUrl = `${livestreamUrlPath}?camera_id=${encodeURIComponent(publicId)}`;
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="strict-origin-when-cross-origin">
+<title>Farm camera livestream</title>
+<link rel="stylesheet" href="${embedStylePath}">
+<script src="${embedScriptPath}" defer></script>
+</head>
+<body>
+<div class="player" data-stream-url="${escapeHtml(streamUrl)}" aria-busy="true">
+<video muted autoplay loop playsinline preload="auto" aria-label="Farm camera livestream"></video>
+<div class="status" role="status"><span class="spinner" aria-hidden="true"></span><span class="status-text">Loading livestream...</span></div>
+</div>
+</body>
+</html>
+`;
+}
+
+/** For an id that names no livestream: the same frame, already failed, without the player. */
+export function renderMissingEmbedPage(): string {
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Farm camera livestream</title>
+<link rel="stylesheet" href="${embedStylePath}">
+</head>
+<body>
+<div class="player failed">
+<div class="status" role="status"><span class="status-text">Could not load the livestream.</span></div>
+</div>
+</body>
+</html>
+`;
+}

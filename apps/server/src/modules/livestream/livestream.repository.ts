@@ -1,0 +1,374 @@
+/**
+ * SQL for livestreaming: cameras with the facts eligibility needs, livestream rows, clips (one per
+ * slot), and daily view counts.
+ */
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import { clips, livestreams, type SimState, type SubscriptionStatus } from '../../db/schema.ts';
+
+export type LivestreamRow = typeof livestreams.$inferSelect;
+export type ClipRow = typeof clips.$inferSelect;
+
+/** A customer's camera with its newest subscription's plan and its livestream id, if any. */
+export interface CameraPlanRow {
+  iccid: string;
+  customer_id: string;
+  nickname: string | null;
+  state: SimState;
+  is_barred: boolean;
+  subscription_status: SubscriptionStatus | null;
+  pause_starts_on: string | null;
+  pause_resumes_on: string | null;
+  product_name: string | null;
+  data_allowance_gb: number | null;
+  livestream_id: string | null;
+}
+
+const cameraPlanSelect = sql`
+  select s.iccid, s.customer_id, s.nickname, s.state, s.is_barred,
+         plan.status as subscription_status,
+         plan.pause_starts_on::text as pause_starts_on,
+         plan.pause_resumes_on::text as pause_resumes_on,
+         plan.product_name, plan.data_allowance_gb,
+         l.id as livestream_id
+  from sims s
+  left join lateral (
+    select sub.status, sub.pause_starts_on, sub.pause_resumes_on,
+           p.name as product_name, p.data_allowance_gb
+    from subscriptions sub
+    join prices pr on pr.id = sub.price_id
+    join products p on p.id = pr.product_id
+    where sub.sim_iccid = s.iccid
+    order by sub.created_at desc, sub.id desc
+    limit 1
+  ) plan on true
+  left join livestreams l on l.sim_iccid = s.iccid`;
+
+export interface DueLivestreamRow extends CameraPlanRow {
+  livestream_id: string;
+}
+
+export interface ViewsDayRow {
+  livestream_id: string;
+  day: string;
+  views: number;
+}
+
+export interface ClipStatsRow {
+  livestream_id: string;
+  latest_clip_at: Date | string | null;
+  failures: number;
+  last_failure_at: Date | string | null;
+  last_failure_error: string | null;
+}
+
+export const livestreamRepository = {
+  async listCameraPlans(executor: Executor, customerId: string): Promise<CameraPlanRow[]> {
+    return queryRows<CameraPlanRow>(
+      executor,
+      sql`${cameraPlanSelect} where s.customer_id = ${customerId} and s.state <> 'stock'
+          order by s.nickname nulls last, s.iccid`,
+    );
+  },
+
+  async findCameraPlan(executor: Executor, iccid: string): Promise<CameraPlanRow | undefined> {
+    const [row] = await queryRows<CameraPlanRow>(
+      executor,
+      sql`${cameraPlanSelect} where s.iccid = ${iccid}`,
+    );
+    return row;
+  },
+
+  async findCameraPlanByLivestream(
+    executor: Executor,
+    livestreamId: string,
+  ): Promise<CameraPlanRow | undefined> {
+    const [row] = await queryRows<CameraPlanRow>(
+      executor,
+      sql`${cameraPlanSelect} where l.id = ${livestreamId}`,
+    );
+    return row;
+  },
+
+  async findBySim(executor: Executor, iccid: string): Promise<LivestreamRow | undefined> {
+    const [row] = await executor.select().from(livestreams).where(eq(livestreams.simIccid, iccid));
+    return row;
+  },
+
+  async findById(executor: Executor, id: string): Promise<LivestreamRow | undefined> {
+    const [row] = await executor.select().from(livestreams).where(eq(livestreams.id, id));
+    return row;
+  },
+
+  async findByPublicId(executor: Executor, publicId: string): Promise<LivestreamRow | undefined> {
+    const [row] = await executor
+      .select()
+      .from(livestreams)
+      .where(eq(livestreams.publicId, publicId));
+    return row;
+  },
+
+  async listByIds(executor: Executor, ids: string[]): Promise<LivestreamRow[]> {
+    if (ids.length === 0) return [];
+    return executor.select().from(livestreams).where(inArray(livestreams.id, ids));
+  },
+
+  /** Creates the livestream of a camera, or returns the existing one (the setup may be repeated). */
+  async ensureForSim(
+    executor: Executor,
+    values: { iccid: string; publicId: string; cameraHost: string; cameraPort: number; now: Date },
+  ): Promise<{ row: LivestreamRow; isNew: boolean }> {
+    const [inserted] = await executor
+      .insert(livestreams)
+      .values({
+        simIccid: values.iccid,
+        publicId: values.publicId,
+        cameraHost: values.cameraHost,
+        cameraPort: values.cameraPort,
+        createdAt: values.now,
+        updatedAt: values.now,
+      })
+      .onConflictDoNothing({ target: livestreams.simIccid })
+      .returning();
+    if (inserted) return { row: inserted, isNew: true };
+    const [updated] = await executor
+      .update(livestreams)
+      .set({ cameraHost: values.cameraHost, cameraPort: values.cameraPort, updatedAt: values.now })
+      .where(eq(livestreams.simIccid, values.iccid))
+      .returning();
+    return { row: updated!, isNew: false };
+  },
+
+  async update(
+    executor: Executor,
+    id: string,
+    values: Partial<Omit<LivestreamRow, 'id' | 'simIccid' | 'publicId' | 'createdAt'>>,
+  ): Promise<LivestreamRow> {
+    const [row] = await executor
+      .update(livestreams)
+      .set(values)
+      .where(eq(livestreams.id, id))
+      .returning();
+    return row!;
+  },
+
+  /**
+   * Active livestreams whose schedule has this UK hour on this UK day and that have no clip for
+   * the slot yet. Eligibility is checked by the caller on the returned facts.
+   */
+  async listDue(
+    executor: Executor,
+    slot: { hour: number; day: string; slotKey: string },
+  ): Promise<DueLivestreamRow[]> {
+    return queryRows<DueLivestreamRow>(
+      executor,
+      sql`${cameraPlanSelect}
+          where l.is_active
+            and ${slot.hour}::int = any(l.schedule_hours)
+            and ${slot.day}::text = any(l.schedule_days)
+            and not exists (select 1 from clips c where c.livestream_id = l.id and c.slot = ${slot.slotKey})`,
+    );
+  },
+
+  /**
+   * Switches off active schedules whose code has not been seen on a website since `cutoff`
+   * (counting from when the schedule was last switched on), and returns them for the e-mails.
+   */
+  async switchOffUnused(
+    executor: Executor,
+    cutoff: Date,
+    now: Date,
+    reason: string,
+  ): Promise<{ id: string; sim_iccid: string }[]> {
+    return queryRows<{ id: string; sim_iccid: string }>(
+      executor,
+      sql`update livestreams set is_active = false, disabled_reason = ${reason}, updated_at = ${now.toISOString()}
+          where is_active
+            and greatest(coalesce(last_seen_on_site_at, activated_at), activated_at) < ${cutoff.toISOString()}
+          returning id, sim_iccid`,
+    );
+  },
+
+  // ── Clips ──────────────────────────────────────────────────────────────────────────────
+
+  async insertClip(
+    executor: Executor,
+    values: { livestreamId: string; slot: string; durationSeconds: number; storageKey: string; now: Date },
+  ): Promise<ClipRow> {
+    const [row] = await executor
+      .insert(clips)
+      .values({
+        livestreamId: values.livestreamId,
+        slot: values.slot,
+        status: 'recording',
+        durationSeconds: values.durationSeconds,
+        storageKey: values.storageKey,
+        recordedAt: values.now,
+      })
+      .returning();
+    return row!;
+  },
+
+  /**
+   * Claims the recording of a scheduled slot: inserts its clip, or takes over an attempt that
+   * failed (a retry) or stalled (its worker died). Undefined when another worker has it or it
+   * is done: the slot is then left alone.
+   */
+  async claimSlot(
+    executor: Executor,
+    values: {
+      livestreamId: string;
+      slot: string;
+      durationSeconds: number;
+      storageKey: string;
+      now: Date;
+      staleBefore: Date;
+    },
+  ): Promise<ClipRow | undefined> {
+    const [row] = await queryRows<{ id: string }>(
+      executor,
+      sql`insert into clips (livestream_id, slot, status, duration_seconds, storage_key, recorded_at)
+          values (${values.livestreamId}, ${values.slot}, 'recording', ${values.durationSeconds},
+                  ${values.storageKey}, ${values.now.toISOString()})
+          on conflict (livestream_id, slot) do update
+            set status = 'recording', error = null, recorded_at = excluded.recorded_at,
+                duration_seconds = excluded.duration_seconds
+          where clips.status = 'failed'
+             or (clips.status = 'recording' and clips.recorded_at < ${values.staleBefore.toISOString()})
+          returning id`,
+    );
+    return row ? this.findClip(executor, row.id) : undefined;
+  },
+
+  /** Starts an attempt of an on-request clip; undefined when it is already recorded. */
+  async restartClip(executor: Executor, clipId: string, now: Date): Promise<ClipRow | undefined> {
+    const [row] = await executor
+      .update(clips)
+      .set({ status: 'recording', error: null, recordedAt: now })
+      .where(and(eq(clips.id, clipId), sql`${clips.status} <> 'ready'`))
+      .returning();
+    return row;
+  },
+
+  async findClip(executor: Executor, clipId: string): Promise<ClipRow | undefined> {
+    const [row] = await executor.select().from(clips).where(eq(clips.id, clipId));
+    return row;
+  },
+
+  async findClipByKey(
+    executor: Executor,
+    livestreamId: string,
+    storageKey: string,
+  ): Promise<ClipRow | undefined> {
+    const [row] = await executor
+      .select()
+      .from(clips)
+      .where(and(eq(clips.livestreamId, livestreamId), eq(clips.storageKey, storageKey)));
+    return row;
+  },
+
+  async finishClip(
+    executor: Executor,
+    clipId: string,
+    result: { status: 'ready'; sizeBytes: number } | { status: 'failed'; error: string },
+  ): Promise<void> {
+    await executor
+      .update(clips)
+      .set(
+        result.status === 'ready'
+          ? { status: 'ready', sizeBytes: result.sizeBytes, error: null }
+          : { status: 'failed', error: result.error },
+      )
+      .where(eq(clips.id, clipId));
+  },
+
+  /**
+   * The clip the embed plays: the newest ready one, preferring real recordings to the setup's
+   * silent 5-second preview.
+   */
+  async latestPlayableClip(executor: Executor, livestreamId: string): Promise<ClipRow | undefined> {
+    const [row] = await executor
+      .select()
+      .from(clips)
+      .where(and(eq(clips.livestreamId, livestreamId), eq(clips.status, 'ready')))
+      .orderBy(sql`(${clips.slot} like 'preview:%')`, desc(clips.recordedAt))
+      .limit(1);
+    return row;
+  },
+
+  /** Ready clips beyond the newest `keep`, and other rows beyond the newest `keep`: to delete. */
+  async clipsBeyondHistory(
+    executor: Executor,
+    livestreamId: string,
+    keep: number,
+  ): Promise<{ id: string; storage_key: string | null; status: string }[]> {
+    return queryRows(
+      executor,
+      sql`select id, storage_key, status from (
+            select id, storage_key, status,
+                   row_number() over (partition by (status = 'ready') order by recorded_at desc, id desc) as position
+            from clips where livestream_id = ${livestreamId} and status <> 'recording'
+          ) ranked where position > ${keep}`,
+    );
+  },
+
+  async deleteClip(executor: Executor, clipId: string): Promise<void> {
+    await executor.delete(clips).where(eq(clips.id, clipId));
+  },
+
+  async clipStats(executor: Executor, livestreamIds: string[], since: Date): Promise<ClipStatsRow[]> {
+    if (livestreamIds.length === 0) return [];
+    return queryRows<ClipStatsRow>(
+      executor,
+      sql`select l.id as livestream_id,
+                 (select max(recorded_at) from clips c where c.livestream_id = l.id and c.status = 'ready') as latest_clip_at,
+                 (select count(*)::int from clips c where c.livestream_id = l.id and c.status = 'failed'
+                    and c.recorded_at >= ${since.toISOString()}) as failures,
+                 f.recorded_at as last_failure_at, f.error as last_failure_error
+          from livestreams l
+          left join lateral (
+            select recorded_at, error from clips c
+            where c.livestream_id = l.id and c.status = 'failed'
+            order by recorded_at desc limit 1
+          ) f on true
+          where l.id in (${sql.join(
+            livestreamIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+    );
+  },
+
+  // ── Views ──────────────────────────────────────────────────────────────────────────────
+
+  async countView(
+    executor: Executor,
+    values: { livestreamId: string; day: string; referrerHost: string },
+  ): Promise<void> {
+    await executor.execute(
+      sql`insert into livestream_views (livestream_id, day, referrer_host, views)
+          values (${values.livestreamId}, ${values.day}, ${values.referrerHost}, 1)
+          on conflict (livestream_id, day, referrer_host) do update set views = livestream_views.views + 1`,
+    );
+  },
+
+  async markSeenOnSite(executor: Executor, livestreamId: string, at: Date): Promise<void> {
+    await executor
+      .update(livestreams)
+      .set({ lastSeenOnSiteAt: at })
+      .where(eq(livestreams.id, livestreamId));
+  },
+
+  async viewsByDay(executor: Executor, livestreamIds: string[], fromDay: string): Promise<ViewsDayRow[]> {
+    if (livestreamIds.length === 0) return [];
+    return queryRows<ViewsDayRow>(
+      executor,
+      sql`select livestream_id, day::text as day, sum(views)::int as views
+          from livestream_views
+          where day >= ${fromDay} and livestream_id in (${sql.join(
+            livestreamIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+          group by livestream_id, day order by day`,
+    );
+  },
+};

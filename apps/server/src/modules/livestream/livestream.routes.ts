@@ -1,0 +1,182 @@
+/**
+ * The customer's livestreaming calls (spec §7), under /api. Each checks the session's customer
+ * scope; the service checks ownership and eligibility.
+ */
+import {
+  clipStatusQuery,
+  clipStatusResponse,
+  configureRtspBody,
+  configureRtspResponse,
+  errorBody,
+  livestreamActiveBody,
+  livestreamActiveResponse,
+  livestreamCamerasResponse,
+  rtspNowBody,
+  rtspNowResponse,
+  setupCameraBody,
+  setupCameraResponse,
+  shareCodeBody,
+  shareCodeResponse,
+  showcaseResponse,
+} from '@farmcam/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireCustomerScope } from '../../plugins/auth.ts';
+import type { CustomerScope, LivestreamService } from './livestream.service.ts';
+
+const errors = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  422: errorBody,
+  429: errorBody,
+  503: errorBody,
+};
+
+function scopeOf(request: FastifyRequest): CustomerScope {
+  return { ...requireCustomerScope(request), ip: request.ip };
+}
+
+export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamService }> = async (
+  app,
+  { livestream },
+) => {
+  const common = { tags: ['livestreaming'], security: [{ bearer: [] }] };
+
+  app.get(
+    '/livestreaming/cameras',
+    {
+      schema: {
+        ...common,
+        summary: "The customer's cameras that may livestream (active Heavy Streaming plans)",
+        response: { 200: livestreamCamerasResponse, ...errors },
+      },
+    },
+    async (request) => livestream.listCameras(scopeOf(request).customerId),
+  );
+
+  app.post(
+    '/livestreaming/setup-camera',
+    {
+      schema: {
+        ...common,
+        summary: "Open the camera's RTSP port (554) to the recorders and create its livestream",
+        body: setupCameraBody,
+        response: { 200: setupCameraResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.setupCamera(scopeOf(request), {
+        iccid: request.body.sim_number,
+        ports: request.body.ports,
+      }),
+  );
+
+  app.post(
+    '/livestreaming/configure-rtsp',
+    {
+      schema: {
+        ...common,
+        summary: 'Save the stream path, clip length, audio and the recording schedule',
+        body: configureRtspBody,
+        response: { 200: configureRtspResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.configure(scopeOf(request), {
+        iccid: request.body.camera_id,
+        rtspPath: request.body.rtsp_path,
+        durationSeconds: request.body.duration,
+        includeAudio: request.body.include_audio,
+        isActive: request.body.is_active,
+        schedule: request.body.schedule,
+      }),
+  );
+
+  app.post(
+    '/livestreaming/rtsp-now',
+    {
+      schema: {
+        ...common,
+        summary: 'Record a clip now (the preview is 5 s without audio); poll /livestreaming/clip',
+        body: rtspNowBody,
+        response: { 200: rtspNowResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.recordNow(scopeOf(request), {
+        iccid: request.body.camera_id,
+        rtspPath: request.body.rtsp_path,
+        durationSeconds: request.body.duration,
+        includeAudio: request.body.include_audio,
+      }),
+  );
+
+  app.get(
+    '/livestreaming/clip',
+    {
+      schema: {
+        ...common,
+        summary: 'Where a recording stands, with a playable address once ready',
+        querystring: clipStatusQuery,
+        response: { 200: clipStatusResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.clipStatus(scopeOf(request).customerId, {
+        iccid: request.query.camera_id,
+        storageKey: request.query.s3_key,
+      }),
+  );
+
+  app.post(
+    '/livestreaming/share-code',
+    {
+      schema: {
+        ...common,
+        summary: 'E-mail the embed code (rate limited)',
+        body: shareCodeBody,
+        response: { 200: shareCodeResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.shareCode(scopeOf(request), {
+        iccid: request.body.camera_id,
+        emailAddress: request.body.email_address,
+      }),
+  );
+
+  app.post(
+    '/livestreaming/set-active',
+    {
+      schema: {
+        ...common,
+        summary: 'Switch a saved schedule on or off',
+        body: livestreamActiveBody,
+        response: { 200: livestreamActiveResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.setActive(scopeOf(request), {
+        iccid: request.body.camera_id,
+        isActive: request.body.is_active,
+      }),
+  );
+
+  app.get(
+    '/livestreaming/showcase',
+    {
+      schema: {
+        ...common,
+        summary: "A recent clip of the demo camera, for the Livestreaming page's live demo",
+        response: { 200: showcaseResponse, ...errors },
+      },
+    },
+    async (request) => {
+      requireCustomerScope(request);
+      return livestream.showcase();
+    },
+  );
+};

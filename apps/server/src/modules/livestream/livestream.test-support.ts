@@ -1,0 +1,142 @@
+/**
+ * A test context with livestreaming wired for real: the local GStreamer camera on a free port,
+ * ffmpeg recording from it, clips on disk, and pg-boss running the recording job (the cron jobs
+ * are left out: tests call the scheduler themselves, with the manual clock).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestContext, testPublicUrl, type TestContext } from '../../../test/helpers/test-app.ts';
+import { startJobs, type JobRunner } from '../../jobs/job-runner.ts';
+import { createRateLimiter } from '../../lib/rate-limiter.ts';
+import { createLocalCamera, type LocalCamera } from '../../providers/camera/local-camera.ts';
+import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
+import { createFfmpegRecorder, type Recorder } from '../../providers/recorder/recorder.ts';
+import {
+  createFilesystemStorage,
+  type FilesystemStorage,
+} from '../../providers/storage/filesystem-storage.ts';
+import { createLivestreaming, type Livestreaming } from './create-livestreaming.ts';
+import type { CameraPortOpener } from './livestream.service.ts';
+
+export interface LivestreamTestContext extends TestContext {
+  livestreaming: Livestreaming;
+  storage: FilesystemStorage;
+  camera: LocalCamera;
+  runner: JobRunner;
+  /** ICCIDs whose camera "does not answer": their ports point at a closed port. */
+  unreachableCameras: Set<string>;
+  /** Every openCameraPorts call, in order. */
+  portOpenings: string[];
+}
+
+const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * The context. `maxClipSeconds` shortens real recordings (still real RTSP and ffmpeg) so that a
+ * test of scheduling does not wait 15 s per clip.
+ */
+export async function createLivestreamTestContext(
+  options: { maxClipSeconds?: number; clipHistory?: number } = {},
+): Promise<LivestreamTestContext> {
+  const storageRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'farmcam-livestream-'));
+  const camera = createLocalCamera({ port: 0 });
+  const unreachableCameras = new Set<string>();
+  const portOpenings: string[] = [];
+  let livestreaming: Livestreaming | undefined;
+  let storage: FilesystemStorage | undefined;
+
+  // The real local SIM platform, its cameras backed by the local RTSP server; a camera listed
+  // in `unreachableCameras` answers on a closed port instead.
+  let platform: ReturnType<typeof createLocalSimPlatform> | undefined;
+  const cameraAccess: CameraPortOpener = {
+    async openCameraPorts(iccid, ports) {
+      portOpenings.push(iccid);
+      const access = await platform!.openCameraPorts(iccid, ports);
+      if (!unreachableCameras.has(iccid)) return access;
+      // Port 9 (discard) is closed on the loopback: the connection is refused at once.
+      return { ...access, ports: Object.fromEntries(ports.map((port) => [port, 9])) };
+    },
+  };
+  const realRecorder = createFfmpegRecorder({ ffmpegPath: 'ffmpeg' });
+  const recorder: Recorder = {
+    record: (request) =>
+      realRecorder.record({
+        ...request,
+        durationSeconds: Math.min(request.durationSeconds, options.maxClipSeconds ?? Infinity),
+      }),
+  };
+
+  const context = await createTestContext({}, undefined, ({ database, clock, mailer, config }) => {
+    platform = createLocalSimPlatform({ db: database.db, clock, camera });
+    storage = createFilesystemStorage({
+      root: storageRoot,
+      publicUrl: testPublicUrl,
+      secret: 'test-media-secret',
+      clock,
+    });
+    livestreaming = createLivestreaming(
+      {
+        ...config,
+        livestreaming: {
+          ...config.livestreaming,
+          clipHistory: options.clipHistory ?? config.livestreaming.clipHistory,
+          recordingConcurrency: 4,
+        },
+      },
+      {
+        db: database.db,
+        clock,
+        mailer,
+        rateLimiter: createRateLimiter(database.db, clock),
+        storage,
+        cameraAccess,
+        recorder,
+        log: silentLog,
+        showcaseSource: async () => {
+          const address = await camera.ensureRunning();
+          return `rtsp://${address.host}:${address.port}/12`;
+        },
+      },
+    );
+    return { livestreaming, connectivity: platform };
+  });
+
+  const runner = await startJobs(
+    context.database,
+    livestreaming!.jobs.filter((job) => !job.cron),
+    { onError: () => undefined, pollingIntervalSeconds: 0.5 },
+  );
+  livestreaming!.attachJobRunner(runner);
+
+  return {
+    ...context,
+    livestreaming: livestreaming!,
+    storage: storage!,
+    camera,
+    runner,
+    unreachableCameras,
+    portOpenings,
+    close: async () => {
+      await runner.stop();
+      await camera.stop();
+      await context.close();
+      await fs.promises.rm(storageRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  what = 'the condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -1,0 +1,35 @@
+import { dataUsageQuery, dataUsageResponse, errorBody, iccidParams } from '@farmcam/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireCustomerScope } from '../../plugins/auth.ts';
+import type { UsageService } from './usage.service.ts';
+
+export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async (
+  app,
+  { usage },
+) => {
+  app.get(
+    '/data-usage/:iccid',
+    {
+      schema: {
+        tags: ['cameras'],
+        summary: "A camera's data use per day (GB); the end date as endDate or endData",
+        security: [{ bearer: [] }],
+        params: iccidParams,
+        querystring: dataUsageQuery,
+        response: {
+          200: dataUsageResponse,
+          400: errorBody,
+          401: errorBody,
+          403: errorBody,
+          404: errorBody,
+        },
+      },
+    },
+    async (request) =>
+      usage.dailyUsage(
+        requireCustomerScope(request).customerId,
+        request.params.iccid,
+        request.query,
+      ),
+  );
+};

@@ -1,0 +1,586 @@
+/**
+ * The local billing engine's hosted pages (what Stripe hosts for its customers), served under
+ * /billing-engine outside the API: the billing portal (cards, open invoices), the hosted invoice
+ * page with Pay, the invoice PDF, the checkout, and the test clock. Plain HTML forms (no script,
+ * so the strict CSP holds) that post back and redirect (POST/redirect/GET).
+ *
+ * Access: portal and checkout pages by their session id (random, expiring); invoice pages by a
+ * signed token in the URL (see ledger.invoiceUrls). Nothing here uses the portal's bearer token.
+ */
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { Database } from '../../../db/client.ts';
+import {
+  billingCustomers,
+  billingSessions,
+  invoices,
+  paymentMethods,
+  prices,
+  products,
+  sims,
+  subscriptions,
+} from '../../../db/schema.ts';
+import { BillingError } from '../billing.ts';
+import { formatDay, formatMoney } from '../money.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import { invoiceAccessToken, isCardExpired } from './ledger.ts';
+import type { CardInput, LocalBillingEngine } from './local-billing-engine.ts';
+import { testCards } from './test-cards.ts';
+
+export interface HostedPagesOptions {
+  db: Database;
+  engine: LocalBillingEngine;
+  supplierName: string;
+  /** Present when the test clock may be moved (never in production). */
+  testClock?: { runCycle: () => Promise<{ renewed: number; simsChanged: number }> };
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · Farmcam billing</title>
+<link rel="stylesheet" href="/billing-engine/assets/engine.css">
+</head>
+<body>
+<header class="banner"><span class="brand">Farmcam billing</span><span class="test-mode">Test mode</span></header>
+<main>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+function notice(query: Record<string, string | undefined>): string {
+  if (query.error) return `<p class="notice error" role="alert">${escapeHtml(query.error)}</p>`;
+  if (query.notice)
+    return `<p class="notice success" role="status">${escapeHtml(query.notice)}</p>`;
+  return '';
+}
+
+function cardForm(action: string, submitLabel: string, withDefault: boolean): string {
+  return `<form method="post" action="${escapeHtml(action)}" class="card-form">
+<label>Card number<input name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242"></label>
+<div class="row">
+<label>Expiry (MM / YY)<input name="expiry" autocomplete="cc-exp" required maxlength="7" placeholder="12 / 30"></label>
+<label>CVC<input name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></label>
+</div>
+${withDefault ? '<label class="check"><input type="checkbox" name="makeDefault" value="yes" checked> Use as the default card</label>' : ''}
+<button type="submit">${escapeHtml(submitLabel)}</button>
+</form>
+<details class="test-cards"><summary>Test cards</summary><ul>${testCards
+    .map(
+      (card) =>
+        `<li><code>${card.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code> ${card.brand}: ${
+          card.behaviour === 'succeeds'
+            ? 'payments succeed'
+            : card.behaviour === 'declined'
+              ? 'declined'
+              : 'saved, but every charge is declined'
+        }</li>`,
+    )
+    .join('')}</ul><p>Any future expiry date and any three digits for the CVC.</p></details>`;
+}
+
+function parseCard(body: Record<string, string>): CardInput {
+  const expiry = (body.expiry ?? '').replace(/\s/g, '');
+  const match = expiry.match(/^(\d{1,2})\/?(\d{2}|\d{4})$/);
+  const expMonth = match ? Number(match[1]) : 0;
+  const year = match ? Number(match[2]) : 0;
+  return {
+    number: body.number ?? '',
+    expMonth,
+    expYear: year < 100 ? 2000 + year : year,
+    cvc: (body.cvc ?? '').trim(),
+  };
+}
+
+const cardLabel = (card: { brand: string; last4: string; expMonth: number; expYear: number }) =>
+  `${card.brand === 'mastercard' ? 'Mastercard' : 'Visa'} ending ${card.last4}, expires ${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;
+
+function withMessage(url: string, kind: 'notice' | 'error', message: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}${kind}=${encodeURIComponent(message)}`;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof BillingError) return error.message;
+  throw error;
+}
+
+function tokensMatch(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const stylesheet = `
+:root{--green:#2f6b3a;--ink:#1d2a1f;--muted:#5b665d;--line:#d9ded9;--red:#b3261e;--bg:#f5f7f4}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
+.banner{display:flex;justify-content:space-between;align-items:center;padding:.75rem 1.25rem;background:var(--green);color:#fff}
+.brand{font-weight:700}.test-mode{background:#ffd866;color:#3d3000;border-radius:999px;padding:.1rem .6rem;font-size:.8rem;font-weight:600}
+main{max-width:46rem;margin:0 auto;padding:1.25rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.75rem 0 .5rem}
+section{background:#fff;border:1px solid var(--line);border-radius:.75rem;padding:1rem 1.25rem;margin-bottom:1rem}
+table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:.45rem .35rem;border-bottom:1px solid var(--line);vertical-align:middle}
+td.amount,th.amount{text-align:right}
+.notice{padding:.75rem 1rem;border-radius:.5rem;font-weight:600}.notice.error{background:#fdecea;color:var(--red)}.notice.success{background:#e6f4ea;color:#1e5b2a}
+.status-paid{color:#1e5b2a;font-weight:600}.status-open,.status-expired{color:var(--red);font-weight:600}
+form{margin:0}.card-form{display:grid;gap:.75rem;max-width:24rem}.row{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
+label{display:grid;gap:.25rem;font-weight:600;font-size:.9rem}label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
+input{font:inherit;padding:.55rem .65rem;border:1px solid #8a948c;border-radius:.4rem}
+button,.button{font:inherit;font-weight:600;background:var(--green);color:#fff;border:0;border-radius:.5rem;padding:.55rem 1rem;cursor:pointer;text-decoration:none;display:inline-block}
+button.secondary{background:#fff;color:var(--green);border:1px solid var(--green)}button.danger{background:#fff;color:var(--red);border:1px solid var(--red)}
+.actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
+.muted{color:var(--muted)}.total{font-size:1.6rem;font-weight:700;margin:.25rem 0}
+.test-cards{margin-top:1rem;font-size:.9rem}.test-cards code{font-size:.95em}
+a{color:var(--green)}
+@media (max-width:600px){main{padding:.75rem}th.hide-narrow,td.hide-narrow{display:none}}
+`;
+
+export async function hostedPagesRoutes(app: FastifyInstance, options: HostedPagesOptions) {
+  const { db, engine } = options;
+
+  // HTML forms post url-encoded bodies; only these pages accept them.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 8 * 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  const sendPage = (reply: FastifyReply, title: string, body: string, status = 200) =>
+    reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(page(title, body));
+
+  const gone = (reply: FastifyReply, message: string) =>
+    sendPage(reply, 'Link expired', `<section><p>${escapeHtml(message)}</p></section>`, 404);
+
+  app.get('/billing-engine/assets/engine.css', async (_request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(stylesheet),
+  );
+
+  // ── Billing portal ─────────────────────────────────────────────────────────────────────
+
+  async function openPortal(sessionId: string) {
+    await engine.clock.refresh();
+    const [session] = await db
+      .select()
+      .from(billingSessions)
+      .where(and(eq(billingSessions.id, sessionId), eq(billingSessions.kind, 'portal')));
+    if (!session?.billingCustomerId || session.expiresAt <= engine.now()) return undefined;
+    return session as typeof session & { billingCustomerId: string };
+  }
+
+  app.get<{ Params: { sessionId: string }; Querystring: Record<string, string> }>(
+    '/billing-engine/portal/:sessionId',
+    async (request, reply) => {
+      const session = await openPortal(request.params.sessionId);
+      if (!session)
+        return gone(
+          reply,
+          'This billing portal link has expired. Open it again from the Farmcam portal.',
+        );
+      const base = `/billing-engine/portal/${session.id}`;
+      const [customer] = await db
+        .select()
+        .from(billingCustomers)
+        .where(eq(billingCustomers.id, session.billingCustomerId));
+      const [camera] = await db
+        .select({ nickname: sims.nickname, plan: products.name })
+        .from(subscriptions)
+        .innerJoin(sims, eq(sims.iccid, subscriptions.simIccid))
+        .innerJoin(prices, eq(prices.id, subscriptions.priceId))
+        .innerJoin(products, eq(products.id, prices.productId))
+        .where(eq(subscriptions.billingCustomerId, session.billingCustomerId))
+        .orderBy(desc(subscriptions.createdAt))
+        .limit(1);
+      const cards = await db
+        .select()
+        .from(paymentMethods)
+        .where(
+          and(
+            eq(paymentMethods.billingCustomerId, session.billingCustomerId),
+            isNull(paymentMethods.detachedAt),
+          ),
+        )
+        .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
+      const invoiceRows = await db
+        .select()
+        .from(invoices)
+        .where(eq(invoices.billingCustomerId, session.billingCustomerId))
+        .orderBy(desc(invoices.createdAt))
+        .limit(24);
+      const open = invoiceRows.filter((invoice) => invoice.status === 'open');
+      const now = engine.now();
+
+      const cardRows = cards
+        .map((card) => {
+          const expired = isCardExpired(card, now);
+          return `<tr><td>${escapeHtml(cardLabel(card))}${card.isDefault ? ' <strong>(default)</strong>' : ''}${expired ? ' <span class="status-expired">Expired</span>' : ''}</td>
+<td class="actions">${card.isDefault ? '' : `<form method="post" action="${base}/cards/${card.id}/default"><button class="secondary" type="submit">Make default<span class="visually-hidden"> ${escapeHtml(card.last4)}</span></button></form>`}
+<form method="post" action="${base}/cards/${card.id}/remove"><button class="danger" type="submit" aria-label="Remove card ending ${escapeHtml(card.last4)}">Remove</button></form></td></tr>`;
+        })
+        .join('');
+      const openRows = open
+        .map(
+          (
+            invoice,
+          ) => `<tr><td>${escapeHtml(invoice.number)}<br><span class="muted">${escapeHtml(invoice.description)}</span></td>
+<td class="amount">${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)}</td>
+<td><form method="post" action="${base}/invoices/${invoice.id}/pay"><button type="submit" aria-label="Pay ${escapeHtml(invoice.number)}">Pay</button></form></td></tr>`,
+        )
+        .join('');
+      const historyRows = invoiceRows
+        .map(
+          (
+            invoice,
+          ) => `<tr><td>${formatDay(invoice.createdAt)}</td><td class="hide-narrow">${escapeHtml(invoice.number)}</td>
+<td class="amount">${formatMoney(invoice.amountDue, invoice.currency)}</td><td class="status-${invoice.status === 'paid' ? 'paid' : 'open'}">${escapeHtml(invoice.status)}</td>
+<td>${invoice.hostedInvoiceUrl ? `<a href="${escapeHtml(invoice.hostedInvoiceUrl)}">View<span class="visually-hidden"> ${escapeHtml(invoice.number)}</span></a>` : ''}</td></tr>`,
+        )
+        .join('');
+
+      return sendPage(
+        reply,
+        'Billing',
+        `${notice(request.query)}
+<p class="muted">${escapeHtml(camera?.nickname ?? 'Camera')} · ${escapeHtml(camera?.plan ?? 'No plan')} · ${escapeHtml(customer?.email ?? '')}</p>
+<p><a class="button secondary" href="${escapeHtml(session.returnUrl ?? '/')}">Return to Farmcam</a></p>
+<section aria-labelledby="open-heading"><h2 id="open-heading">Amount due</h2>
+${open.length === 0 ? '<p>Nothing is due. Thank you.</p>' : `<table><thead><tr><th>Invoice</th><th class="amount">Amount</th><th><span class="visually-hidden">Pay</span></th></tr></thead><tbody>${openRows}</tbody></table>`}
+</section>
+<section aria-labelledby="cards-heading"><h2 id="cards-heading">Payment methods</h2>
+${cards.length === 0 ? '<p>No card on file.</p>' : `<table><tbody>${cardRows}</tbody></table>`}
+<h2>Add a card</h2>
+${cardForm(`${base}/cards`, 'Add card', true)}
+</section>
+<section aria-labelledby="history-heading"><h2 id="history-heading">Invoice history</h2>
+${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>Date</th><th class="hide-narrow">Number</th><th class="amount">Amount</th><th>Status</th><th><span class="visually-hidden">Link</span></th></tr></thead><tbody>${historyRows}</tbody></table>`}
+</section>`,
+      );
+    },
+  );
+
+  const portalAction = (
+    path: string,
+    action: (
+      session: { billingCustomerId: string },
+      params: Record<string, string>,
+      body: Record<string, string>,
+    ) => Promise<string>,
+  ) =>
+    app.post<{ Params: Record<string, string>; Body: Record<string, string> }>(
+      path,
+      async (request, reply) => {
+        const session = await openPortal(request.params.sessionId ?? '');
+        if (!session)
+          return gone(
+            reply,
+            'This billing portal link has expired. Open it again from the Farmcam portal.',
+          );
+        const base = `/billing-engine/portal/${session.id}`;
+        try {
+          const message = await action(session, request.params, request.body ?? {});
+          return reply.redirect(withMessage(base, 'notice', message), 303);
+        } catch (error) {
+          return reply.redirect(withMessage(base, 'error', messageOf(error)), 303);
+        }
+      },
+    );
+
+  portalAction('/billing-engine/portal/:sessionId/cards', async (session, _params, body) => {
+    await engine.addCard(session.billingCustomerId, parseCard(body), body.makeDefault === 'yes');
+    return 'Card added.';
+  });
+  portalAction(
+    '/billing-engine/portal/:sessionId/cards/:cardId/default',
+    async (session, params) => {
+      await engine.setDefaultCard(session.billingCustomerId, params.cardId ?? '');
+      return 'Default card updated.';
+    },
+  );
+  portalAction(
+    '/billing-engine/portal/:sessionId/cards/:cardId/remove',
+    async (session, params) => {
+      await engine.removeCard(session.billingCustomerId, params.cardId ?? '');
+      return 'Card removed.';
+    },
+  );
+  portalAction(
+    '/billing-engine/portal/:sessionId/invoices/:invoiceId/pay',
+    async (session, params) => {
+      const [invoice] = await db
+        .select()
+        .from(invoices)
+        .where(
+          and(
+            eq(invoices.id, params.invoiceId ?? ''),
+            eq(invoices.billingCustomerId, session.billingCustomerId),
+          ),
+        );
+      if (!invoice) throw new BillingError('invalid', 'No such invoice');
+      await engine.payInvoice(invoice.id);
+      return `Invoice ${invoice.number} paid. Thank you.`;
+    },
+  );
+
+  // ── Hosted invoice page and PDF ────────────────────────────────────────────────────────────
+
+  async function openInvoice(invoiceId: string, token: string) {
+    const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
+    if (!invoice || !tokensMatch(token, await invoiceAccessToken(db, invoice.id))) return undefined;
+    const [customer] = await db
+      .select()
+      .from(billingCustomers)
+      .where(eq(billingCustomers.id, invoice.billingCustomerId));
+    return { invoice, customer };
+  }
+
+  app.get<{ Params: { invoiceId: string; token: string }; Querystring: Record<string, string> }>(
+    '/billing-engine/invoices/:invoiceId/:token',
+    async (request, reply) => {
+      const found = await openInvoice(request.params.invoiceId, request.params.token);
+      if (!found) return gone(reply, 'This invoice link is not valid.');
+      const { invoice, customer } = found;
+      const base = `/billing-engine/invoices/${invoice.id}/${request.params.token}`;
+      const card =
+        invoice.status === 'open'
+          ? (
+              await db
+                .select()
+                .from(paymentMethods)
+                .where(
+                  and(
+                    eq(paymentMethods.billingCustomerId, invoice.billingCustomerId),
+                    isNull(paymentMethods.detachedAt),
+                  ),
+                )
+                .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt))
+                .limit(1)
+            )[0]
+          : undefined;
+      await engine.clock.refresh();
+      const payment =
+        invoice.status !== 'open'
+          ? `<p class="status-paid">${invoice.status === 'paid' ? `Paid on ${formatDay(invoice.paidAt ?? invoice.createdAt)}` : escapeHtml(invoice.status)}</p>`
+          : `<h2>Pay this invoice</h2>
+${card ? `<form method="post" action="${base}/pay"><button type="submit">Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)} with ${escapeHtml(cardLabel(card))}</button></form>${isCardExpired(card, engine.now()) ? '<p class="status-expired">This card has expired: pay with a new card below.</p>' : ''}<h2>Or pay with a new card</h2>` : ''}
+${cardForm(`${base}/pay`, `Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)}`, false)}`;
+      return sendPage(
+        reply,
+        `Invoice ${invoice.number}`,
+        `${notice(request.query)}
+<section>
+<p class="muted">Billed to ${escapeHtml(customer?.email ?? '')} · issued ${formatDay(invoice.createdAt)}</p>
+<p class="total">${formatMoney(invoice.amountDue, invoice.currency)}</p>
+<table><tbody><tr><td>${escapeHtml(invoice.description)}</td><td class="amount">${formatMoney(invoice.amountDue, invoice.currency)}</td></tr></tbody></table>
+<p class="actions"><a href="${base}/pdf">Download invoice (PDF)</a></p>
+${payment}
+</section>`,
+      );
+    },
+  );
+
+  app.post<{ Params: { invoiceId: string; token: string }; Body: Record<string, string> }>(
+    '/billing-engine/invoices/:invoiceId/:token/pay',
+    async (request, reply) => {
+      const found = await openInvoice(request.params.invoiceId, request.params.token);
+      if (!found) return gone(reply, 'This invoice link is not valid.');
+      const base = `/billing-engine/invoices/${found.invoice.id}/${request.params.token}`;
+      const body = request.body ?? {};
+      try {
+        await engine.payInvoice(found.invoice.id, body.number ? parseCard(body) : undefined);
+        return reply.redirect(withMessage(base, 'notice', 'Payment received. Thank you.'), 303);
+      } catch (error) {
+        return reply.redirect(withMessage(base, 'error', messageOf(error)), 303);
+      }
+    },
+  );
+
+  app.get<{ Params: { invoiceId: string; token: string } }>(
+    '/billing-engine/invoices/:invoiceId/:token/pdf',
+    async (request, reply) => {
+      const found = await openInvoice(request.params.invoiceId, request.params.token);
+      if (!found) return gone(reply, 'This invoice link is not valid.');
+      const { invoice, customer } = found;
+      const amount = (value: number) => formatMoney(value, invoice.currency);
+      const pdf = renderInvoicePdf({
+        supplier: options.supplierName,
+        number: invoice.number,
+        issuedOn: formatDay(invoice.createdAt),
+        status:
+          invoice.status === 'paid'
+            ? `Paid ${formatDay(invoice.paidAt ?? invoice.createdAt)}`
+            : invoice.status,
+        billedTo: customer?.email ?? '',
+        lines: [{ description: invoice.description, amount: amount(invoice.amountDue) }],
+        totals: [
+          { label: 'Amount due', amount: amount(invoice.amountDue), isBold: true },
+          { label: 'Amount paid', amount: amount(invoice.amountPaid) },
+          { label: 'Amount remaining', amount: amount(invoice.amountDue - invoice.amountPaid) },
+        ],
+        footer: `${options.supplierName} · Invoice ${invoice.number} · issued by the local billing engine (test mode)`,
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="invoice-${invoice.number}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+
+  // ── Checkout ──────────────────────────────────────────────────────────────────────────────
+
+  async function openCheckout(sessionId: string) {
+    await engine.clock.refresh();
+    const [row] = await db
+      .select({ session: billingSessions, price: prices, product: products })
+      .from(billingSessions)
+      .innerJoin(prices, eq(prices.id, billingSessions.priceId))
+      .innerJoin(products, eq(products.id, prices.productId))
+      .where(and(eq(billingSessions.id, sessionId), eq(billingSessions.kind, 'checkout')));
+    if (!row || row.session.status !== 'open' || row.session.expiresAt <= engine.now())
+      return undefined;
+    return row;
+  }
+
+  app.get<{ Params: { sessionId: string }; Querystring: Record<string, string> }>(
+    '/billing-engine/checkout/:sessionId',
+    async (request, reply) => {
+      const found = await openCheckout(request.params.sessionId);
+      if (!found) return gone(reply, 'This checkout has expired or is already paid.');
+      const { session, price, product } = found;
+      const interval = price.interval === 'year' ? 'year' : 'month';
+      return sendPage(
+        reply,
+        `Subscribe to ${product.name}`,
+        `${notice(request.query)}
+<section>
+<p class="total">${formatMoney(price.unitAmount, price.currency)} <span class="muted">per ${interval}</span></p>
+<p class="muted">For SIM ${escapeHtml(session.clientReferenceId ?? '')}${session.customerEmail ? ` · ${escapeHtml(session.customerEmail)}` : ''}</p>
+${cardForm(`/billing-engine/checkout/${session.id}/pay`, `Subscribe and pay ${formatMoney(price.unitAmount, price.currency)}`, false)}
+<p><a href="${escapeHtml(session.cancelUrl ?? '/')}">Cancel and go back</a></p>
+</section>`,
+      );
+    },
+  );
+
+  app.post<{ Params: { sessionId: string }; Body: Record<string, string> }>(
+    '/billing-engine/checkout/:sessionId/pay',
+    async (request, reply) => {
+      const found = await openCheckout(request.params.sessionId);
+      if (!found) return gone(reply, 'This checkout has expired or is already paid.');
+      try {
+        const { redirectUrl } = await engine.completeCheckout(
+          found.session.id,
+          parseCard(request.body ?? {}),
+        );
+        return reply.redirect(redirectUrl, 303);
+      } catch (error) {
+        return reply.redirect(
+          withMessage(`/billing-engine/checkout/${found.session.id}`, 'error', messageOf(error)),
+          303,
+        );
+      }
+    },
+  );
+
+  // ── Test clock ────────────────────────────────────────────────────────────────────────────
+
+  const testClock = options.testClock;
+  if (!testClock) return;
+
+  const advanceBy = async (input: { days?: number; months?: number }) => {
+    const now = engine.now();
+    const target = new Date(now);
+    if (input.months) target.setUTCMonth(target.getUTCMonth() + input.months);
+    if (input.days) target.setUTCDate(target.getUTCDate() + input.days);
+    if (target.getTime() > now.getTime())
+      await engine.clock.advance(target.getTime() - now.getTime());
+    return testClock.runCycle();
+  };
+
+  app.get<{ Querystring: Record<string, string> }>(
+    '/billing-engine/test-clock',
+    async (request, reply) => {
+      await engine.clock.refresh();
+      const offsetDays = engine.clock.offsetMs() / 86_400_000;
+      return sendPage(
+        reply,
+        'Test clock',
+        `${notice(request.query)}
+<section>
+<p>Billing time is <strong>${escapeHtml(engine.now().toUTCString())}</strong>${offsetDays > 0 ? ` (${offsetDays.toFixed(1)} days ahead of real time)` : ''}.</p>
+<p class="muted">Advancing the clock runs the billing cycle: renewals are invoiced and charged, unpaid subscriptions go past due, then overdue after 7 days, and are canceled after 30; a canceled subscription's SIM is terminated 14 days later; pauses start and end on their dates. The clock never goes back.</p>
+<div class="actions">
+${[
+  ['1 day', 'days=1'],
+  ['1 week', 'days=7'],
+  ['1 month', 'months=1'],
+]
+  .map(
+    ([label, field]) =>
+      `<form method="post" action="/billing-engine/test-clock/advance"><input type="hidden" name="${field!.split('=')[0]}" value="${field!.split('=')[1]}"><button type="submit">Advance ${label}</button></form>`,
+  )
+  .join('')}
+<form method="post" action="/billing-engine/test-clock/run"><button class="secondary" type="submit">Run billing cycle now</button></form>
+</div>
+</section>`,
+      );
+    },
+  );
+
+  const advanceBody = (body: Record<string, unknown>) => ({
+    days: Math.min(Math.max(Number(body.days ?? 0) || 0, 0), 3660),
+    months: Math.min(Math.max(Number(body.months ?? 0) || 0, 0), 120),
+  });
+
+  app.post<{ Body: Record<string, unknown> }>(
+    '/billing-engine/test-clock/advance',
+    async (request, reply) => {
+      const result = await advanceBy(advanceBody(request.body ?? {}));
+      if (request.headers['content-type']?.includes('application/json')) {
+        return { now: engine.now().toISOString(), ...result };
+      }
+      return reply.redirect(
+        withMessage(
+          '/billing-engine/test-clock',
+          'notice',
+          `Advanced. ${result.renewed} renewal(s), ${result.simsChanged} SIM change(s).`,
+        ),
+        303,
+      );
+    },
+  );
+
+  app.post('/billing-engine/test-clock/run', async (request, reply) => {
+    const result = await testClock.runCycle();
+    if (request.headers['content-type']?.includes('application/json')) {
+      return { now: engine.now().toISOString(), ...result };
+    }
+    return reply.redirect(
+      withMessage(
+        '/billing-engine/test-clock',
+        'notice',
+        `Billing cycle run. ${result.renewed} renewal(s), ${result.simsChanged} SIM change(s).`,
+      ),
+      303,
+    );
+  });
+}

@@ -1,0 +1,886 @@
+/**
+ * The local billing engine: the default billing provider. Products, prices, customers,
+ * subscriptions, invoices, cards and payments live in our own tables (so the read model is the
+ * ledger itself), a billing cycle renews subscriptions at each period end and charges the default
+ * card, and it serves its own hosted pages (billing portal, hosted invoice, invoice PDF, checkout;
+ * see hosted-pages.routes.ts). Its clock is a test clock that can be advanced to try renewals.
+ *
+ * Dunning: a declined renewal makes the subscription past_due; 7 days later it is overdue; 30 days
+ * after the first failure it is canceled, which raises `subscription.canceled` (the app terminates
+ * the SIM). Paying every open invoice brings it back to active.
+ */
+import { and, asc, desc, eq, inArray, isNull, lte, ne } from 'drizzle-orm';
+import type { Database, Executor } from '../../../db/client.ts';
+import {
+  billingCustomers,
+  billingSessions,
+  idempotencyKeys,
+  invoices,
+  paymentMethods,
+  payments,
+  prices,
+  products,
+  subscriptions,
+} from '../../../db/schema.ts';
+import { hashRequest } from '../../../lib/idempotency.ts';
+import {
+  BillingError,
+  type BillingEvent,
+  type BillingEventHandler,
+  type BillingProvider,
+  type CheckoutHooks,
+  type CheckoutRequest,
+  type PlanChangeQuote,
+  type PlanChangeResult,
+  type SubscriptionRow,
+} from '../billing.ts';
+import { newProviderId } from '../ids.ts';
+import { formatMoney, isoDay } from '../money.ts';
+import { addInterval, calculateProration } from '../proration.ts';
+import {
+  chargeInvoice,
+  defaultCard,
+  hasOpenInvoices,
+  insertCard,
+  insertCustomer,
+  isCardExpired,
+  issueInvoice,
+  lockSubscription,
+  type InvoiceRow,
+} from './ledger.ts';
+import { declinedMessage, findTestCard } from './test-cards.ts';
+import type { TestClock } from './test-clock.ts';
+
+const dayMs = 86_400_000;
+export const pastDueToOverdueDays = 7;
+export const pastDueToCanceledDays = 30;
+const portalSessionMinutes = 60;
+const checkoutSessionHours = 24;
+const customerSecretMinutes = 30;
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+export interface CardInput {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+}
+
+export interface LocalBillingEngine extends BillingProvider {
+  readonly kind: 'local';
+  readonly clock: TestClock;
+  /** Renews what is due, moves unpaid subscriptions through dunning; returns what happened. */
+  runBillingCycle(): Promise<{ renewed: number; events: BillingEvent[] }>;
+  /** Validates and saves a card (test cards only), optionally as the default. */
+  addCard(billingCustomerId: string, card: CardInput, makeDefault: boolean): Promise<void>;
+  setDefaultCard(billingCustomerId: string, paymentMethodId: string): Promise<void>;
+  removeCard(billingCustomerId: string, paymentMethodId: string): Promise<void>;
+  /** Pays an open invoice with the default card (or a new one), restoring a lapsed subscription. */
+  payInvoice(invoiceId: string, newCard?: CardInput): Promise<void>;
+  /** Pays a checkout with a card: creates the subscription and raises `checkout.completed`. */
+  completeCheckout(sessionId: string, card: CardInput): Promise<{ redirectUrl: string }>;
+}
+
+export interface LocalBillingEngineDeps {
+  db: Database;
+  clock: TestClock;
+  /** The portal's public address, for the hosted pages' absolute URLs. */
+  publicUrl: string;
+  onHandlerError?: (error: Error, event: BillingEvent) => void;
+  /** The app's checks and account making when a checkout is paid (activation). */
+  checkoutHooks?: CheckoutHooks;
+}
+
+const nameOfInterval = (interval: string) => (interval === 'year' ? 'annual' : 'monthly');
+
+export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBillingEngine {
+  const { db, clock } = deps;
+  const handlers: BillingEventHandler[] = [];
+
+  /**
+   * Events raised inside a transaction wait here until it commits: a handler calls other systems
+   * (the SIM platform), which must never see a change that is then rolled back.
+   */
+  const pendingEvents = new WeakMap<Executor, BillingEvent[]>();
+
+  function emit(executor: Executor, event: BillingEvent) {
+    const pending = pendingEvents.get(executor);
+    if (pending) pending.push(event);
+  }
+
+  /** Runs `work` in a transaction and then hands its events to the handlers. */
+  async function transact<Result>(work: (transaction: Transaction) => Promise<Result>) {
+    const events: BillingEvent[] = [];
+    const result = await db.transaction(async (transaction) => {
+      pendingEvents.set(transaction, events);
+      return work(transaction);
+    });
+    for (const event of events) {
+      for (const handler of handlers) {
+        try {
+          await handler(event);
+        } catch (error) {
+          // The reconciliation job repeats what a failed handler left undone.
+          deps.onHandlerError?.(error as Error, event);
+        }
+      }
+    }
+    return result;
+  }
+
+  /** The engine's own idempotency: a write repeated with the same key returns the first result. */
+  async function onceForKey<Result>(
+    operation: string,
+    key: string,
+    request: unknown,
+    work: (transaction: Transaction) => Promise<Result>,
+  ): Promise<Result> {
+    await clock.refresh();
+    const scope = `local-billing:${operation}`;
+    const requestHash = hashRequest(request);
+    const run = () =>
+      transact(async (transaction) => {
+        const [existing] = await transaction
+          .select()
+          .from(idempotencyKeys)
+          .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+        if (existing) {
+          if (existing.requestHash !== requestHash) {
+            throw new BillingError('invalid', 'This idempotency key was used for another request');
+          }
+          return existing.response as Result;
+        }
+        const result = await work(transaction);
+        await transaction
+          .insert(idempotencyKeys)
+          .values({ scope, key, requestHash, statusCode: 200, response: result as object });
+        return result;
+      });
+    try {
+      return await run();
+    } catch (error) {
+      // Two identical calls at once: the loser's insert hits the key; the winner's result stands.
+      if ((error as { code?: string }).code === '23505') return run();
+      throw error;
+    }
+  }
+
+  async function loadPrice(executor: Executor, priceId: string) {
+    const [row] = await executor
+      .select({ price: prices, product: products })
+      .from(prices)
+      .innerJoin(products, eq(products.id, prices.productId))
+      .where(eq(prices.id, priceId));
+    return row;
+  }
+
+  async function quotePlanChange(
+    executor: Executor,
+    subscription: SubscriptionRow,
+    newPriceId: string,
+  ) {
+    if (subscription.status === 'canceled' || subscription.status === 'incomplete') {
+      throw new BillingError('invalid', 'This subscription is not active');
+    }
+    if (subscription.priceId === newPriceId) {
+      throw new BillingError('invalid', 'The camera is already on this plan');
+    }
+    const current = await loadPrice(executor, subscription.priceId);
+    const next = await loadPrice(executor, newPriceId);
+    if (!current || !next || !next.price.isActive || !next.product.isActive) {
+      throw new BillingError('invalid', 'That plan is not available');
+    }
+    if (next.price.currency !== current.price.currency) {
+      throw new BillingError('invalid', 'That plan is sold in another currency');
+    }
+    const proration = calculateProration({
+      from: {
+        name: current.product.name,
+        unitAmount: current.price.unitAmount,
+        interval: current.price.interval,
+      },
+      to: {
+        name: next.product.name,
+        unitAmount: next.price.unitAmount,
+        interval: next.price.interval,
+      },
+      periodStart: subscription.currentPeriodStart,
+      periodEnd: subscription.currentPeriodEnd,
+      now: clock.now(),
+    });
+    const [customer] = await executor
+      .select()
+      .from(billingCustomers)
+      .where(eq(billingCustomers.id, subscription.billingCustomerId));
+    const withBalance = proration.total + (customer?.balance ?? 0);
+    return { proration, next, current, withBalance };
+  }
+
+  async function requireSubscription(executor: Executor, subscriptionId: string, lock: boolean) {
+    const row = lock
+      ? await lockSubscription(executor, subscriptionId)
+      : (
+          await executor.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId))
+        )[0];
+    if (!row) throw new BillingError('invalid', 'No such subscription');
+    return row;
+  }
+
+  /** After a payment: a lapsed subscription with nothing left unpaid is active again. */
+  async function restoreIfSettled(executor: Executor, subscriptionId: string | null) {
+    if (!subscriptionId) return;
+    const subscription = await lockSubscription(executor, subscriptionId);
+    if (!subscription || !['past_due', 'overdue'].includes(subscription.status)) return;
+    if (await hasOpenInvoices(executor, subscriptionId)) return;
+    await executor
+      .update(subscriptions)
+      .set({ status: 'active', pastDueSince: null, updatedAt: clock.now() })
+      .where(eq(subscriptions.id, subscriptionId));
+    emit(executor, {
+      type: 'subscription.recovered',
+      subscriptionId,
+      simIccid: subscription.simIccid,
+    });
+  }
+
+  /** Checks a card typed into a hosted page and saves it. */
+  async function saveCard(
+    executor: Executor,
+    billingCustomerId: string,
+    card: CardInput,
+    makeDefault: boolean,
+  ) {
+    const testCard = findTestCard(card.number);
+    if (!testCard) {
+      throw new BillingError(
+        'invalid',
+        'This is a test billing engine: use a test card such as 4242 4242 4242 4242.',
+      );
+    }
+    if (!/^\d{3,4}$/.test(card.cvc)) throw new BillingError('invalid', 'Enter the 3-digit CVC');
+    if (!(card.expMonth >= 1 && card.expMonth <= 12) || !(card.expYear >= 2000)) {
+      throw new BillingError('invalid', 'Enter the expiry date as MM / YY');
+    }
+    if (isCardExpired(card, clock.now())) {
+      throw new BillingError('card_declined', 'Your card has expired. Use another card.');
+    }
+    if (testCard.behaviour === 'declined') throw new BillingError('card_declined', declinedMessage);
+    return insertCard(executor, {
+      billingCustomerId,
+      brand: testCard.brand,
+      last4: testCard.number.slice(-4),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      makeDefault,
+    });
+  }
+
+  const engine: LocalBillingEngine = {
+    kind: 'local',
+    clock,
+    now: () => clock.now(),
+
+    onEvent(handler) {
+      handlers.push(handler);
+    },
+
+    async createCustomer(input) {
+      return onceForKey('create-customer', input.idempotencyKey, input, async (transaction) => {
+        const row = await insertCustomer(transaction, {
+          portalCustomerId: input.portalCustomerId,
+          email: input.email,
+          currency: input.currency,
+        });
+        return { ...row!, createdAt: row!.createdAt };
+      });
+    },
+
+    async previewPlanChange(input): Promise<PlanChangeQuote> {
+      await clock.refresh();
+      const subscription = await requireSubscription(db, input.subscriptionId, false);
+      const { proration, next, withBalance } = await quotePlanChange(
+        db,
+        subscription,
+        input.newPriceId,
+      );
+      return {
+        amountDue: Math.max(withBalance, 0),
+        credit: Math.max(-withBalance, 0),
+        currency: next.price.currency,
+        lines: proration.lines,
+      };
+    },
+
+    async changePlan(input): Promise<PlanChangeResult> {
+      return onceForKey('change-plan', input.idempotencyKey, input, async (transaction) => {
+        const now = clock.now();
+        const subscription = await requireSubscription(transaction, input.subscriptionId, true);
+        const { proration, next } = await quotePlanChange(
+          transaction,
+          subscription,
+          input.newPriceId,
+        );
+        const [updated] = await transaction
+          .update(subscriptions)
+          .set({
+            priceId: input.newPriceId,
+            ...(proration.newPeriod && {
+              currentPeriodStart: proration.newPeriod.start,
+              currentPeriodEnd: proration.newPeriod.end,
+            }),
+            updatedAt: now,
+          })
+          .where(eq(subscriptions.id, subscription.id))
+          .returning();
+        const invoice = await issueInvoice(transaction, {
+          billingCustomerId: subscription.billingCustomerId,
+          subscriptionId: subscription.id,
+          description: `${next.product.name} (${nameOfInterval(next.price.interval)}), pro-rated from ${isoDay(now)}`,
+          total: proration.total,
+          currency: next.price.currency,
+          periodStart: now,
+          periodEnd: proration.newPeriod?.end ?? subscription.currentPeriodEnd,
+          now,
+        });
+        let status = invoice.status;
+        if (invoice.status === 'open') {
+          const outcome = await chargeInvoice(transaction, invoice, now);
+          // The whole change is rolled back: the plan stays as it was and nothing is owed.
+          if (!outcome.isPaid) throw new BillingError('card_declined', outcome.reason);
+          status = 'paid';
+        }
+        return {
+          subscription: updated!,
+          invoice: {
+            id: invoice.id,
+            amountDue: invoice.amountDue,
+            currency: invoice.currency,
+            status,
+          },
+        };
+      }).then((result) => ({
+        // Stored results come back as JSON: turn the dates back into dates.
+        ...result,
+        subscription: reviveSubscription(result.subscription),
+      }));
+    },
+
+    async schedulePause(input) {
+      const result = await onceForKey(
+        'schedule-pause',
+        input.idempotencyKey,
+        input,
+        async (transaction) => {
+          const subscription = await requireSubscription(transaction, input.subscriptionId, true);
+          if (!['active', 'paused'].includes(subscription.status)) {
+            throw new BillingError('invalid', 'Only an active subscription can be paused');
+          }
+          const [updated] = await transaction
+            .update(subscriptions)
+            .set({
+              pauseStartsOn: input.startsOn,
+              pauseResumesOn: input.resumesOn,
+              updatedAt: clock.now(),
+            })
+            .where(eq(subscriptions.id, subscription.id))
+            .returning();
+          return updated!;
+        },
+      );
+      return reviveSubscription(result);
+    },
+
+    async cancelPause(input) {
+      const result = await onceForKey(
+        'cancel-pause',
+        input.idempotencyKey,
+        input,
+        async (transaction) => {
+          const subscription = await requireSubscription(transaction, input.subscriptionId, true);
+          if (!subscription.pauseStartsOn)
+            throw new BillingError('invalid', 'There is no pause to cancel');
+          const [updated] = await transaction
+            .update(subscriptions)
+            .set({
+              pauseStartsOn: null,
+              pauseResumesOn: null,
+              status: subscription.status === 'paused' ? 'active' : subscription.status,
+              updatedAt: clock.now(),
+            })
+            .where(eq(subscriptions.id, subscription.id))
+            .returning();
+          return updated!;
+        },
+      );
+      return reviveSubscription(result);
+    },
+
+    async createPortalSession(input) {
+      await clock.refresh();
+      const id = newProviderId('bps', 32);
+      await db.insert(billingSessions).values({
+        id,
+        kind: 'portal',
+        billingCustomerId: input.billingCustomerId,
+        returnUrl: input.returnUrl,
+        expiresAt: new Date(clock.now().getTime() + portalSessionMinutes * 60_000),
+        createdAt: clock.now(),
+      });
+      return { url: `${deps.publicUrl}/billing-engine/portal/${id}` };
+    },
+
+    async createCustomerSecret(input) {
+      await clock.refresh();
+      const id = newProviderId('cuss_secret', 32);
+      await db.insert(billingSessions).values({
+        id,
+        kind: 'customer_session',
+        billingCustomerId: input.billingCustomerId,
+        expiresAt: new Date(clock.now().getTime() + customerSecretMinutes * 60_000),
+        createdAt: clock.now(),
+      });
+      return { secret: id };
+    },
+
+    async createCheckoutSession(input: CheckoutRequest) {
+      const id = await onceForKey('checkout', input.idempotencyKey, input, async (transaction) => {
+        const price = await loadPrice(transaction, input.priceId);
+        if (!price || !price.price.isActive)
+          throw new BillingError('invalid', 'That plan is not available');
+        const sessionId = newProviderId('cs', 32);
+        await transaction.insert(billingSessions).values({
+          id: sessionId,
+          kind: 'checkout',
+          billingCustomerId: input.billingCustomerId,
+          customerEmail: input.email,
+          priceId: input.priceId,
+          clientReferenceId: input.clientReferenceId,
+          returnUrl: input.successUrl,
+          cancelUrl: input.cancelUrl,
+          metadata: {
+            ...input.metadata,
+            ...(input.portalCustomerId !== null && { portalCustomerId: input.portalCustomerId }),
+          },
+          expiresAt: new Date(clock.now().getTime() + checkoutSessionHours * 3_600_000),
+          createdAt: clock.now(),
+        });
+        return sessionId;
+      });
+      return { id, url: `${deps.publicUrl}/billing-engine/checkout/${id}` };
+    },
+
+    async runBillingCycle() {
+      await clock.refresh();
+      const now = clock.now();
+      const events: BillingEvent[] = [];
+      const collect: BillingEventHandler = async (event) => {
+        events.push(event);
+      };
+      handlers.push(collect);
+      let renewed = 0;
+      try {
+        const due = await db
+          .select({ id: subscriptions.id })
+          .from(subscriptions)
+          .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
+          .where(
+            and(
+              eq(billingCustomers.provider, 'local'),
+              inArray(subscriptions.status, ['active', 'past_due', 'overdue', 'paused']),
+              lte(subscriptions.currentPeriodEnd, now),
+            ),
+          )
+          .orderBy(asc(subscriptions.currentPeriodEnd));
+        for (const { id } of due) {
+          renewed += await transact((transaction) => renewSubscription(transaction, id, now));
+        }
+
+        const lapsed = await db
+          .select({ id: subscriptions.id })
+          .from(subscriptions)
+          .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
+          .where(
+            and(
+              eq(billingCustomers.provider, 'local'),
+              inArray(subscriptions.status, ['past_due', 'overdue']),
+              lte(
+                subscriptions.pastDueSince,
+                new Date(now.getTime() - pastDueToOverdueDays * dayMs),
+              ),
+            ),
+          );
+        for (const { id } of lapsed) {
+          await transact((transaction) => applyDunning(transaction, id, now));
+        }
+      } finally {
+        handlers.splice(handlers.indexOf(collect), 1);
+      }
+      return { renewed, events };
+    },
+
+    async addCard(billingCustomerId, card, makeDefault) {
+      await clock.refresh();
+      await transact(async (transaction) => {
+        const saved = await saveCard(transaction, billingCustomerId, card, makeDefault);
+        if (makeDefault) await retryOpenInvoices(transaction, billingCustomerId, saved);
+      });
+    },
+
+    async setDefaultCard(billingCustomerId, paymentMethodId) {
+      await clock.refresh();
+      await transact(async (transaction) => {
+        const [card] = await transaction
+          .select()
+          .from(paymentMethods)
+          .where(
+            and(
+              eq(paymentMethods.id, paymentMethodId),
+              eq(paymentMethods.billingCustomerId, billingCustomerId),
+              isNull(paymentMethods.detachedAt),
+            ),
+          );
+        if (!card) throw new BillingError('invalid', 'No such card');
+        await transaction
+          .update(paymentMethods)
+          .set({ isDefault: false })
+          .where(eq(paymentMethods.billingCustomerId, billingCustomerId));
+        await transaction
+          .update(paymentMethods)
+          .set({ isDefault: true })
+          .where(eq(paymentMethods.id, paymentMethodId));
+        await retryOpenInvoices(transaction, billingCustomerId, card);
+      });
+    },
+
+    async removeCard(billingCustomerId, paymentMethodId) {
+      await clock.refresh();
+      await db.transaction(async (transaction) => {
+        const [removed] = await transaction
+          .update(paymentMethods)
+          .set({ detachedAt: clock.now(), isDefault: false })
+          .where(
+            and(
+              eq(paymentMethods.id, paymentMethodId),
+              eq(paymentMethods.billingCustomerId, billingCustomerId),
+              isNull(paymentMethods.detachedAt),
+            ),
+          )
+          .returning();
+        if (!removed) throw new BillingError('invalid', 'No such card');
+        if (
+          removed.isDefault ||
+          !(
+            await transaction
+              .select()
+              .from(paymentMethods)
+              .where(
+                and(
+                  eq(paymentMethods.billingCustomerId, billingCustomerId),
+                  eq(paymentMethods.isDefault, true),
+                  isNull(paymentMethods.detachedAt),
+                ),
+              )
+          ).length
+        ) {
+          const next = await defaultCard(transaction, billingCustomerId);
+          if (next) {
+            await transaction
+              .update(paymentMethods)
+              .set({ isDefault: true })
+              .where(eq(paymentMethods.id, next.id));
+          }
+        }
+      });
+    },
+
+    async payInvoice(invoiceId, newCard) {
+      await clock.refresh();
+      const now = clock.now();
+      // A declined attempt is still recorded (as a failed payment) before the error is shown.
+      const failure = await transact(async (transaction) => {
+        const [invoice] = await transaction
+          .select()
+          .from(invoices)
+          .where(eq(invoices.id, invoiceId))
+          .for('update');
+        if (!invoice) throw new BillingError('invalid', 'No such invoice');
+        if (invoice.status !== 'open')
+          throw new BillingError('invalid', 'This invoice is already paid');
+        const card = newCard
+          ? await saveCard(transaction, invoice.billingCustomerId, newCard, true)
+          : undefined;
+        const outcome = await chargeInvoice(transaction, invoice, now, card);
+        if (!outcome.isPaid) return outcome.reason;
+        await restoreIfSettled(transaction, invoice.subscriptionId);
+        return null;
+      });
+      if (failure) throw new BillingError('card_declined', failure);
+    },
+
+    async completeCheckout(sessionId, card) {
+      await clock.refresh();
+      const now = clock.now();
+      return onceForKey('complete-checkout', sessionId, { sessionId }, async (transaction) => {
+        const [session] = await transaction
+          .select()
+          .from(billingSessions)
+          .where(and(eq(billingSessions.id, sessionId), eq(billingSessions.kind, 'checkout')))
+          .for('update');
+        if (!session || session.status !== 'open' || session.expiresAt <= now) {
+          throw new BillingError(
+            'invalid',
+            'This checkout has expired. Start again from the portal.',
+          );
+        }
+        const price = await loadPrice(transaction, session.priceId!);
+        if (!price) throw new BillingError('invalid', 'That plan is not available');
+        const simIccid = session.clientReferenceId;
+        if (!simIccid) throw new BillingError('invalid', 'This checkout is not for a SIM');
+        await deps.checkoutHooks?.beforeCharge(transaction, {
+          clientReferenceId: simIccid,
+          metadata: session.metadata,
+        });
+        const live = await transaction
+          .select({ id: subscriptions.id })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.simIccid, simIccid), ne(subscriptions.status, 'canceled')));
+        if (live.length > 0)
+          throw new BillingError('invalid', 'This SIM already has a subscription');
+
+        let billingCustomerId = session.billingCustomerId;
+        if (!billingCustomerId) {
+          const portalCustomerId =
+            session.metadata.portalCustomerId ??
+            (session.customerEmail
+              ? await deps.checkoutHooks?.portalCustomerFor(transaction, session.customerEmail)
+              : undefined);
+          if (!portalCustomerId) throw new BillingError('invalid', 'This checkout has no customer');
+          const created = await insertCustomer(transaction, {
+            portalCustomerId,
+            email: session.customerEmail ?? '',
+            currency: price.price.currency,
+          });
+          billingCustomerId = created!.id;
+        }
+        const savedCard = await saveCard(transaction, billingCustomerId, card, true);
+        const subscriptionId = newProviderId('sub');
+        const periodEnd = addInterval(now, price.price.interval);
+        await transaction.insert(subscriptions).values({
+          id: subscriptionId,
+          billingCustomerId,
+          simIccid,
+          priceId: price.price.id,
+          status: 'active',
+          currentPeriodStart: now,
+          currentPeriodEnd: periodEnd,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const invoice = await issueInvoice(transaction, {
+          billingCustomerId,
+          subscriptionId,
+          description: renewalDescription(
+            price.product.name,
+            price.price.unitAmount,
+            price.price.currency,
+            price.price.interval,
+          ),
+          total: price.price.unitAmount,
+          currency: price.price.currency,
+          periodStart: now,
+          periodEnd,
+          now,
+        });
+        if (invoice.status === 'open') {
+          const outcome = await chargeInvoice(transaction, invoice, now, savedCard);
+          if (!outcome.isPaid) throw new BillingError('card_declined', outcome.reason);
+        }
+        await transaction
+          .update(billingSessions)
+          .set({ status: 'complete', completedAt: now, subscriptionId, billingCustomerId })
+          .where(eq(billingSessions.id, session.id));
+        emit(transaction, {
+          type: 'checkout.completed',
+          sessionId: session.id,
+          billingCustomerId,
+          subscriptionId,
+          clientReferenceId: simIccid,
+          metadata: session.metadata,
+        });
+        const separator = session.returnUrl?.includes('?') ? '&' : '?';
+        return {
+          redirectUrl: `${session.returnUrl ?? deps.publicUrl}${separator}session_id=${session.id}`,
+        };
+      });
+    },
+
+    async refundCheckout(input) {
+      await clock.refresh();
+      const now = clock.now();
+      await db.transaction(async (transaction) => {
+        const subscription = await lockSubscription(transaction, input.subscriptionId);
+        if (!subscription) throw new BillingError('invalid', 'No such subscription');
+        if (subscription.status === 'canceled') return;
+        await transaction
+          .update(subscriptions)
+          .set({ status: 'canceled', canceledAt: now, updatedAt: now })
+          .where(eq(subscriptions.id, subscription.id));
+        const charged = await transaction
+          .select({ id: invoices.id })
+          .from(invoices)
+          .where(eq(invoices.subscriptionId, subscription.id));
+        if (charged.length === 0) return;
+        // The invoices stay paid, as Stripe's do; their payments are given back.
+        await transaction
+          .update(payments)
+          .set({ status: 'refunded', failureReason: input.reason })
+          .where(
+            and(
+              inArray(
+                payments.invoiceId,
+                charged.map((invoice) => invoice.id),
+              ),
+              eq(payments.status, 'succeeded'),
+            ),
+          );
+      });
+    },
+  };
+
+  /** Opens invoices left unpaid get another try when the customer brings a new default card. */
+  async function retryOpenInvoices(
+    executor: Executor,
+    billingCustomerId: string,
+    card: typeof paymentMethods.$inferSelect,
+  ) {
+    const open = await executor
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.billingCustomerId, billingCustomerId), eq(invoices.status, 'open')))
+      .orderBy(asc(invoices.createdAt));
+    for (const invoice of open) {
+      const outcome = await chargeInvoice(executor, invoice, clock.now(), card);
+      if (!outcome.isPaid) break;
+      await restoreIfSettled(executor, invoice.subscriptionId);
+    }
+  }
+
+  /** Rolls a subscription through every period that has ended, invoicing those not paused. */
+  async function renewSubscription(transaction: Transaction, subscriptionId: string, now: Date) {
+    let subscription = await lockSubscription(transaction, subscriptionId);
+    let renewals = 0;
+    while (
+      subscription &&
+      ['active', 'past_due', 'overdue', 'paused'].includes(subscription.status) &&
+      subscription.currentPeriodEnd <= now
+    ) {
+      const price = await loadPrice(transaction, subscription.priceId);
+      if (!price) break;
+      const start = subscription.currentPeriodEnd;
+      const end = addInterval(start, price.price.interval);
+      const startDay = isoDay(start);
+      const isPaused =
+        subscription.pauseStartsOn !== null &&
+        subscription.pauseResumesOn !== null &&
+        subscription.pauseStartsOn <= startDay &&
+        startDay < subscription.pauseResumesOn;
+      let pastDueSince = subscription.pastDueSince;
+      let status = subscription.status;
+      if (!isPaused) {
+        const invoice: InvoiceRow = await issueInvoice(transaction, {
+          billingCustomerId: subscription.billingCustomerId,
+          subscriptionId,
+          description: renewalDescription(
+            price.product.name,
+            price.price.unitAmount,
+            price.price.currency,
+            price.price.interval,
+          ),
+          total: price.price.unitAmount,
+          currency: price.price.currency,
+          periodStart: start,
+          periodEnd: end,
+          now: start,
+        });
+        if (invoice.status === 'open') {
+          const outcome = await chargeInvoice(transaction, invoice, start);
+          if (!outcome.isPaid && status !== 'overdue') {
+            status = 'past_due';
+            pastDueSince ??= start;
+          }
+        }
+      }
+      [subscription] = await transaction
+        .update(subscriptions)
+        .set({
+          currentPeriodStart: start,
+          currentPeriodEnd: end,
+          status,
+          pastDueSince,
+          updatedAt: now,
+        })
+        .where(eq(subscriptions.id, subscriptionId))
+        .returning();
+      renewals += 1;
+    }
+    return renewals;
+  }
+
+  async function applyDunning(transaction: Transaction, subscriptionId: string, now: Date) {
+    const subscription = await lockSubscription(transaction, subscriptionId);
+    if (!subscription?.pastDueSince || !['past_due', 'overdue'].includes(subscription.status))
+      return;
+    const daysLate = (now.getTime() - subscription.pastDueSince.getTime()) / dayMs;
+    if (daysLate >= pastDueToCanceledDays) {
+      await transaction
+        .update(subscriptions)
+        .set({ status: 'canceled', canceledAt: now, updatedAt: now })
+        .where(eq(subscriptions.id, subscriptionId));
+      emit(transaction, {
+        type: 'subscription.canceled',
+        subscriptionId,
+        simIccid: subscription.simIccid,
+      });
+    } else if (subscription.status === 'past_due') {
+      await transaction
+        .update(subscriptions)
+        .set({ status: 'overdue', updatedAt: now })
+        .where(eq(subscriptions.id, subscriptionId));
+    }
+  }
+
+  return engine;
+}
+
+export function renewalDescription(
+  productName: string,
+  unitAmount: number,
+  currency: string,
+  interval: string,
+): string {
+  return `1 × ${productName} (at ${formatMoney(unitAmount, currency)} / ${interval})`;
+}
+
+/** A subscription row read back from stored JSON: its timestamps as dates again. */
+function reviveSubscription(row: SubscriptionRow): SubscriptionRow {
+  const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    ...row,
+    currentPeriodStart: date(row.currentPeriodStart)!,
+    currentPeriodEnd: date(row.currentPeriodEnd)!,
+    pastDueSince: date(row.pastDueSince),
+    canceledAt: date(row.canceledAt),
+    createdAt: date(row.createdAt)!,
+    updatedAt: date(row.updatedAt)!,
+  };
+}
+
+/** Every invoice of a billing customer, newest first (for the hosted portal). */
+export async function listInvoicesForPortal(executor: Executor, billingCustomerId: string) {
+  return executor
+    .select()
+    .from(invoices)
+    .where(eq(invoices.billingCustomerId, billingCustomerId))
+    .orderBy(desc(invoices.createdAt));
+}

@@ -1,0 +1,30 @@
+/**
+ * The local engine's test cards, like Stripe's: numbers that behave in a known way. Any future
+ * expiry date and any three-digit CVC are accepted. The README lists them.
+ */
+export interface TestCard {
+  number: string;
+  brand: 'visa' | 'mastercard';
+  /** `succeeds`: every charge is paid. `declined`: refused when entered. `charge_fails`: accepted
+   * and saved, but every charge is declined (to try a failed renewal). */
+  behaviour: 'succeeds' | 'declined' | 'charge_fails';
+}
+
+export const testCards: TestCard[] = [
+  { number: '4242424242424242', brand: 'visa', behaviour: 'succeeds' },
+  { number: '5555555555554444', brand: 'mastercard', behaviour: 'succeeds' },
+  { number: '4000000000000002', brand: 'visa', behaviour: 'declined' },
+  { number: '4000000000000341', brand: 'visa', behaviour: 'charge_fails' },
+];
+
+export const declinedMessage = 'Your card was declined. Use another card and try again.';
+
+export function findTestCard(number: string): TestCard | undefined {
+  const digits = number.replace(/[\s-]/g, '');
+  return testCards.find((card) => card.number === digits);
+}
+
+/** Whether a saved card (known by its last four digits) refuses charges. */
+export function isFailingCard(last4: string): boolean {
+  return testCards.some((card) => card.behaviour !== 'succeeds' && card.number.endsWith(last4));
+}

@@ -1,0 +1,91 @@
+/**
+ * Pro-rata arithmetic for plan changes, the way Stripe computes `always_invoice` prorations:
+ * credit for the unused part of the old price, a charge for the same part of the new price, both
+ * by the second. Changing the billing interval starts a new period now: the whole new price is
+ * charged and the unused old time credited.
+ */
+import type { BillingInterval } from '../../db/schema.ts';
+
+export interface ProrationPrice {
+  name: string;
+  unitAmount: number;
+  interval: BillingInterval;
+}
+
+export interface ProrationInput {
+  from: ProrationPrice;
+  to: ProrationPrice;
+  periodStart: Date;
+  periodEnd: Date;
+  now: Date;
+}
+
+export interface ProrationResult {
+  lines: { description: string; amount: number }[];
+  /** Sum of the lines: positive is owed now, negative a credit. */
+  total: number;
+  /** When the interval changes the period restarts now. */
+  newPeriod: { start: Date; end: Date } | null;
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** Adds calendar months in UTC, keeping the day (clamped to the month's last day, as Stripe). */
+export function addMonths(date: Date, months: number): Date {
+  const target = new Date(
+    Date.UTC(
+      date.getUTCFullYear(),
+      date.getUTCMonth() + months,
+      1,
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+    ),
+  );
+  const lastDay = new Date(
+    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
+  ).getUTCDate();
+  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
+  return target;
+}
+
+export function addInterval(date: Date, interval: BillingInterval): Date {
+  return addMonths(date, interval === 'year' ? 12 : 1);
+}
+
+export function calculateProration(input: ProrationInput): ProrationResult {
+  const { from, to, periodStart, periodEnd, now } = input;
+  const length = periodEnd.getTime() - periodStart.getTime();
+  const remaining = Math.min(Math.max(periodEnd.getTime() - now.getTime(), 0), length);
+  const unusedShare = length > 0 ? remaining / length : 0;
+  const credit = -Math.round(from.unitAmount * unusedShare);
+  const since = dayFormat.format(now);
+
+  if (from.interval !== to.interval) {
+    const end = addInterval(now, to.interval);
+    const lines = [
+      { description: `Unused time on ${from.name} after ${since}`, amount: credit },
+      {
+        description: `${to.name} from ${since} to ${dayFormat.format(end)}`,
+        amount: to.unitAmount,
+      },
+    ].filter((line) => line.amount !== 0);
+    return {
+      lines,
+      total: lines.reduce((sum, line) => sum + line.amount, 0),
+      newPeriod: { start: now, end },
+    };
+  }
+
+  const charge = Math.round(to.unitAmount * unusedShare);
+  const lines = [
+    { description: `Unused time on ${from.name} after ${since}`, amount: credit },
+    { description: `Remaining time on ${to.name} after ${since}`, amount: charge },
+  ].filter((line) => line.amount !== 0);
+  return { lines, total: credit + charge, newPeriod: null };
+}

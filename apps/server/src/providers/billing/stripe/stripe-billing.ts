@@ -1,0 +1,600 @@
+/**
+ * The Stripe adapter of the billing port (BILLING=stripe), on the official `stripe` SDK.
+ *
+ * - Writes go to Stripe first with an idempotency key, then the answer is mirrored into our
+ *   tables in one transaction; webhooks (verified with `constructEvent` on the raw body,
+ *   deduplicated by event id) keep the mirror right for what happens inside Stripe.
+ * - Our catalogue ids are Stripe lookup keys: products are created with our ids (`prod_light`),
+ *   prices carry `lookup_key = price_light_month_uk`, so ids in our tables stay stable.
+ * - Plan changes use `proration_behavior: 'always_invoice'` with `payment_behavior:
+ *   'error_if_incomplete'`: the difference is charged at once and a declined card rejects the
+ *   whole update. Pauses use `pause_collection` (behaviour void) from a week before the pause
+ *   starts (see applyScheduledPauses) until it ends.
+ */
+import Stripe from 'stripe';
+import { and, eq, isNotNull, lte, gt } from 'drizzle-orm';
+import type { Database } from '../../../db/client.ts';
+import {
+  billingCustomers,
+  prices,
+  products,
+  subscriptions,
+  webhookEvents,
+} from '../../../db/schema.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import {
+  BillingError,
+  type BillingEvent,
+  type BillingEventHandler,
+  type BillingProvider,
+  type CheckoutHooks,
+  type SubscriptionRow,
+} from '../billing.ts';
+import { isoDay } from '../money.ts';
+import {
+  mirrorCustomer,
+  mirrorInvoice,
+  mirrorPaymentMethods,
+  mirrorSubscription,
+} from './stripe-mirror.ts';
+
+const dayMs = 86_400_000;
+/** pause_collection is switched on this many days before a pause starts (after the last renewal). */
+const pauseCollectionLeadDays = 7;
+
+export interface StripeBilling extends BillingProvider {
+  readonly kind: 'stripe';
+  readonly client: Stripe;
+  /** Verifies, deduplicates and applies a webhook; false when the event was seen before. */
+  handleWebhook(
+    rawBody: Buffer,
+    signature: string,
+  ): Promise<{ isDuplicate: boolean; type: string }>;
+  /** Pulls a customer's subscriptions, invoices and cards into the mirror (reconciliation). */
+  syncCustomer(billingCustomerId: string): Promise<void>;
+  /** Switches on pause_collection for pauses about to start. */
+  applyScheduledPauses(): Promise<number>;
+}
+
+export interface StripeBillingDeps {
+  db: Database;
+  clock: Clock;
+  secretKey: string;
+  webhookSecret: string;
+  /** Another API address, e.g. http://127.0.0.1:12111 for a local fake. */
+  apiUrl: string | undefined;
+  /** Per-request time-out; the SDK's default is 80 s. */
+  timeoutMs?: number;
+  /** Makes the portal account of a pricing-table checkout paid by a new e-mail (activation). */
+  checkoutHooks?: CheckoutHooks;
+}
+
+/** Stripe failures in the port's terms. */
+function toBillingError(error: unknown): unknown {
+  if (error instanceof BillingError) return error;
+  if (error instanceof Stripe.errors.StripeCardError) {
+    return new BillingError('card_declined', error.message || 'Your card was declined.');
+  }
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    return new BillingError('invalid', error.message);
+  }
+  if (error instanceof Stripe.errors.StripeError) {
+    return new BillingError(
+      'unavailable',
+      'The payment provider did not answer. Please try again: a retried request is never applied twice.',
+    );
+  }
+  return error;
+}
+
+async function call<Result>(work: () => Promise<Result>): Promise<Result> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toBillingError(error);
+  }
+}
+
+const epochOfDay = (day: string) => Math.floor(new Date(`${day}T00:00:00Z`).getTime() / 1000);
+
+export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
+  const { db, clock } = deps;
+  const api = deps.apiUrl ? new URL(deps.apiUrl) : undefined;
+  const client = new Stripe(deps.secretKey, {
+    maxNetworkRetries: 1,
+    timeout: deps.timeoutMs ?? 20_000,
+    telemetry: false,
+    ...(api && {
+      host: api.hostname,
+      port: api.port || (api.protocol === 'https:' ? 443 : 80),
+      protocol: api.protocol === 'https:' ? 'https' : 'http',
+    }),
+  });
+  const handlers: BillingEventHandler[] = [];
+  const stripePriceIds = new Map<string, string>();
+  const today = () => isoDay(clock.now());
+
+  async function raise(events: BillingEvent[]) {
+    for (const event of events) for (const handler of handlers) await handler(event);
+  }
+
+  /** Stripe's price id for one of our catalogue prices, creating product and price if missing. */
+  async function stripePriceId(priceId: string): Promise<string> {
+    const cached = stripePriceIds.get(priceId);
+    if (cached) return cached;
+    const listed = await client.prices.list({ lookup_keys: [priceId], limit: 1 });
+    let price = listed.data[0];
+    if (!price) {
+      const [row] = await db
+        .select({ price: prices, product: products })
+        .from(prices)
+        .innerJoin(products, eq(products.id, prices.productId))
+        .where(eq(prices.id, priceId));
+      if (!row) throw new BillingError('invalid', 'That plan is not available');
+      try {
+        await client.products.retrieve(row.product.id);
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        await client.products.create(
+          { id: row.product.id, name: row.product.name, metadata: row.product.metadata },
+          { idempotencyKey: `product-${row.product.id}` },
+        );
+      }
+      price = await client.prices.create(
+        {
+          product: row.product.id,
+          unit_amount: row.price.unitAmount,
+          currency: row.price.currency,
+          recurring: { interval: row.price.interval },
+          lookup_key: row.price.id,
+        },
+        { idempotencyKey: `price-${row.price.id}` },
+      );
+    }
+    stripePriceIds.set(priceId, price.id);
+    return price.id;
+  }
+
+  async function requireSubscription(subscriptionId: string): Promise<SubscriptionRow> {
+    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
+    if (!row) throw new BillingError('invalid', 'No such subscription');
+    return row;
+  }
+
+  async function mirrorSubscriptionNow(
+    subscription: Stripe.Subscription,
+  ): Promise<SubscriptionRow> {
+    const row = await db.transaction((transaction) =>
+      mirrorSubscription(transaction, subscription, clock.now(), today()),
+    );
+    if (!row) throw new BillingError('invalid', 'This subscription is not linked to a camera');
+    return row;
+  }
+
+  async function syncCustomer(billingCustomerId: string) {
+    const [customer, subscriptionList, invoiceList, cardList] = await Promise.all([
+      client.customers.retrieve(billingCustomerId),
+      client.subscriptions.list({ customer: billingCustomerId, status: 'all', limit: 100 }),
+      client.invoices.list({ customer: billingCustomerId, limit: 100 }),
+      client.paymentMethods.list({ customer: billingCustomerId, type: 'card', limit: 100 }),
+    ]);
+    if (customer.deleted) return;
+    await db.transaction(async (transaction) => {
+      const [row] = await transaction
+        .select()
+        .from(billingCustomers)
+        .where(eq(billingCustomers.id, billingCustomerId));
+      const portalCustomerId = row?.customerId ?? customer.metadata?.portal_customer_id;
+      if (!portalCustomerId) return;
+      await mirrorCustomer(transaction, customer, portalCustomerId);
+      for (const subscription of subscriptionList.data) {
+        await mirrorSubscription(transaction, subscription, clock.now(), today());
+      }
+      for (const invoice of invoiceList.data) await mirrorInvoice(transaction, invoice);
+      const defaultCard = customer.invoice_settings?.default_payment_method;
+      await mirrorPaymentMethods(
+        transaction,
+        billingCustomerId,
+        cardList.data,
+        typeof defaultCard === 'string' ? defaultCard : (defaultCard?.id ?? null),
+        clock.now(),
+      );
+    });
+  }
+
+  /** Switches pause_collection on once the last invoice before the pause has been issued. */
+  async function syncPauseCollection(subscription: SubscriptionRow, idempotencyKey: string) {
+    if (!subscription.pauseStartsOn || !subscription.pauseResumesOn) return;
+    const leadDay = isoDay(
+      new Date(
+        new Date(`${subscription.pauseStartsOn}T00:00:00Z`).getTime() -
+          pauseCollectionLeadDays * dayMs,
+      ),
+    );
+    if (today() < leadDay) return;
+    const updated = await client.subscriptions.update(
+      subscription.id,
+      {
+        pause_collection: { behavior: 'void', resumes_at: epochOfDay(subscription.pauseResumesOn) },
+      },
+      { idempotencyKey: `${idempotencyKey}-collection` },
+    );
+    await mirrorSubscriptionNow(updated);
+  }
+
+  const adapter: StripeBilling = {
+    kind: 'stripe',
+    client,
+    now: () => clock.now(),
+    onEvent(handler) {
+      handlers.push(handler);
+    },
+
+    async createCustomer(input) {
+      return call(async () => {
+        const customer = await client.customers.create(
+          { email: input.email, metadata: { portal_customer_id: input.portalCustomerId } },
+          { idempotencyKey: `customer-${input.idempotencyKey}` },
+        );
+        return db.transaction((transaction) =>
+          mirrorCustomer(transaction, customer, input.portalCustomerId),
+        );
+      });
+    },
+
+    async previewPlanChange(input) {
+      return call(async () => {
+        const row = await requireSubscription(input.subscriptionId);
+        const current = await client.subscriptions.retrieve(row.id);
+        const item = current.items.data[0];
+        if (!item) throw new BillingError('invalid', 'This subscription has no plan');
+        const preview = await client.invoices.createPreview({
+          customer: row.billingCustomerId,
+          subscription: row.id,
+          subscription_details: {
+            items: [{ id: item.id, price: await stripePriceId(input.newPriceId) }],
+            proration_behavior: 'always_invoice',
+            proration_date: Math.floor(clock.now().getTime() / 1000),
+          },
+        });
+        return {
+          amountDue: preview.amount_due,
+          credit: Math.max(-(preview.total ?? 0), 0),
+          currency: preview.currency,
+          lines: preview.lines.data.map((line) => ({
+            description: line.description ?? '',
+            amount: line.amount,
+          })),
+        };
+      });
+    },
+
+    async changePlan(input) {
+      return call(async () => {
+        const row = await requireSubscription(input.subscriptionId);
+        const current = await client.subscriptions.retrieve(row.id);
+        const item = current.items.data[0];
+        if (!item) throw new BillingError('invalid', 'This subscription has no plan');
+        const updated = await client.subscriptions.update(
+          row.id,
+          {
+            items: [{ id: item.id, price: await stripePriceId(input.newPriceId) }],
+            proration_behavior: 'always_invoice',
+            payment_behavior: 'error_if_incomplete',
+            expand: ['latest_invoice'],
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        const invoice =
+          updated.latest_invoice && typeof updated.latest_invoice !== 'string'
+            ? updated.latest_invoice
+            : null;
+        const subscription = await db.transaction(async (transaction) => {
+          const mirrored = await mirrorSubscription(transaction, updated, clock.now(), today());
+          if (invoice) await mirrorInvoice(transaction, invoice);
+          return mirrored;
+        });
+        if (!subscription)
+          throw new BillingError('invalid', 'This subscription is not linked to a camera');
+        return {
+          subscription,
+          invoice:
+            invoice?.id !== undefined
+              ? {
+                  id: invoice.id,
+                  amountDue: invoice.amount_due,
+                  currency: invoice.currency,
+                  status: invoice.status ?? 'draft',
+                }
+              : null,
+        };
+      });
+    },
+
+    async schedulePause(input) {
+      return call(async () => {
+        await requireSubscription(input.subscriptionId);
+        const updated = await client.subscriptions.update(
+          input.subscriptionId,
+          { metadata: { pause_starts_on: input.startsOn, pause_resumes_on: input.resumesOn } },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        const row = await mirrorSubscriptionNow(updated);
+        await syncPauseCollection(row, input.idempotencyKey);
+        return requireSubscription(input.subscriptionId);
+      });
+    },
+
+    async cancelPause(input) {
+      return call(async () => {
+        await requireSubscription(input.subscriptionId);
+        const updated = await client.subscriptions.update(
+          input.subscriptionId,
+          { pause_collection: '', metadata: { pause_starts_on: '', pause_resumes_on: '' } },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return mirrorSubscriptionNow(updated);
+      });
+    },
+
+    async createPortalSession(input) {
+      return call(async () => {
+        const session = await client.billingPortal.sessions.create({
+          customer: input.billingCustomerId,
+          return_url: input.returnUrl,
+        });
+        return { url: session.url };
+      });
+    },
+
+    async createCustomerSecret(input) {
+      return call(async () => {
+        const session = await client.customerSessions.create({
+          customer: input.billingCustomerId,
+          components: { pricing_table: { enabled: true } },
+        });
+        return { secret: session.client_secret };
+      });
+    },
+
+    async createCheckoutSession(input) {
+      return call(async () => {
+        const session = await client.checkout.sessions.create(
+          {
+            mode: 'subscription',
+            ...(input.billingCustomerId
+              ? { customer: input.billingCustomerId }
+              : { customer_email: input.email }),
+            line_items: [{ price: await stripePriceId(input.priceId), quantity: 1 }],
+            client_reference_id: input.clientReferenceId,
+            success_url: `${input.successUrl}${input.successUrl.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`,
+            cancel_url: input.cancelUrl,
+            metadata: {
+              ...input.metadata,
+              ...(input.portalCustomerId !== null && {
+                portal_customer_id: input.portalCustomerId,
+              }),
+            },
+            subscription_data: { metadata: { ...input.metadata, iccid: input.clientReferenceId } },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        if (!session.url) throw new BillingError('unavailable', 'The checkout could not be opened');
+        return { id: session.id, url: session.url };
+      });
+    },
+
+    async refundCheckout(input) {
+      return call(async () => {
+        const remote = await client.subscriptions.retrieve(input.subscriptionId);
+        const canceled =
+          remote.status === 'canceled'
+            ? remote
+            : await client.subscriptions.cancel(
+                input.subscriptionId,
+                {},
+                { idempotencyKey: `refund-cancel-${input.subscriptionId}` },
+              );
+        await db.transaction((transaction) =>
+          mirrorSubscription(transaction, canceled, clock.now(), today()),
+        );
+        const invoiceList = await client.invoices.list({
+          subscription: input.subscriptionId,
+          limit: 10,
+        });
+        for (const invoice of invoiceList.data) {
+          if (invoice.status !== 'paid' || !invoice.id) continue;
+          const paid = await client.invoicePayments.list({
+            invoice: invoice.id,
+            status: 'paid',
+            limit: 10,
+          });
+          for (const payment of paid.data) {
+            const intent = payment.payment.payment_intent;
+            const intentId = typeof intent === 'string' ? intent : intent?.id;
+            if (!intentId) continue;
+            await client.refunds.create(
+              {
+                payment_intent: intentId,
+                reason: 'requested_by_customer',
+                metadata: { reason: input.reason },
+              },
+              { idempotencyKey: `refund-${intentId}` },
+            );
+          }
+        }
+      });
+    },
+
+    syncCustomer: (billingCustomerId) => call(() => syncCustomer(billingCustomerId)),
+
+    async applyScheduledPauses() {
+      const horizon = isoDay(new Date(clock.now().getTime() + pauseCollectionLeadDays * dayMs));
+      const due = await db
+        .select()
+        .from(subscriptions)
+        .where(
+          and(
+            isNotNull(subscriptions.pauseStartsOn),
+            lte(subscriptions.pauseStartsOn, horizon),
+            gt(subscriptions.pauseResumesOn, today()),
+          ),
+        );
+      let applied = 0;
+      for (const subscription of due) {
+        const remote = await client.subscriptions.retrieve(subscription.id);
+        if (remote.pause_collection) continue;
+        await syncPauseCollection(
+          subscription,
+          `pause-collection-${subscription.id}-${subscription.pauseStartsOn}`,
+        );
+        applied += 1;
+      }
+      return applied;
+    },
+
+    async handleWebhook(rawBody, signature) {
+      let event: Stripe.Event;
+      try {
+        event = client.webhooks.constructEvent(rawBody, signature, deps.webhookSecret);
+      } catch {
+        throw new BillingError('invalid', 'The webhook signature is not valid');
+      }
+      const [seen] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, event.id));
+      if (seen) return { isDuplicate: true, type: event.type };
+
+      // Fetch what the event needs before the transaction: no network call holds it open.
+      const object = event.data.object as {
+        object?: string;
+        customer?: string | { id: string } | null;
+      };
+      const customerId =
+        typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
+      const raised: BillingEvent[] = [];
+      let checkoutSubscription: Stripe.Subscription | undefined;
+      let cards: Stripe.PaymentMethod[] | undefined;
+      let customer: Stripe.Customer | undefined;
+      if (event.type === 'checkout.session.completed') {
+        const session = event.data.object;
+        const subscriptionId =
+          typeof session.subscription === 'string'
+            ? session.subscription
+            : session.subscription?.id;
+        if (subscriptionId)
+          checkoutSubscription = await client.subscriptions.retrieve(subscriptionId);
+        // A pricing table's subscription does not name its SIM: the checkout's client reference does.
+        if (
+          checkoutSubscription &&
+          !checkoutSubscription.metadata?.iccid &&
+          session.client_reference_id
+        ) {
+          checkoutSubscription = await client.subscriptions.update(
+            checkoutSubscription.id,
+            { metadata: { iccid: session.client_reference_id } },
+            { idempotencyKey: `checkout-iccid-${session.id}` },
+          );
+        }
+      }
+      if (
+        customerId &&
+        (event.type.startsWith('payment_method.') ||
+          event.type === 'customer.updated' ||
+          event.type === 'checkout.session.completed')
+      ) {
+        const retrieved = await client.customers.retrieve(customerId);
+        if (!retrieved.deleted) customer = retrieved;
+        cards = (
+          await client.paymentMethods.list({ customer: customerId, type: 'card', limit: 100 })
+        ).data;
+      }
+
+      const isDuplicate = await db.transaction(async (transaction) => {
+        const inserted = await transaction
+          .insert(webhookEvents)
+          .values({ id: event.id, provider: 'stripe', type: event.type })
+          .onConflictDoNothing()
+          .returning();
+        if (inserted.length === 0) return true;
+        const now = clock.now();
+        if (event.type.startsWith('customer.subscription.')) {
+          const subscription = event.data.object as Stripe.Subscription;
+          const before = (
+            await transaction
+              .select()
+              .from(subscriptions)
+              .where(eq(subscriptions.id, subscription.id))
+          )[0];
+          const after = await mirrorSubscription(transaction, subscription, now, today());
+          if (after && before?.status !== 'canceled' && after.status === 'canceled') {
+            raised.push({
+              type: 'subscription.canceled',
+              subscriptionId: after.id,
+              simIccid: after.simIccid,
+            });
+          }
+          if (
+            after &&
+            before &&
+            ['past_due', 'overdue'].includes(before.status) &&
+            after.status === 'active'
+          ) {
+            raised.push({
+              type: 'subscription.recovered',
+              subscriptionId: after.id,
+              simIccid: after.simIccid,
+            });
+          }
+        } else if (event.type.startsWith('invoice.')) {
+          await mirrorInvoice(transaction, event.data.object as Stripe.Invoice);
+        } else if (event.type === 'checkout.session.completed') {
+          const session = event.data.object;
+          if (customer) {
+            const [existing] = await transaction
+              .select()
+              .from(billingCustomers)
+              .where(eq(billingCustomers.id, customer.id));
+            const email = session.customer_details?.email ?? customer.email;
+            const portalCustomerId =
+              existing?.customerId ??
+              (session.metadata?.portal_customer_id || undefined) ??
+              (email ? await deps.checkoutHooks?.portalCustomerFor(transaction, email) : undefined);
+            if (portalCustomerId) await mirrorCustomer(transaction, customer, portalCustomerId);
+          }
+          const mirrored = checkoutSubscription
+            ? await mirrorSubscription(transaction, checkoutSubscription, now, today())
+            : undefined;
+          if (mirrored) {
+            raised.push({
+              type: 'checkout.completed',
+              sessionId: session.id,
+              billingCustomerId: mirrored.billingCustomerId,
+              subscriptionId: mirrored.id,
+              clientReferenceId: session.client_reference_id,
+              metadata: (session.metadata ?? {}) as Record<string, string>,
+            });
+          }
+        }
+        if (customer && cards) {
+          const [known] = await transaction
+            .select()
+            .from(billingCustomers)
+            .where(eq(billingCustomers.id, customer.id));
+          if (known) {
+            const defaultCard = customer.invoice_settings?.default_payment_method;
+            await mirrorPaymentMethods(
+              transaction,
+              customer.id,
+              cards,
+              typeof defaultCard === 'string' ? defaultCard : (defaultCard?.id ?? null),
+              now,
+            );
+          }
+        }
+        return false;
+      });
+      if (!isDuplicate) await raise(raised);
+      return { isDuplicate, type: event.type };
+    },
+  };
+  return adapter;
+}

@@ -1,0 +1,154 @@
+/**
+ * Records real clips over RTSP from the local GStreamer camera with Debian's ffmpeg, and checks
+ * them with ffprobe. The camera runs on a free port of its own.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalCamera, type LocalCamera } from '../camera/local-camera.ts';
+import { createFfmpegRecorder, RecordingError } from './recorder.ts';
+
+const run = promisify(execFile);
+
+interface Probe {
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+  format: { duration: string; format_name: string };
+}
+
+async function probe(filePath: string): Promise<Probe> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_type,codec_name,width,height:format=duration,format_name',
+    '-of',
+    'json',
+    filePath,
+  ]);
+  return JSON.parse(stdout) as Probe;
+}
+
+/** A port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('ffmpeg recorder against the local RTSP camera', () => {
+  let camera: LocalCamera;
+  let rtspBase: string;
+  let folder: string;
+  const recorder = createFfmpegRecorder({ ffmpegPath: 'ffmpeg' });
+
+  beforeAll(async () => {
+    camera = createLocalCamera({ port: 0 });
+    const address = await camera.ensureRunning();
+    rtspBase = `rtsp://${address.host}:${address.port}`;
+    folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'farmcam-recorder-'));
+  });
+
+  afterAll(async () => {
+    await camera.stop();
+    await fs.promises.rm(folder, { recursive: true, force: true });
+  });
+
+  it('records an SD clip of the asked length: H.264 copied, AAC audio, MP4', async () => {
+    const outputPath = path.join(folder, 'with-audio.mp4');
+    const { sizeBytes } = await recorder.record({
+      rtspUrl: `${rtspBase}/12`,
+      durationSeconds: 5,
+      includeAudio: true,
+      outputPath,
+    });
+    expect(sizeBytes).toBe((await fs.promises.stat(outputPath)).size);
+    const info = await probe(outputPath);
+    expect(info.format.format_name).toContain('mp4');
+    expect(Number(info.format.duration)).toBeGreaterThan(4.5);
+    expect(Number(info.format.duration)).toBeLessThan(5.6);
+    const video = info.streams.find((stream) => stream.codec_type === 'video');
+    expect(video).toMatchObject({ codec_name: 'h264', width: 640, height: 360 });
+    expect(info.streams.find((stream) => stream.codec_type === 'audio')).toMatchObject({
+      codec_name: 'aac',
+    });
+    // +faststart: the index (moov) comes before the media data (mdat).
+    const head = (await fs.promises.readFile(outputPath)).subarray(0, 4096).toString('latin1');
+    expect(head.indexOf('moov')).toBeGreaterThan(-1);
+    expect(head.indexOf('moov')).toBeLessThan(head.indexOf('mdat') === -1 ? Infinity : head.indexOf('mdat'));
+  }, 30_000);
+
+  it('drops the audio unless asked for it', async () => {
+    const outputPath = path.join(folder, 'silent.mp4');
+    await recorder.record({
+      rtspUrl: `${rtspBase}/12`,
+      durationSeconds: 2,
+      includeAudio: false,
+      outputPath,
+    });
+    const info = await probe(outputPath);
+    expect(info.streams.map((stream) => stream.codec_type)).toEqual(['video']);
+  }, 30_000);
+
+  it('records complete clips when several recordings overlap on one camera', async () => {
+    // Recordings join a live stream at different moments; none may cut another short.
+    const starts = [0, 700, 1400];
+    const durations = await Promise.all(
+      starts.map(async (delay, index) => {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        const outputPath = path.join(folder, `overlap-${index}.mp4`);
+        await recorder.record({
+          rtspUrl: `${rtspBase}/12`,
+          durationSeconds: 3,
+          includeAudio: index === 1,
+          outputPath,
+        });
+        return Number((await probe(outputPath)).format.duration);
+      }),
+    );
+    for (const duration of durations) {
+      expect(duration).toBeGreaterThan(2.8);
+      expect(duration).toBeLessThan(3.6);
+    }
+  }, 30_000);
+
+  it('says why when the camera has no such stream or does not answer', async () => {
+    const missingPath = recorder.record({
+      rtspUrl: `${rtspBase}/99`,
+      durationSeconds: 2,
+      includeAudio: false,
+      outputPath: path.join(folder, 'missing.mp4'),
+    });
+    await expect(missingPath).rejects.toBeInstanceOf(RecordingError);
+    await expect(missingPath).rejects.toMatchObject({
+      reason: 'The camera has no stream at this path',
+    });
+
+    const refused = recorder.record({
+      rtspUrl: `rtsp://127.0.0.1:${await closedPort()}/12`,
+      durationSeconds: 2,
+      includeAudio: false,
+      outputPath: path.join(folder, 'refused.mp4'),
+    });
+    await expect(refused).rejects.toMatchObject({ reason: 'The camera refused the connection' });
+  }, 30_000);
+
+  it('restarts the camera on the next use after it stopped', async () => {
+    await camera.stop();
+    const address = await camera.ensureRunning();
+    rtspBase = `rtsp://${address.host}:${address.port}`;
+    const outputPath = path.join(folder, 'after-restart.mp4');
+    await recorder.record({
+      rtspUrl: `${rtspBase}/12`,
+      durationSeconds: 1,
+      includeAudio: false,
+      outputPath,
+    });
+    expect((await fs.promises.stat(outputPath)).size).toBeGreaterThan(2048);
+  }, 30_000);
+});

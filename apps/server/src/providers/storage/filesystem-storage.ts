@@ -1,0 +1,166 @@
+/**
+ * Clips as files under a folder (DATA_DIR/clips by default), served by this app at
+ * `/media/clips/<key>?expires=…&signature=…`. The signature is an HMAC of the key and expiry
+ * with a secret every process shares, so a URL cannot be made up or extended, and it expires.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../lib/clock.ts';
+import { assertStorageKey, roundedExpiry, type ClipStorage } from './storage.ts';
+
+export const mediaRoutePrefix = '/media/clips/';
+
+export interface FilesystemStorageOptions {
+  root: string;
+  publicUrl: string;
+  secret: string;
+  clock: Clock;
+}
+
+export interface FilesystemStorage extends ClipStorage {
+  readonly kind: 'fs';
+  readonly root: string;
+  /** The file behind a signed URL's key, or why the URL is refused. */
+  resolveSignedPath(
+    key: string,
+    expires: string | undefined,
+    signature: string | undefined,
+  ): { filePath: string; expiresAt: number } | { refusal: string };
+}
+
+function sign(secret: string, key: string, expires: number): string {
+  return createHmac('sha256', secret).update(`${key}\n${expires}`).digest('base64url');
+}
+
+export function createFilesystemStorage(options: FilesystemStorageOptions): FilesystemStorage {
+  const root = path.resolve(options.root);
+  const filePathOf = (key: string) => {
+    assertStorageKey(key);
+    return path.join(root, ...key.split('/'));
+  };
+
+  return {
+    kind: 'fs',
+    root,
+    mediaOrigins: [new URL(options.publicUrl).origin],
+
+    async putFile(key, sourcePath) {
+      const destination = filePathOf(key);
+      await fs.promises.mkdir(path.dirname(destination), { recursive: true });
+      // Copy beside the destination, then rename: a reader never sees half a clip.
+      const partial = `${destination}.${process.pid}.partial`;
+      await fs.promises.copyFile(sourcePath, partial);
+      await fs.promises.rename(partial, destination);
+      const { size } = await fs.promises.stat(destination);
+      return { sizeBytes: size };
+    },
+
+    async playbackUrl(key, minimumLifetimeSeconds) {
+      assertStorageKey(key);
+      const expires = roundedExpiry(options.clock.now(), minimumLifetimeSeconds);
+      const signature = sign(options.secret, key, expires);
+      return `${options.publicUrl}${mediaRoutePrefix}${key}?expires=${expires}&signature=${signature}`;
+    },
+
+    async delete(key) {
+      await fs.promises.rm(filePathOf(key), { force: true });
+    },
+
+    resolveSignedPath(key, expires, signature) {
+      try {
+        assertStorageKey(key);
+      } catch {
+        return { refusal: 'Not a clip address' };
+      }
+      const expiresAt = Number(expires);
+      if (!Number.isInteger(expiresAt) || !signature) return { refusal: 'The link is not signed' };
+      const expected = Buffer.from(sign(options.secret, key, expiresAt));
+      const given = Buffer.from(signature);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        return { refusal: 'The link is not valid' };
+      }
+      if (expiresAt * 1000 <= options.clock.now().getTime()) {
+        return { refusal: 'The link has expired' };
+      }
+      return { filePath: filePathOf(key), expiresAt };
+    },
+  };
+}
+
+/** `bytes=a-b`, `bytes=a-`, `bytes=-n` → an inclusive range within `size`, or null. */
+export function parseRange(header: string, size: number): { start: number; end: number } | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return null;
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start > end || start >= size) return null;
+  return { start, end };
+}
+
+/**
+ * GET /media/clips/<key>: serves a file behind a signed URL, with byte ranges (browsers seek and
+ * loop MP4 with them). Readable from any origin: `<video>` on a customer's site plays it.
+ */
+export async function filesystemMediaRoutes(
+  app: FastifyInstance,
+  options: { storage: FilesystemStorage; clock: Clock },
+) {
+  app.get<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>(
+    `${mediaRoutePrefix}*`,
+    { config: { securityHeaders: 'public-embed' }, schema: { hide: true } },
+    async (request, reply) => {
+      const resolved = options.storage.resolveSignedPath(
+        request.params['*'],
+        request.query.expires,
+        request.query.signature,
+      );
+      if ('refusal' in resolved) {
+        return reply.code(403).type('text/plain; charset=utf-8').send(resolved.refusal);
+      }
+      let stat: fs.Stats;
+      try {
+        stat = await fs.promises.stat(resolved.filePath);
+      } catch {
+        return reply.code(404).type('text/plain; charset=utf-8').send('No such clip');
+      }
+      const maxAge = Math.max(
+        0,
+        Math.floor(resolved.expiresAt - options.clock.now().getTime() / 1000),
+      );
+      reply
+        .header('content-type', 'video/mp4')
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', `public, max-age=${maxAge}, immutable`)
+        .header('access-control-allow-origin', '*')
+        .header('last-modified', stat.mtime.toUTCString());
+
+      const rangeHeader = request.headers.range;
+      if (rangeHeader) {
+        const range = parseRange(rangeHeader, stat.size);
+        if (!range) {
+          return reply.code(416).header('content-range', `bytes */${stat.size}`).send();
+        }
+        reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+          .header('content-length', range.end - range.start + 1);
+        if (request.method === 'HEAD') return reply.send();
+        return reply.send(fs.createReadStream(resolved.filePath, range));
+      }
+      reply.header('content-length', stat.size);
+      if (request.method === 'HEAD') return reply.send();
+      return reply.send(fs.createReadStream(resolved.filePath));
+    },
+  );
+}

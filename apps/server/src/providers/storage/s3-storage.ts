@@ -1,0 +1,106 @@
+/**
+ * Clips in an S3 bucket (STORAGE=s3) through the official AWS SDK: PutObject from the recorded
+ * file, presigned GetObject URLs for playback (served by the bucket, not by us), DeleteObject when
+ * a clip leaves the history. Works with AWS and S3-compatible services (S3_ENDPOINT, path-style).
+ */
+import fs from 'node:fs';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../errors.ts';
+import { assertStorageKey, roundedExpiry, type ClipStorage } from './storage.ts';
+
+/** The bucket refused or could not be reached: the recording job retries later. */
+function storageUnavailable(action: string, cause: unknown): AppError {
+  const detail = cause instanceof Error ? cause.name : 'unknown error';
+  const error = new AppError(
+    'PROVIDER_UNAVAILABLE',
+    `Could not ${action} in the S3 bucket (${detail}). Please try again later.`,
+  );
+  error.cause = cause;
+  return error;
+}
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** An S3-compatible service's address; AWS's own when absent. */
+  endpoint?: string;
+  /** Static credentials; without them the SDK's default chain (environment, role) is used. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  clock: Clock;
+}
+
+export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind: 's3' } {
+  const client = new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    // Custom endpoints (MinIO, R2, local fakes) rarely have per-bucket host names.
+    forcePathStyle: Boolean(options.endpoint),
+    credentials:
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
+    // Newer SDKs add CRC checksums (and aws-chunked bodies) by default, which many
+    // S3-compatible services refuse; S3 itself does not need them for a plain PutObject.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+  });
+  const mediaOrigin = options.endpoint
+    ? new URL(options.endpoint).origin
+    : `https://${options.bucket}.s3.${options.region}.amazonaws.com`;
+
+  return {
+    kind: 's3',
+    mediaOrigins: options.endpoint ? [mediaOrigin] : [mediaOrigin, 'https://*.amazonaws.com'],
+
+    async putFile(key, filePath, contentType) {
+      assertStorageKey(key);
+      const { size } = await fs.promises.stat(filePath);
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: options.bucket,
+            Key: key,
+            Body: fs.createReadStream(filePath),
+            ContentLength: size,
+            ContentType: contentType,
+            // A key is never overwritten with other content, so caches may keep it.
+            CacheControl: 'public, max-age=86400, immutable',
+          }),
+        );
+      } catch (error) {
+        throw storageUnavailable('store the clip', error);
+      }
+      return { sizeBytes: size };
+    },
+
+    async playbackUrl(key, minimumLifetimeSeconds) {
+      assertStorageKey(key);
+      const now = options.clock.now();
+      const expires = roundedExpiry(now, minimumLifetimeSeconds);
+      // Signing at the start of the expiry step makes every URL within the step identical.
+      const signingDate = new Date(Math.floor(now.getTime() / 600_000) * 600_000);
+      return getSignedUrl(client, new GetObjectCommand({ Bucket: options.bucket, Key: key }), {
+        signingDate,
+        expiresIn: expires - Math.floor(signingDate.getTime() / 1000),
+      });
+    },
+
+    async delete(key) {
+      assertStorageKey(key);
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+      } catch (error) {
+        throw storageUnavailable('delete the clip', error);
+      }
+    },
+  };
+}

@@ -1,0 +1,713 @@
+/**
+ * A local HTTP fake of the part of the Stripe API the adapter uses, so the Stripe adapter is
+ * tested through the official SDK (pointed here with its host/port/protocol options) without a
+ * network. It keeps state in memory, honours Idempotency-Key like Stripe (same key, same answer),
+ * charges with test payment methods (`pm_card_visa`, `pm_card_mastercard` succeed;
+ * `pm_card_chargeCustomerFail` attaches but every charge fails), prorates plan changes with the
+ * same arithmetic as the local engine, records the events Stripe would send, and can be told to
+ * fail or stall the next requests.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { addInterval, calculateProration } from '../../src/providers/billing/proration.ts';
+
+type Json = Record<string, unknown>;
+type StripeObject = Json & { id: string };
+
+interface FakeCard {
+  id: string;
+  customer: string | null;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  failsCharges: boolean;
+  created: number;
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** Stripe's form encoding (`a[b][0][c]=v`) back into nested objects and arrays. */
+export function parseStripeForm(body: string): Json {
+  const result: Json = {};
+  for (const [rawKey, value] of new URLSearchParams(body)) {
+    const keys = rawKey.replace(/\]/g, '').split('[');
+    let target: Record<string, unknown> = result;
+    keys.forEach((key, index) => {
+      if (index === keys.length - 1) {
+        target[key] = value;
+        return;
+      }
+      const nextIsIndex = /^\d+$/.test(keys[index + 1]!);
+      target[key] ??= nextIsIndex ? [] : {};
+      target = target[key] as Record<string, unknown>;
+    });
+  }
+  return result;
+}
+
+const testPaymentMethods: Record<string, { brand: string; last4: string; failsCharges: boolean }> =
+  {
+    pm_card_visa: { brand: 'visa', last4: '4242', failsCharges: false },
+    pm_card_mastercard: { brand: 'mastercard', last4: '4444', failsCharges: false },
+    pm_card_chargeCustomerFail: { brand: 'visa', last4: '0341', failsCharges: true },
+  };
+
+class StripeFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface StripeFake {
+  url: string;
+  /** Events Stripe would have sent, oldest first. */
+  events: StripeObject[];
+  /** Requests received, e.g. to check idempotency keys were sent. */
+  requests: { method: string; path: string; idempotencyKey: string | undefined; body: Json }[];
+  /** The next `count` requests answer `status` (500 by default) without doing anything. */
+  failNext(count?: number, status?: number): void;
+  /** The next request waits this long before answering (to trip the client's time-out). */
+  stallNext(milliseconds: number): void;
+  /** The clock the fake bills by (seconds); tests move it with the app's clock. */
+  setNow(date: Date): void;
+  setCardFailing(customerId: string, failsCharges: boolean): void;
+  subscription(id: string): StripeObject | undefined;
+  invoicesOf(customerId: string): StripeObject[];
+  close(): Promise<void>;
+}
+
+export async function startStripeFake(start: Date): Promise<StripeFake> {
+  let nowSeconds = Math.floor(start.getTime() / 1000);
+  const customers = new Map<string, StripeObject>();
+  const products = new Map<string, StripeObject>();
+  const prices = new Map<string, StripeObject>();
+  const subscriptions = new Map<string, StripeObject>();
+  const invoices = new Map<string, StripeObject>();
+  const cards = new Map<string, FakeCard>();
+  const idempotent = new Map<string, { body: string; status: number; response: unknown }>();
+  const events: StripeObject[] = [];
+  const requests: StripeFake['requests'] = [];
+  let failures: { count: number; status: number } = { count: 0, status: 500 };
+  let stallMs = 0;
+
+  const emit = (type: string, object: unknown) =>
+    events.push({
+      id: id('evt'),
+      object: 'event',
+      type,
+      created: nowSeconds,
+      data: { object: structuredClone(object) },
+      api_version: '2026-10-28.endive',
+    });
+
+  const list = (data: unknown[]) => ({ object: 'list', data, has_more: false, url: '' });
+
+  function attachCard(token: string, customer: string): FakeCard {
+    const known = testPaymentMethods[token];
+    if (!known)
+      throw new StripeFailure(400, 'invalid_request_error', `No such PaymentMethod: '${token}'`);
+    const card: FakeCard = {
+      id: id('pm'),
+      customer,
+      ...known,
+      expMonth: 12,
+      expYear: 2034,
+      created: nowSeconds,
+    };
+    cards.set(card.id, card);
+    return card;
+  }
+
+  const cardObject = (card: FakeCard) => ({
+    id: card.id,
+    object: 'payment_method',
+    type: 'card',
+    customer: card.customer,
+    created: card.created,
+    card: {
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+    },
+  });
+
+  function defaultCardOf(customerId: string): FakeCard | undefined {
+    const customer = customers.get(customerId);
+    const settings = customer?.invoice_settings as
+      { default_payment_method: string | null } | undefined;
+    return settings?.default_payment_method
+      ? cards.get(settings.default_payment_method)
+      : undefined;
+  }
+
+  function priceObject(priceId: string) {
+    const price = prices.get(priceId);
+    if (!price)
+      throw new StripeFailure(400, 'invalid_request_error', `No such price: '${priceId}'`);
+    return price;
+  }
+
+  /** Creates an invoice for `total`, applying and updating the customer's balance. */
+  function createInvoice(
+    customerId: string,
+    subscriptionId: string | null,
+    lines: { description: string; amount: number }[],
+    currency: string,
+  ) {
+    const customer = customers.get(customerId)!;
+    const total = lines.reduce((sum, line) => sum + line.amount, 0);
+    const withBalance = total + Number(customer.balance ?? 0);
+    const invoiceId = id('in');
+    const invoice: StripeObject = {
+      id: invoiceId,
+      object: 'invoice',
+      customer: customerId,
+      number: `FAKE-${invoices.size + 1}`,
+      status: 'open',
+      total,
+      amount_due: Math.max(withBalance, 0),
+      amount_paid: 0,
+      currency,
+      created: nowSeconds,
+      period_start: nowSeconds,
+      period_end: nowSeconds,
+      description: null,
+      hosted_invoice_url: `https://invoice.stripe.test/i/${invoiceId}`,
+      invoice_pdf: `https://pay.stripe.test/invoice/${invoiceId}/pdf`,
+      lines: list(lines.map((line) => ({ object: 'line_item', ...line }))),
+      parent: subscriptionId
+        ? {
+            type: 'subscription_details',
+            quote_details: null,
+            subscription_details: { subscription: subscriptionId, metadata: {} },
+          }
+        : null,
+      status_transitions: { paid_at: null },
+    };
+    return { invoice, newBalance: Math.min(withBalance, 0) };
+  }
+
+  function pay(invoice: StripeObject): boolean {
+    if (invoice.amount_due === 0) {
+      Object.assign(invoice, { status: 'paid', status_transitions: { paid_at: nowSeconds } });
+      return true;
+    }
+    const card = defaultCardOf(String(invoice.customer));
+    if (!card || card.failsCharges) return false;
+    Object.assign(invoice, {
+      status: 'paid',
+      amount_paid: invoice.amount_due,
+      status_transitions: { paid_at: nowSeconds },
+    });
+    return true;
+  }
+
+  function subscriptionItem(subscription: StripeObject) {
+    return (subscription.items as { data: Json[] }).data[0]!;
+  }
+
+  const handlers: {
+    method: string;
+    pattern: RegExp;
+    handle: (match: RegExpMatchArray, body: Json, query: URLSearchParams) => unknown;
+  }[] = [
+    {
+      method: 'POST',
+      pattern: /^\/v1\/customers$/,
+      handle: (_match, body) => {
+        const customer: StripeObject = {
+          id: id('cus'),
+          object: 'customer',
+          email: body.email ?? null,
+          metadata: body.metadata ?? {},
+          balance: 0,
+          currency: 'gbp',
+          created: nowSeconds,
+          invoice_settings: { default_payment_method: null },
+        };
+        customers.set(customer.id, customer);
+        emit('customer.created', customer);
+        return customer;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/customers\/([^/]+)$/,
+      handle: (match) => {
+        const customer = customers.get(match[1]!);
+        if (!customer)
+          throw new StripeFailure(404, 'invalid_request_error', `No such customer: '${match[1]}'`);
+        return customer;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/customers\/([^/]+)$/,
+      handle: (match, body) => {
+        const customer = customers.get(match[1]!);
+        if (!customer)
+          throw new StripeFailure(404, 'invalid_request_error', `No such customer: '${match[1]}'`);
+        if (body.invoice_settings)
+          Object.assign(customer.invoice_settings as Json, body.invoice_settings);
+        emit('customer.updated', customer);
+        return customer;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/payment_methods\/([^/]+)\/attach$/,
+      handle: (match, body) => {
+        const card = attachCard(match[1]!, String(body.customer));
+        emit('payment_method.attached', cardObject(card));
+        return cardObject(card);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/payment_methods$/,
+      handle: (_match, _body, query) =>
+        list(
+          [...cards.values()]
+            .filter((card) => card.customer === query.get('customer'))
+            .map(cardObject),
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/products\/([^/]+)$/,
+      handle: (match) => {
+        const product = products.get(match[1]!);
+        if (!product)
+          throw new StripeFailure(404, 'invalid_request_error', `No such product: '${match[1]}'`);
+        return product;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/products$/,
+      handle: (_match, body) => {
+        const product = {
+          id: String(body.id ?? id('prod')),
+          object: 'product',
+          name: body.name,
+          metadata: body.metadata ?? {},
+        };
+        products.set(product.id, product);
+        return product;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/prices$/,
+      handle: (_match, _body, query) => {
+        const keys = [...query.entries()]
+          .filter(([key]) => key.startsWith('lookup_keys'))
+          .map(([, value]) => value);
+        return list(
+          [...prices.values()].filter((price) => keys.includes(String(price.lookup_key))),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/prices$/,
+      handle: (_match, body) => {
+        const recurring = body.recurring as { interval: string };
+        const price: StripeObject = {
+          id: id('price'),
+          object: 'price',
+          product: body.product,
+          unit_amount: Number(body.unit_amount),
+          currency: body.currency,
+          recurring: { interval: recurring.interval },
+          lookup_key: body.lookup_key ?? null,
+          active: true,
+        };
+        prices.set(price.id, price);
+        return price;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/subscriptions$/,
+      handle: (_match, body) => {
+        const customerId = String(body.customer);
+        const items = body.items as { price: string }[];
+        const price = priceObject(items[0]!.price);
+        const interval = (price.recurring as { interval: 'month' | 'year' }).interval;
+        const periodStart = body.billing_cycle_anchor_start
+          ? Number(body.billing_cycle_anchor_start)
+          : nowSeconds;
+        const periodEnd = Math.floor(
+          addInterval(new Date(periodStart * 1000), interval).getTime() / 1000,
+        );
+        const subscriptionId = id('sub');
+        const { invoice, newBalance } = createInvoice(
+          customerId,
+          subscriptionId,
+          [
+            {
+              description: `1 × ${price.product} (at ${price.unit_amount} / ${interval})`,
+              amount: Number(price.unit_amount),
+            },
+          ],
+          String(price.currency),
+        );
+        const isPaid = pay(invoice);
+        customers.get(customerId)!.balance = newBalance;
+        invoices.set(invoice.id, invoice);
+        const subscription: StripeObject = {
+          id: subscriptionId,
+          object: 'subscription',
+          customer: customerId,
+          status: isPaid ? 'active' : 'incomplete',
+          metadata: body.metadata ?? {},
+          items: list([
+            {
+              id: id('si'),
+              object: 'subscription_item',
+              price,
+              current_period_start: periodStart,
+              current_period_end: periodEnd,
+            },
+          ]),
+          pause_collection: null,
+          created: nowSeconds,
+          canceled_at: null,
+          ended_at: null,
+          latest_invoice: invoice.id,
+        };
+        subscriptions.set(subscription.id, subscription);
+        emit('customer.subscription.created', subscription);
+        emit(isPaid ? 'invoice.paid' : 'invoice.payment_failed', invoice);
+        return subscription;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/subscriptions$/,
+      handle: (_match, _body, query) =>
+        list(
+          [...subscriptions.values()].filter(
+            (subscription) => subscription.customer === query.get('customer'),
+          ),
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/subscriptions\/([^/]+)$/,
+      handle: (match) => {
+        const subscription = subscriptions.get(match[1]!);
+        if (!subscription)
+          throw new StripeFailure(
+            404,
+            'invalid_request_error',
+            `No such subscription: '${match[1]}'`,
+          );
+        return subscription;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/subscriptions\/([^/]+)$/,
+      handle: (match, body) => {
+        const subscription = subscriptions.get(match[1]!);
+        if (!subscription)
+          throw new StripeFailure(
+            404,
+            'invalid_request_error',
+            `No such subscription: '${match[1]}'`,
+          );
+        const updated = structuredClone(subscription);
+        if (body.metadata) {
+          const metadata = { ...(updated.metadata as Json), ...(body.metadata as Json) };
+          for (const [key, value] of Object.entries(metadata))
+            if (value === '') delete metadata[key];
+          updated.metadata = metadata;
+        }
+        if (body.pause_collection !== undefined) {
+          updated.pause_collection =
+            body.pause_collection === ''
+              ? null
+              : {
+                  behavior: (body.pause_collection as Json).behavior,
+                  resumes_at: Number((body.pause_collection as Json).resumes_at),
+                };
+        }
+        let invoice: StripeObject | undefined;
+        let newBalance: number | undefined;
+        if (body.items) {
+          const item = subscriptionItem(updated);
+          const from = item.price as StripeObject;
+          const to = priceObject((body.items as { price: string }[])[0]!.price);
+          if (from.id === to.id)
+            throw new StripeFailure(
+              400,
+              'invalid_request_error',
+              'The subscription is already on this price',
+            );
+          const asPrice = (price: StripeObject) => ({
+            name: String(price.product),
+            unitAmount: Number(price.unit_amount),
+            interval: (price.recurring as { interval: 'month' | 'year' }).interval,
+          });
+          const proration = calculateProration({
+            from: asPrice(from),
+            to: asPrice(to),
+            periodStart: new Date(Number(item.current_period_start) * 1000),
+            periodEnd: new Date(Number(item.current_period_end) * 1000),
+            now: new Date(nowSeconds * 1000),
+          });
+          item.price = to;
+          if (proration.newPeriod) {
+            item.current_period_start = Math.floor(proration.newPeriod.start.getTime() / 1000);
+            item.current_period_end = Math.floor(proration.newPeriod.end.getTime() / 1000);
+          }
+          if (body.proration_behavior === 'always_invoice') {
+            ({ invoice, newBalance } = createInvoice(
+              String(updated.customer),
+              updated.id,
+              proration.lines,
+              String(to.currency),
+            ));
+            const isPaid = pay(invoice);
+            if (!isPaid && body.payment_behavior === 'error_if_incomplete') {
+              throw new StripeFailure(
+                402,
+                'card_error',
+                'Your card was declined.',
+                'card_declined',
+              );
+            }
+            updated.latest_invoice = invoice.id;
+          }
+        }
+        // Applied only now: a refused update changes nothing.
+        subscriptions.set(updated.id, updated);
+        if (invoice) {
+          invoices.set(invoice.id, invoice);
+          customers.get(String(updated.customer))!.balance = newBalance;
+          emit('invoice.paid', invoice);
+        }
+        emit('customer.subscription.updated', updated);
+        const expand = Object.values((body.expand as Json | undefined) ?? {});
+        return expand.includes('latest_invoice') && updated.latest_invoice
+          ? { ...updated, latest_invoice: invoices.get(String(updated.latest_invoice)) }
+          : updated;
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/v1\/subscriptions\/([^/]+)$/,
+      handle: (match) => {
+        const subscription = subscriptions.get(match[1]!);
+        if (!subscription)
+          throw new StripeFailure(404, 'invalid_request_error', 'No such subscription');
+        Object.assign(subscription, {
+          status: 'canceled',
+          canceled_at: nowSeconds,
+          ended_at: nowSeconds,
+        });
+        emit('customer.subscription.deleted', subscription);
+        return subscription;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/invoices\/create_preview$/,
+      handle: (_match, body) => {
+        const subscription = subscriptions.get(String(body.subscription));
+        if (!subscription)
+          throw new StripeFailure(404, 'invalid_request_error', 'No such subscription');
+        const details = body.subscription_details as {
+          items: { price: string }[];
+          proration_date?: string;
+        };
+        const item = subscriptionItem(subscription);
+        const from = item.price as StripeObject;
+        const to = priceObject(details.items[0]!.price);
+        const asPrice = (price: StripeObject) => ({
+          name: String(price.product),
+          unitAmount: Number(price.unit_amount),
+          interval: (price.recurring as { interval: 'month' | 'year' }).interval,
+        });
+        const proration = calculateProration({
+          from: asPrice(from),
+          to: asPrice(to),
+          periodStart: new Date(Number(item.current_period_start) * 1000),
+          periodEnd: new Date(Number(item.current_period_end) * 1000),
+          now: new Date(Number(details.proration_date ?? nowSeconds) * 1000),
+        });
+        const { invoice } = createInvoice(
+          String(subscription.customer),
+          subscription.id,
+          proration.lines,
+          String(to.currency),
+        );
+        return { ...invoice, id: undefined, status: 'draft' };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/invoices$/,
+      handle: (_match, _body, query) =>
+        list(
+          [...invoices.values()]
+            .filter((invoice) => invoice.customer === query.get('customer'))
+            .reverse(),
+        ),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/billing_portal\/sessions$/,
+      handle: (_match, body) => {
+        if (!customers.has(String(body.customer)))
+          throw new StripeFailure(400, 'invalid_request_error', 'No such customer');
+        const sessionId = id('bps');
+        return {
+          id: sessionId,
+          object: 'billing_portal.session',
+          customer: body.customer,
+          return_url: body.return_url,
+          url: `https://billing.stripe.test/p/session/${sessionId}`,
+        };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/customer_sessions$/,
+      handle: (_match, body) => {
+        const components = body.components as { pricing_table?: { enabled: string } } | undefined;
+        if (components?.pricing_table?.enabled !== 'true')
+          throw new StripeFailure(400, 'invalid_request_error', 'Enable a component');
+        return {
+          object: 'customer_session',
+          customer: body.customer,
+          client_secret: `cuss_secret_${randomBytes(12).toString('hex')}`,
+          expires_at: nowSeconds + 1800,
+        };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/checkout\/sessions$/,
+      handle: (_match, body) => {
+        const sessionId = id('cs_test');
+        return {
+          id: sessionId,
+          object: 'checkout.session',
+          mode: body.mode,
+          customer: body.customer ?? null,
+          client_reference_id: body.client_reference_id,
+          metadata: body.metadata ?? {},
+          url: `https://checkout.stripe.test/c/pay/${sessionId}`,
+        };
+      },
+    },
+  ];
+
+  const server = http.createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    request.on('end', () => {
+      void (async () => {
+        const url = new URL(request.url ?? '/', 'http://fake');
+        const method = request.method ?? 'GET';
+        const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
+        const body = method === 'GET' ? {} : parseStripeForm(raw);
+        requests.push({ method, path: url.pathname, idempotencyKey, body });
+        const send = (status: number, payload: unknown) => {
+          response.writeHead(status, {
+            'content-type': 'application/json',
+            'request-id': id('req'),
+          });
+          response.end(JSON.stringify(payload));
+        };
+        if (stallMs > 0) {
+          const wait = stallMs;
+          stallMs = 0;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+        if (failures.count > 0) {
+          failures.count -= 1;
+          return send(failures.status, {
+            error: { type: 'api_error', message: 'Fake Stripe failure' },
+          });
+        }
+        const cacheKey =
+          idempotencyKey && method === 'POST' ? `${url.pathname}:${idempotencyKey}` : undefined;
+        const cached = cacheKey ? idempotent.get(cacheKey) : undefined;
+        if (cached) {
+          if (cached.body !== raw) {
+            return send(400, {
+              error: {
+                type: 'idempotency_error',
+                message:
+                  'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+              },
+            });
+          }
+          return send(cached.status, cached.response);
+        }
+        const handler = handlers.find(
+          (candidate) => candidate.method === method && candidate.pattern.test(url.pathname),
+        );
+        if (!handler)
+          return send(404, {
+            error: {
+              type: 'invalid_request_error',
+              message: `Unrecognized request URL (${method}: ${url.pathname})`,
+            },
+          });
+        let status = 200;
+        let payload: unknown;
+        try {
+          payload = handler.handle(url.pathname.match(handler.pattern)!, body, url.searchParams);
+        } catch (error) {
+          if (!(error instanceof StripeFailure)) throw error;
+          status = error.status;
+          payload = { error: { type: error.type, message: error.message, code: error.code } };
+        }
+        if (cacheKey) idempotent.set(cacheKey, { body: raw, status, response: payload });
+        send(status, payload);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    events,
+    requests,
+    failNext: (count = 1, status = 500) => {
+      failures = { count, status };
+    },
+    stallNext: (milliseconds) => {
+      stallMs = milliseconds;
+    },
+    setNow: (date) => {
+      nowSeconds = Math.floor(date.getTime() / 1000);
+    },
+    setCardFailing: (customerId, failsCharges) => {
+      for (const card of cards.values())
+        if (card.customer === customerId) card.failsCharges = failsCharges;
+    },
+    subscription: (subscriptionId) => subscriptions.get(subscriptionId),
+    invoicesOf: (customerId) =>
+      [...invoices.values()].filter((invoice) => invoice.customer === customerId),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,20 @@
+import type { PauseResultResponse, PauseSubscriptionBody } from '@farmcam/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+/** POST /api/pause/pause-subscription: pause from the next allowed 1st until `resume_date`. */
+export function pauseSubscription(body: PauseSubscriptionBody): Promise<PauseResultResponse> {
+  return apiRequest<PauseResultResponse>('/api/pause/pause-subscription', { method: 'POST', body });
+}
+
+export function usePauseSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: pauseSubscription,
+    onSettled: (_data, _error, body) =>
+      queryClient.invalidateQueries({
+        queryKey: ['pause'],
+        predicate: (query) => query.queryKey.includes(body.customer_id),
+      }),
+  });
+}

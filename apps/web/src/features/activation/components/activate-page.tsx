@@ -1,0 +1,374 @@
+import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import type { ActivationCodeType, ActivationRegion } from '@farmcam/contract';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { classNames } from '../../../components/ui/class-names.ts';
+import { Loader } from '../../../components/ui/spinner.tsx';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useIsSignedIn } from '../../../lib/auth-store.ts';
+import { useCurrentUser } from '../../../lib/current-user.ts';
+import { useActivationConfig } from '../api/get-activation-config.ts';
+import { useValidateActivationCode } from '../api/validate-activation-code.ts';
+import { useValidateIccid } from '../api/validate-iccid.ts';
+import { isCodeComplete, needsLuhnWarning } from '../wizard-rules.ts';
+import {
+  initialWizardState,
+  regionAdvanceDelayMs,
+  wizardQuery,
+  wizardReducer,
+  type WizardAction,
+  type WizardState,
+  type WizardStep,
+} from '../wizard-state.ts';
+import { ActivationHelpModal } from './activation-help-modal.tsx';
+import { PlanStep } from './plan-step.tsx';
+import { SimValidatedModal } from './sim-validated-modal.tsx';
+import styles from './activation.module.css';
+
+const stepTitles: Record<WizardStep, string> = {
+  0: 'Your e-mail',
+  1: 'How to find your SIM',
+  2: 'Enter the code',
+  3: 'Select Region',
+  4: 'Choose plan',
+};
+
+const codeTypeOptions: { value: ActivationCodeType; label: string; hint: string }[] = [
+  {
+    value: '4-digits',
+    label: '4-digit code',
+    hint: 'The 4 letters from the card or e-mail that came with your SIM',
+  },
+  {
+    value: '20-digits',
+    label: '20-digit ICCID',
+    hint: 'The long SIM number printed on the SIM card itself',
+  },
+];
+
+const regions: { value: ActivationRegion; label: string }[] = [
+  { value: 'uk', label: 'United Kingdom' },
+  { value: 'ie', label: 'Ireland' },
+];
+
+/**
+ * The five-step activation wizard (/activate, spec §2, §4, §5, §8): open to new visitors, pre-filled
+ * for signed-in customers, its state mirrored in the query so a reload or a shared link resumes it.
+ */
+export function ActivatePage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const isSignedIn = useIsSignedIn();
+  const currentUser = useCurrentUser();
+  const [state, dispatch] = useReducer(wizardReducer, searchParams, (query) =>
+    initialWizardState(query),
+  );
+  const [isHelpOpen, setIsHelpOpen] = useState(false);
+  const config = useActivationConfig();
+
+  const signedInEmail = currentUser.data?.email;
+  useEffect(() => {
+    if (signedInEmail) dispatch({ type: 'emailPrefilled', email: signedInEmail });
+  }, [signedInEmail]);
+
+  // Mirror the wizard into the query (spec §2), keeping anything else there (e.g. postcode).
+  const queryKey = JSON.stringify(
+    Object.entries(wizardQuery(state)).map(([key, value]) => [key, value ?? null]),
+  );
+  useEffect(() => {
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of JSON.parse(queryKey) as [string, string | null][]) {
+          if (value === null) next.delete(key);
+          else next.set(key, value);
+        }
+        return next.toString() === current.toString() ? current : next;
+      },
+      { replace: true },
+    );
+  }, [queryKey, setSearchParams]);
+
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const previousStep = useRef(state.step);
+  useEffect(() => {
+    // Each step is announced: focus moves to its title, as after a page change.
+    if (previousStep.current !== state.step) headingRef.current?.focus();
+    previousStep.current = state.step;
+  }, [state.step]);
+
+  const onSimUnavailable = useCallback(
+    (message: string) => dispatch({ type: 'simNoLongerAvailable', message }),
+    [],
+  );
+
+  return (
+    <Card className={styles.wizard}>
+      <StepProgress step={state.step} />
+      <h2 ref={headingRef} tabIndex={-1} className={styles.stepTitle}>
+        {stepTitles[state.step]}
+      </h2>
+      {state.step === 0 && <EmailStep state={state} dispatch={dispatch} />}
+      {state.step === 1 && (
+        <CodeTypeStep state={state} dispatch={dispatch} onHelp={() => setIsHelpOpen(true)} />
+      )}
+      {state.step === 2 && (
+        <CodeStep state={state} dispatch={dispatch} onHelp={() => setIsHelpOpen(true)} />
+      )}
+      {state.step === 3 && <RegionStep state={state} dispatch={dispatch} />}
+      {state.step === 4 && state.iccid && (
+        <>
+          {config.isPending ? (
+            <Loader label="Loading plans…" />
+          ) : config.isError ? (
+            <p className={styles.errorBox} role="alert">
+              {errorMessage(config.error, 'The plans could not be loaded. Please try again.')}
+            </p>
+          ) : (
+            <PlanStep
+              config={config.data}
+              iccid={state.iccid}
+              email={state.email}
+              location={state.location}
+              isSignedIn={isSignedIn}
+              onSimUnavailable={onSimUnavailable}
+            />
+          )}
+          <StepActions onBack={() => dispatch({ type: 'back' })} />
+        </>
+      )}
+      <SimValidatedModal
+        iccid={state.pendingIccid}
+        onConfirm={() => dispatch({ type: 'simConfirmed' })}
+        onClose={() => dispatch({ type: 'simConfirmationDismissed' })}
+      />
+      <ActivationHelpModal isOpen={isHelpOpen} onClose={() => setIsHelpOpen(false)} />
+    </Card>
+  );
+}
+
+function StepProgress({ step }: { step: WizardStep }) {
+  return (
+    <div className={styles.progress}>
+      <p className={styles.stepCount}>
+        Step {step + 1} of 5
+      </p>
+      <ol className={styles.steps} aria-label="Activation steps">
+        {([0, 1, 2, 3, 4] as const).map((index) => (
+          <li
+            key={index}
+            className={classNames(
+              styles.stepMarker,
+              index < step && styles.stepDone,
+              index === step && styles.stepCurrent,
+            )}
+            aria-current={index === step ? 'step' : undefined}
+          >
+            <span className="visually-hidden">
+              {stepTitles[index]}
+              {index < step ? ' (done)' : ''}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+interface StepProps {
+  state: WizardState;
+  dispatch: (action: WizardAction) => void;
+}
+
+function StepActions({
+  onBack,
+  next,
+}: {
+  onBack?: () => void;
+  next?: { label?: string; isDisabled: boolean; isLoading?: boolean };
+}) {
+  return (
+    <div className={styles.actions}>
+      {onBack && (
+        <Button variant="secondary" onClick={onBack}>
+          Back
+        </Button>
+      )}
+      {next && (
+        <Button type="submit" disabled={next.isDisabled} isLoading={next.isLoading ?? false}>
+          {next.label ?? 'Next'}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function EmailStep({ state, dispatch }: StepProps) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch({ type: 'emailSubmitted' });
+  };
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <p className={styles.intro}>
+        Activate a Farmcam SIM and choose its streaming plan. We will e-mail you a link to your
+        portal once it is active.
+      </p>
+      <TextField
+        label="E-mail address"
+        name="email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={state.email}
+        onChange={(event) => dispatch({ type: 'emailChanged', email: event.target.value })}
+        error={state.emailError}
+      />
+      <StepActions next={{ isDisabled: state.email.trim() === '' }} />
+    </form>
+  );
+}
+
+function HelpLink({ onHelp, children }: { onHelp: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={styles.linkButton} onClick={onHelp}>
+      {children}
+    </button>
+  );
+}
+
+function CodeTypeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => void }) {
+  const name = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch({ type: 'codeTypeSubmitted' });
+  };
+  return (
+    <form className={styles.form} onSubmit={submit}>
+      <fieldset className={styles.choices}>
+        <legend className={styles.legend}>Which do you have?</legend>
+        {codeTypeOptions.map((option) => (
+          <label key={option.value} className={styles.choice}>
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={state.codeType === option.value}
+              onChange={() => dispatch({ type: 'codeTypeChosen', codeType: option.value })}
+            />
+            <span>
+              <span className={styles.choiceLabel}>{option.label}</span>
+              <span className={styles.choiceHint}>{option.hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <HelpLink onHelp={onHelp}>Where do I find these?</HelpLink>
+      <StepActions
+        onBack={() => dispatch({ type: 'back' })}
+        next={{ isDisabled: state.codeType === null }}
+      />
+    </form>
+  );
+}
+
+function CodeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => void }) {
+  const validateCode = useValidateActivationCode();
+  const validateIccid = useValidateIccid();
+  const codeType = state.codeType ?? '4-digits';
+  const isFourLetters = codeType === '4-digits';
+  const isPending = validateCode.isPending || validateIccid.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!isCodeComplete(codeType, state.code) || isPending) return;
+    const handlers = {
+      onSuccess: ({ iccid }: { iccid: string }) => dispatch({ type: 'validationSucceeded', iccid }),
+      onError: (error: unknown) =>
+        dispatch({
+          type: 'validationFailed',
+          message: errorMessage(error, 'The code could not be checked. Please try again.'),
+        }),
+    };
+    if (isFourLetters) validateCode.mutate({ activationCode: state.code }, handlers);
+    else validateIccid.mutate({ iccid: state.code }, handlers);
+  };
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <TextField
+        label={isFourLetters ? 'Activation code' : 'SIM number (ICCID)'}
+        hint={
+          isFourLetters
+            ? 'The 4 letters, e.g. ABCD'
+            : 'The 19 or 20 digits printed on the SIM card'
+        }
+        name="code"
+        className={isFourLetters ? styles.codeField : styles.iccidField}
+        inputMode={isFourLetters ? 'text' : 'numeric'}
+        autoCapitalize={isFourLetters ? 'characters' : 'none'}
+        autoComplete="off"
+        spellCheck={false}
+        value={state.code}
+        onChange={(event) => dispatch({ type: 'codeChanged', input: event.target.value })}
+        error={state.codeError}
+      />
+      {needsLuhnWarning(codeType, state.code) && (
+        <p className={styles.warningBox} role="status">
+          This number’s last digit does not pass the usual check, so it may be mistyped. Compare it
+          with your SIM card. Some SIM numbers carry no check digit: if it matches, carry on.
+        </p>
+      )}
+      {state.validationError && (
+        <div className={styles.errorBox} role="alert">
+          <p className={styles.errorText}>{state.validationError}</p>
+          <Button variant="secondary" onClick={() => dispatch({ type: 'twentyDigitMethodChosen' })}>
+            Try 20-digit method
+          </Button>
+        </div>
+      )}
+      <HelpLink onHelp={onHelp}>Where do I find my code?</HelpLink>
+      <StepActions
+        onBack={() => dispatch({ type: 'back' })}
+        next={{ isDisabled: !isCodeComplete(codeType, state.code), isLoading: isPending }}
+      />
+    </form>
+  );
+}
+
+function RegionStep({ state, dispatch }: StepProps) {
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const choose = (location: ActivationRegion) => {
+    dispatch({ type: 'regionChosen', location });
+    clearTimeout(timer.current);
+    // Spec §4: step 3 goes to step 4 after 100 ms, so the choice is seen to be taken.
+    timer.current = setTimeout(() => dispatch({ type: 'planStepEntered' }), regionAdvanceDelayMs);
+  };
+  return (
+    <div className={styles.form}>
+      <p className={styles.intro}>Where will the camera be used? Plans are priced per region.</p>
+      <div className={styles.regions} role="group" aria-label="Region">
+        {regions.map((region) => (
+          <button
+            key={region.value}
+            type="button"
+            className={classNames(
+              styles.region,
+              state.location === region.value && styles.regionChosen,
+            )}
+            aria-pressed={state.location === region.value}
+            onClick={() => choose(region.value)}
+          >
+            {region.label}
+          </button>
+        ))}
+      </div>
+      <StepActions onBack={() => dispatch({ type: 'back' })} />
+    </div>
+  );
+}

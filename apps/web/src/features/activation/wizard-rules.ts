@@ -1,0 +1,70 @@
+/**
+ * The wizard's input rules (spec §5), in the browser: what a field accepts as it is typed, when
+ * Next is enabled, and the ICCID check digit. The server applies the same rules again.
+ */
+import type { ActivationCodeType } from '@farmcam/contract';
+
+export const activationCodeLength = 4;
+export const iccidLengths = { min: 19, max: 20 } as const;
+
+/** 4-digit code field: letters only, at most 4, upper-case. */
+export function normaliseActivationCode(input: string): string {
+  return input
+    .replace(/[^A-Za-z]/g, '')
+    .slice(0, activationCodeLength)
+    .toUpperCase();
+}
+
+/** 20-digit ICCID field: digits only, at most 20. */
+export function normaliseIccid(input: string): string {
+  return input.replace(/\D/g, '').slice(0, iccidLengths.max);
+}
+
+export function normaliseCode(codeType: ActivationCodeType, input: string): string {
+  return codeType === '4-digits' ? normaliseActivationCode(input) : normaliseIccid(input);
+}
+
+/** Next is enabled at exactly 4 letters, or at 19 or 20 digits. */
+export function isCodeComplete(codeType: ActivationCodeType, code: string): boolean {
+  return codeType === '4-digits'
+    ? /^[A-Z]{4}$/.test(code)
+    : /^\d+$/.test(code) && code.length >= iccidLengths.min && code.length <= iccidLengths.max;
+}
+
+/** Spec §5: text, @, text, a dot, text. */
+export function isValidEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
+}
+
+/** Luhn check over the whole number: true when its last digit is a valid check digit. */
+export function hasValidLuhnDigit(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  let isDoubled = false;
+  for (let index = digits.length - 1; index >= 0; index -= 1) {
+    let digit = digits.charCodeAt(index) - 48;
+    if (isDoubled) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    isDoubled = !isDoubled;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * A complete ICCID whose last digit fails the Luhn check is probably mistyped, but some SIMs
+ * carry no check digit: the wizard warns and lets the visitor go on.
+ */
+export function needsLuhnWarning(codeType: ActivationCodeType, code: string): boolean {
+  return codeType === '20-digits' && isCodeComplete(codeType, code) && !hasValidLuhnDigit(code);
+}
+
+export function parseCodeType(value: string | null): ActivationCodeType | null {
+  return value === '4-digits' || value === '20-digits' ? value : null;
+}
+
+export function parseRegion(value: string | null): 'uk' | 'ie' {
+  return value === 'ie' ? 'ie' : 'uk';
+}

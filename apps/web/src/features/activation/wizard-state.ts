@@ -1,0 +1,156 @@
+/**
+ * The activation wizard as a state machine (spec §2 Activation wizard, §4 transitions, §8 texts):
+ * every step change the screens make goes through `wizardReducer`, so each transition is tested
+ * without a browser. Step numbers follow the spec: 0 e-mail, 1 code type, 2 code, 3 region, 4 plan.
+ */
+import type { ActivationCodeType, ActivationRegion } from '@farmcam/contract';
+import { isValidEmail, normaliseCode, parseCodeType, parseRegion } from './wizard-rules.ts';
+
+export type WizardStep = 0 | 1 | 2 | 3 | 4;
+
+export const wizardMessages = {
+  missingEmail: 'You must enter an email',
+  missingCode: 'You must enter a code',
+  invalidEmail: 'Please enter a valid email',
+} as const;
+
+/** Spec §9: the region step moves on this long after a choice, so the choice is seen. */
+export const regionAdvanceDelayMs = 100;
+
+export interface WizardState {
+  step: WizardStep;
+  email: string;
+  emailError: string | null;
+  codeType: ActivationCodeType | null;
+  code: string;
+  codeError: string | null;
+  /** The server's data.message after a failed validation (the red box). */
+  validationError: string | null;
+  location: ActivationRegion;
+  /** The SIM number once validated (and, for a 4-letter code, confirmed in the modal). */
+  iccid: string | null;
+  /** A 4-letter code's SIM waiting for the SIM Validated modal's confirmation. */
+  pendingIccid: string | null;
+}
+
+export type WizardAction =
+  | { type: 'emailChanged'; email: string }
+  | { type: 'emailPrefilled'; email: string }
+  | { type: 'emailSubmitted' }
+  | { type: 'codeTypeChosen'; codeType: ActivationCodeType }
+  | { type: 'codeTypeSubmitted' }
+  | { type: 'codeChanged'; input: string }
+  | { type: 'validationSucceeded'; iccid: string }
+  | { type: 'validationFailed'; message: string }
+  | { type: 'simConfirmed' }
+  | { type: 'simConfirmationDismissed' }
+  | { type: 'twentyDigitMethodChosen' }
+  | { type: 'regionChosen'; location: ActivationRegion }
+  | { type: 'planStepEntered' }
+  | { type: 'simNoLongerAvailable'; message: string }
+  | { type: 'back' };
+
+/** The wizard as a page load finds it: pre-filled from the query (spec §2), at step 0. */
+export function initialWizardState(query: URLSearchParams, signedInEmail?: string): WizardState {
+  const codeType = parseCodeType(query.get('code_type'));
+  const rawCode = query.get('code') ?? '';
+  return {
+    step: 0,
+    email: query.get('email') ?? signedInEmail ?? '',
+    emailError: null,
+    codeType,
+    // A code that does not fit its type is dropped rather than shown half-valid.
+    code: codeType ? normaliseCode(codeType, rawCode) : '',
+    codeError: null,
+    validationError: null,
+    location: parseRegion(query.get('location')),
+    iccid: null,
+    pendingIccid: null,
+  };
+}
+
+/** What the query mirrors (spec §2): email, code_type, code and location. */
+export function wizardQuery(state: WizardState): Record<string, string | undefined> {
+  return {
+    email: state.email === '' ? undefined : state.email,
+    code_type: state.codeType ?? undefined,
+    code: state.code === '' ? undefined : state.code,
+    location: state.location,
+  };
+}
+
+const previousStep: Record<WizardStep, WizardStep> = { 0: 0, 1: 0, 2: 1, 3: 2, 4: 3 };
+
+export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
+  switch (action.type) {
+    case 'emailChanged':
+      return { ...state, email: action.email, emailError: null };
+    case 'emailPrefilled':
+      return state.email === '' ? { ...state, email: action.email } : state;
+    case 'emailSubmitted': {
+      const email = state.email.trim();
+      if (!isValidEmail(email)) return { ...state, emailError: wizardMessages.invalidEmail };
+      // Step 0 skips the code-type step when the code or its type is already known (spec §4).
+      const hasCode = state.code !== '' || state.codeType !== null;
+      return { ...state, email, emailError: null, step: hasCode ? 2 : 1 };
+    }
+    case 'codeTypeChosen':
+      if (action.codeType === state.codeType) return state;
+      // Switching code type clears the entered codes (spec §4).
+      return {
+        ...state,
+        codeType: action.codeType,
+        code: '',
+        codeError: null,
+        validationError: null,
+        iccid: null,
+        pendingIccid: null,
+      };
+    case 'codeTypeSubmitted':
+      return state.codeType ? { ...state, step: 2 } : state;
+    case 'codeChanged':
+      if (!state.codeType) return state;
+      return {
+        ...state,
+        code: normaliseCode(state.codeType, action.input),
+        codeError: null,
+        validationError: null,
+        iccid: null,
+      };
+    case 'validationSucceeded':
+      // A 4-letter code's SIM is confirmed in the SIM Validated modal first (spec §2).
+      return state.codeType === '4-digits'
+        ? { ...state, validationError: null, pendingIccid: action.iccid }
+        : { ...state, validationError: null, iccid: action.iccid, step: 3 };
+    case 'validationFailed':
+      return { ...state, validationError: action.message, iccid: null };
+    case 'simConfirmed':
+      return state.pendingIccid
+        ? { ...state, iccid: state.pendingIccid, pendingIccid: null, step: 3 }
+        : state;
+    case 'simConfirmationDismissed':
+      return { ...state, pendingIccid: null };
+    case 'twentyDigitMethodChosen':
+      return {
+        ...wizardReducer(state, { type: 'codeTypeChosen', codeType: '20-digits' }),
+        code: '',
+        validationError: null,
+        iccid: null,
+        step: 2,
+      };
+    case 'regionChosen':
+      return { ...state, location: action.location };
+    case 'planStepEntered':
+      if (state.email.trim() === '') {
+        return { ...state, step: 0, emailError: wizardMessages.missingEmail };
+      }
+      if (state.code === '' || !state.iccid) {
+        return { ...state, step: 2, codeError: wizardMessages.missingCode };
+      }
+      return { ...state, step: 4 };
+    case 'simNoLongerAvailable':
+      return { ...state, step: 2, iccid: null, validationError: action.message };
+    case 'back':
+      return { ...state, step: previousStep[state.step], pendingIccid: null };
+  }
+}

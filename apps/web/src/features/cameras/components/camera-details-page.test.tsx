@@ -1,0 +1,162 @@
+import type { SimInfoResponse } from '@farmcam/contract';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { authStore } from '../../../lib/auth-store.ts';
+import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import { currentMonthUsageRange } from '../usage-range.ts';
+
+// Chart.js needs a real canvas; the chart's own options are checked in the browser (e2e).
+vi.mock('./usage-chart.tsx', () => ({
+  default: ({ dailyGB }: { dailyGB: Record<string, number> }) => (
+    <div role="img" aria-label="usage chart">
+      {Object.keys(dailyGB).length} days
+    </div>
+  ),
+}));
+
+const iccid = '8944110000001011001';
+const customer = {
+  email: 'demo@example.com',
+  role: 'customer',
+  customerId: '7d4f6a59-3c4e-4f7f-9a55-0c1f2f9a1b11',
+  impersonation: null,
+};
+const activeSim: SimInfoResponse = {
+  nickname: 'Top gate',
+  simInfo: {
+    connectionDate: '2025-08-01T00:00:00.000Z',
+    isActive: true,
+    isBarred: false,
+    physicalId: iccid,
+    terminateDate: null,
+  },
+};
+
+function mockCameraApi(
+  simInfo: SimInfoResponse | (() => Response),
+  dailyGB: Record<string, number>,
+) {
+  return mockFetch((url) => {
+    if (url.pathname === '/api/auth/user-data') return jsonResponse(200, { data: customer });
+    if (url.pathname === `/api/cameras/sim-info/${iccid}`) {
+      return typeof simInfo === 'function' ? simInfo() : jsonResponse(200, simInfo);
+    }
+    if (url.pathname === `/api/cameras/router-info/${iccid}`) {
+      return jsonResponse(200, {
+        routerInfo: {
+          'Cameras Network Name': 'Farmcam-1001',
+          'Network Provider': 'Vodafone UK',
+          'Signal Strength': 'Good',
+          'Signal Strength (dBm)': -86,
+        },
+        updatedAt: '2026-03-10T11:45:00.000Z',
+      });
+    }
+    if (url.pathname === `/api/data-usage/${iccid}`) return jsonResponse(200, { dailyGB });
+    return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+  });
+}
+
+const calledPaths = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.map(([url]) => new URL(String(url), window.location.origin));
+
+const definitions = (card: HTMLElement) =>
+  Object.fromEntries(
+    within(card)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+  );
+
+describe('Camera details', () => {
+  it('fetches, then shows the SIM and router cards and this month’s usage', async () => {
+    authStore.signIn('token');
+    const fetchMock = mockCameraApi(activeSim, { '2026-03-01': 0.21, '2026-03-02': 0.35 });
+    renderRoute(`/camera/${iccid}`);
+    expect(await screen.findByText('Fetching info...')).toBeDefined();
+
+    const simCard = (await screen.findByRole('heading', { name: 'SIM information' })).closest(
+      'section',
+    )!;
+    expect(definitions(simCard)).toEqual({
+      'Activation date': '1 August 2025',
+      'Currently active': 'Yes',
+      'Disabled by the provider': 'No',
+      'SIM number': iccid,
+    });
+    const routerCard = (await screen.findByText('Farmcam-1001')).closest('section')!;
+    expect(definitions(routerCard)).toEqual({
+      'Local network name': 'Farmcam-1001',
+      'Network in use': 'Vodafone UK',
+      'Signal strength': 'Good',
+      'Signal strength (dBm)': '-86',
+    });
+    expect(screen.getByText('Top gate')).toBeDefined();
+    expect((await screen.findByRole('img', { name: 'usage chart' })).textContent).toBe('2 days');
+    expect(screen.getByText(/0.56 GB used from 1 /)).toBeDefined();
+    expect(screen.getByRole('link', { name: /Back/ })).toHaveProperty('pathname', '/dashboard');
+
+    const usageCall = calledPaths(fetchMock).find((url) => url.pathname.startsWith('/api/data-usage'));
+    const range = currentMonthUsageRange(new Date());
+    expect(Object.fromEntries(usageCall!.searchParams)).toEqual({
+      startDate: range.startDate,
+      endDate: range.endDate,
+    });
+  });
+
+  it('does not ask for router info for a terminated SIM, and shows its terminate date', async () => {
+    authStore.signIn('token');
+    const fetchMock = mockCameraApi(
+      {
+        nickname: 'Old dairy',
+        simInfo: {
+          ...activeSim.simInfo,
+          isActive: false,
+          terminateDate: '2026-01-01T00:00:00.000Z',
+        },
+      },
+      {},
+    );
+    renderRoute(`/camera/${iccid}`);
+    const simCard = (await screen.findByRole('heading', { name: 'SIM information' })).closest(
+      'section',
+    )!;
+    expect(definitions(simCard)).toMatchObject({
+      'Currently active': 'No',
+      'Terminate date': '1 January 2026',
+    });
+    expect(
+      screen.getByText('Router information is shown while the SIM is active.'),
+    ).toBeDefined();
+    expect(await screen.findByText('No data usage recorded for this period yet.')).toBeDefined();
+    expect(
+      calledPaths(fetchMock).some((url) => url.pathname.startsWith('/api/cameras/router-info')),
+    ).toBe(false);
+  });
+
+  it('does not ask for router info for a barred SIM', async () => {
+    authStore.signIn('token');
+    const fetchMock = mockCameraApi(
+      { ...activeSim, simInfo: { ...activeSim.simInfo, isBarred: true } },
+      {},
+    );
+    renderRoute(`/camera/${iccid}`);
+    const simCard = (await screen.findByRole('heading', { name: 'SIM information' })).closest(
+      'section',
+    )!;
+    expect(definitions(simCard)['Disabled by the provider']).toBe('Yes');
+    expect(
+      calledPaths(fetchMock).some((url) => url.pathname.startsWith('/api/cameras/router-info')),
+    ).toBe(false);
+  });
+
+  it("says so for a camera that is not the customer's", async () => {
+    authStore.signIn('token');
+    mockCameraApi(() => jsonResponse(404, { code: 'NOT_FOUND', message: 'Camera not found' }), {});
+    renderRoute(`/camera/${iccid}`);
+    expect(await screen.findByRole('heading', { name: 'Camera not found' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Back to your cameras' })).toHaveProperty(
+      'pathname',
+      '/dashboard',
+    );
+  });
+});

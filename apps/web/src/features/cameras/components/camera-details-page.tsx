@@ -1,0 +1,103 @@
+import { lazy, Suspense, useMemo } from 'react';
+import { Link, useParams } from 'react-router';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Loader } from '../../../components/ui/spinner.tsx';
+import { paths } from '../../../config/paths.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { useDataUsage } from '../api/get-data-usage.ts';
+import { useSimInfo } from '../api/get-sim-info.ts';
+import { currentMonthUsageRange, type UsageRange } from '../usage-range.ts';
+import styles from './camera-details-page.module.css';
+import { RouterInfoCard } from './router-info-card.tsx';
+import { SimInfoCard } from './sim-info-card.tsx';
+import { UsageTable } from './usage-table.tsx';
+
+// Chart.js loads with this page only, and after its first paint.
+const UsageChart = lazy(() => import('./usage-chart.tsx'));
+
+export const fetchingText = 'Fetching info...';
+
+/** Camera details (/camera/{cameraId}, spec §2): SIM and router cards and this month's usage. */
+export function CameraDetailsPage() {
+  const { cameraId = '' } = useParams();
+  const simInfo = useSimInfo(cameraId);
+
+  if (simInfo.isPending) return <Loader label={fetchingText} />;
+  if (simInfo.isError) {
+    const isMissing = simInfo.error instanceof ApiError && simInfo.error.status === 404;
+    return (
+      <Card title={isMissing ? 'Camera not found' : 'Could not load this camera'}>
+        <p role="alert">
+          {isMissing
+            ? 'There is no camera with this SIM number on your account.'
+            : errorMessage(simInfo.error, 'Please try again.')}
+        </p>
+        <div className={styles.errorActions}>
+          {!isMissing && (
+            <Button variant="secondary" onClick={() => void simInfo.refetch()}>
+              Try again
+            </Button>
+          )}
+          <Link to={paths.dashboard.href()}>Back to your cameras</Link>
+        </div>
+      </Card>
+    );
+  }
+
+  const { simInfo: sim, nickname } = simInfo.data;
+  return (
+    <div className={styles.page}>
+      <p className={styles.cameraName}>{nickname ?? `Camera ${sim.physicalId.slice(-4)}`}</p>
+      <div className={styles.cards}>
+        <SimInfoCard simInfo={sim} />
+        <RouterInfoCard iccid={cameraId} isAvailable={sim.isActive && !sim.isBarred} />
+      </div>
+      <UsageSection iccid={cameraId} />
+    </div>
+  );
+}
+
+function UsageSection({ iccid }: { iccid: string }) {
+  const range = useMemo<UsageRange>(() => currentMonthUsageRange(new Date()), []);
+  const usage = useDataUsage(iccid, range);
+  const days = usage.data ? Object.entries(usage.data.dailyGB) : [];
+  const total = days.reduce((sum, [, gigabytes]) => sum + gigabytes, 0);
+
+  return (
+    <Card title="Overview" className={styles.usageCard}>
+      {usage.isPending ? (
+        <Loader label="Loading data usage…" />
+      ) : usage.isError ? (
+        <div>
+          <p role="alert">{errorMessage(usage.error, 'Could not load the data usage')}</p>
+          <Button variant="secondary" onClick={() => void usage.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : days.length === 0 ? (
+        <p>No data usage recorded for this period yet.</p>
+      ) : (
+        <>
+          <p className={styles.usageSummary}>
+            {total.toLocaleString('en-GB', { maximumFractionDigits: 2 })} GB used from{' '}
+            {formatLongDay(range.startDate)} to {formatLongDay(days.at(-1)![0])}
+          </p>
+          <div className={styles.chart}>
+            <Suspense fallback={<Loader label="Drawing the chart…" />}>
+              <UsageChart dailyGB={usage.data.dailyGB} />
+            </Suspense>
+          </div>
+          <UsageTable dailyGB={usage.data.dailyGB} />
+        </>
+      )}
+    </Card>
+  );
+}
+
+const formatLongDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    timeZone: 'UTC',
+  });

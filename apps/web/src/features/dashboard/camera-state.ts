@@ -1,0 +1,161 @@
+/**
+ * Everything the dashboard derives from a camera of the plans list (spec §3, §4): its card state,
+ * the status chip's tone and text, the plan's name and tier, the billing interval, and which
+ * actions it offers. Pure functions: the card, its actions (including billing's Pay now, Pause
+ * and Cancel Scheduled Pause) and the tests all use this one module.
+ */
+import type { Camera, DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
+import type { ChipTone } from '../../components/ui/chip.tsx';
+
+/** Spec §4 derived card states. */
+export type CardState =
+  | 'active'
+  | 'paused'
+  | 'pause-scheduled'
+  | 'overdue'
+  | 'terminated'
+  | 'no-subscription';
+
+/**
+ * Active: SubStatus active. Paused: paused. Overdue: past_due or overdue. Terminated: SimStatus
+ * terminated (with SubStatus canceled, or any: the provider may end a SIM first). No active
+ * subscription: SubStatus canceled on a live or paused SIM. Pause scheduled: 'pause scheduled'.
+ */
+export function cardStateOf(camera: { SubStatus: SubStatus; SimStatus: SimStatus }): CardState {
+  if (camera.SimStatus === 'terminated') return 'terminated';
+  switch (camera.SubStatus) {
+    case 'active':
+      return 'active';
+    case 'paused':
+      return 'paused';
+    case 'pause scheduled':
+      return 'pause-scheduled';
+    case 'past_due':
+    case 'overdue':
+      return 'overdue';
+    case 'canceled':
+      return 'no-subscription';
+  }
+}
+
+/**
+ * Spec §4 chip colours: active green; Attention, Barred, canceled, overdue, past_due red;
+ * paused and pause scheduled orange; terminated dark grey; anything else grey.
+ */
+export function chipToneOf(label: DashboardLabel | string): ChipTone {
+  switch (label) {
+    case 'active':
+      return 'success';
+    case 'Attention':
+    case 'Barred':
+    case 'canceled':
+    case 'overdue':
+    case 'past_due':
+      return 'danger';
+    case 'paused':
+    case 'pause scheduled':
+      return 'warning';
+    case 'terminated':
+      return 'inactive';
+    default:
+      return 'neutral';
+  }
+}
+
+const chipTexts: Record<string, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  'pause scheduled': 'Pause scheduled',
+  past_due: 'Past due',
+  overdue: 'Overdue',
+  canceled: 'Cancelled',
+  terminated: 'Terminated',
+  Attention: 'Attention',
+  Barred: 'Barred',
+};
+
+/** What the chip says for a labelDashboard value. */
+export function chipTextOf(label: DashboardLabel | string): string {
+  const known = chipTexts[label];
+  if (known) return known;
+  const words = label.replaceAll('_', ' ').trim();
+  return words === '' ? 'Unknown' : words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Spec §3 Plan tier: light, standard or heavy from the product name; for other names the word
+ * 'streaming' is stripped and 'Unknown' is used if nothing remains.
+ */
+export function planTierOf(productName: string): string {
+  const name = productName.toLowerCase();
+  for (const tier of ['light', 'standard', 'heavy'] as const) {
+    if (name.includes(tier)) return tier;
+  }
+  const rest = productName
+    .replace(/streaming/gi, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return rest === '' ? 'Unknown' : rest;
+}
+
+/** The card's plan line: the tier with the suffix 'Streaming', or 'No Plan' without a product. */
+export function planNameOf(productName: string | null | undefined): string {
+  if (!productName) return 'No Plan';
+  const tier = planTierOf(productName);
+  return `${tier.charAt(0).toUpperCase()}${tier.slice(1)} Streaming`;
+}
+
+/** Spec §2: Billed Monthly for 'month', Billed Annually otherwise. */
+export function billingIntervalTextOf(interval: string): string {
+  return interval === 'month' ? 'Billed Monthly' : 'Billed Annually';
+}
+
+/** Spec §5: livestreaming is for cameras whose product name contains 'heavy' and SubStatus is active. */
+export function isLivestreamEligible(camera: Camera): boolean {
+  return (
+    camera.SubStatus === 'active' &&
+    (camera.stripeSubscription?.productName ?? '').toLowerCase().includes('heavy')
+  );
+}
+
+/** A camera's display name: its nickname, or one built from the SIM number. */
+export function cameraNameOf(camera: { nicknameInDatabase: string | null; SIM_ICCID: string }) {
+  return camera.nicknameInDatabase?.trim() || `Camera ${camera.SIM_ICCID.slice(-4)}`;
+}
+
+// Formatters are made once: building an Intl formatter per call is the costliest part of a card.
+const gbFormats = new Map<number, Intl.NumberFormat>();
+const dayFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** GB with at most two (or the given number of) decimals, en-GB. */
+export function formatGb(gigabytes: number, maximumFractionDigits = 2): string {
+  let format = gbFormats.get(maximumFractionDigits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-GB', { maximumFractionDigits });
+    gbFormats.set(maximumFractionDigits, format);
+  }
+  return `${format.format(gigabytes)} GB`;
+}
+
+/** A YYYY-MM-DD day (or epoch seconds) as "1 May 2026". */
+export function formatDay(day: string | number): string {
+  return dayFormat.format(
+    typeof day === 'number' ? new Date(day * 1000) : new Date(`${day}T00:00:00Z`),
+  );
+}
+
+export const cardTexts = {
+  overdue:
+    'Overdue payments on account. Please pay now or your Streaming Plan will be terminated.',
+  noSubscription:
+    'No active subscription found, please renew immediately or your Streaming Plan will be terminated.',
+  terminated: 'Streaming plan cancelled and SIM deactivated.',
+  pausedRestart:
+    'A paused plan can be restarted at the start of any month: get in touch before the 25th.',
+  barred: 'The network provider has disabled this SIM. Please contact support.',
+} as const;

@@ -1,0 +1,72 @@
+import type { Camera } from '@farmcam/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
+import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal.tsx';
+import { PauseSubscriptionModal } from '../../../components/billing/pause-subscription-modal.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { plansQueryKey } from '../api/get-plans.ts';
+import { cameraNameOf, type CardState } from '../camera-state.ts';
+
+/** Spec §4: after a pause or cancel succeeds the list is reloaded after 1 second. */
+const reloadDelayMs = 1000;
+
+/**
+ * A card's billing actions (spec §2, §4): Pay now on an overdue card (the billing portal in a new
+ * tab), Pause subscription on an active one, Cancel Scheduled Pause (or change its date) on a
+ * card with a pause scheduled.
+ */
+export function CameraBillingActions({ camera, state }: { camera: Camera; state: CardState }) {
+  const queryClient = useQueryClient();
+  const portal = useOpenBillingPortal();
+  const [openModal, setOpenModal] = useState<'pause' | 'cancel-pause' | null>(null);
+  const billingId = camera.STRIPE_CUSTOMER_ID;
+  if (!billingId) return null;
+  const name = cameraNameOf(camera);
+  const about = <span className="visually-hidden"> for {name}</span>;
+  const reloadSoon = () =>
+    setTimeout(
+      () => void queryClient.invalidateQueries({ queryKey: plansQueryKey }),
+      reloadDelayMs,
+    );
+  const pause = camera.statusData.subscriptionStatus.pause;
+
+  return (
+    <>
+      {state === 'overdue' && (
+        <Button onClick={() => portal.open(billingId)} isLoading={portal.isPending}>
+          Pay now{about}
+        </Button>
+      )}
+      {state === 'active' && (
+        <Button variant="secondary" onClick={() => setOpenModal('pause')}>
+          Pause subscription{about}
+        </Button>
+      )}
+      {state === 'pause-scheduled' && (
+        <Button variant="secondary" onClick={() => setOpenModal('cancel-pause')}>
+          Cancel Scheduled Pause{about}
+        </Button>
+      )}
+      <PauseSubscriptionModal
+        billingCustomerId={billingId}
+        cameraName={name}
+        isOpen={openModal === 'pause'}
+        onClose={() => setOpenModal(null)}
+        onPaused={reloadSoon}
+      />
+      <CancelPauseModal
+        billingCustomerId={billingId}
+        pause={pause?.end_date ? { startDate: pause.start_date, endDate: pause.end_date } : null}
+        isOpen={openModal === 'cancel-pause'}
+        onClose={() => setOpenModal(null)}
+        onCanceled={reloadSoon}
+        onChangeDate={() => setOpenModal('pause')}
+      />
+    </>
+  );
+}
+
+/** Whether a card in this state has a billing action to show. */
+export const hasBillingAction = (state: CardState) =>
+  state === 'overdue' || state === 'active' || state === 'pause-scheduled';

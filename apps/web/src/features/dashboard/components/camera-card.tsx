@@ -1,0 +1,144 @@
+import type { Camera } from '@farmcam/contract';
+import { memo } from 'react';
+import { Chip } from '../../../components/ui/chip.tsx';
+import { classNames } from '../../../components/ui/class-names.ts';
+import {
+  billingIntervalTextOf,
+  cameraNameOf,
+  cardStateOf,
+  cardTexts,
+  chipTextOf,
+  chipToneOf,
+  formatDay,
+  formatGb,
+  planNameOf,
+  type CardState,
+} from '../camera-state.ts';
+import styles from './camera-card.module.css';
+import { CameraCardActions } from './camera-card-actions.tsx';
+
+export interface CameraCardProps {
+  camera: Camera;
+  onRename: (camera: Camera) => void;
+}
+
+/** One camera (spec §2): name and edit button, SIM number, status, plan, billing, usage, actions. */
+export const CameraCard = memo(function CameraCard({ camera, onRename }: CameraCardProps) {
+  const state = cardStateOf(camera);
+  const name = cameraNameOf(camera);
+  const headingId = `camera-${camera.SIM_ICCID}`;
+  const subscription = camera.stripeSubscription;
+
+  return (
+    <article className={classNames(styles.card, styles[state])} aria-labelledby={headingId}>
+      <div className={styles.header}>
+        <h3 id={headingId} className={styles.name}>
+          {name}
+        </h3>
+        <button
+          type="button"
+          className={styles.editButton}
+          onClick={() => onRename(camera)}
+          aria-label={`Edit name of ${name}`}
+          title="Edit name"
+        >
+          <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+            <path
+              fill="currentColor"
+              d="M14.7 2.3a1 1 0 0 1 1.4 0l1.6 1.6a1 1 0 0 1 0 1.4L7.4 15.6l-4 1 1-4zM5.9 13.1l-.3 1.3 1.3-.3 8.6-8.6-1-1z"
+            />
+          </svg>
+        </button>
+      </div>
+      <div className={styles.status}>
+        <Chip tone={chipToneOf(camera.labelDashboard)}>{chipTextOf(camera.labelDashboard)}</Chip>
+      </div>
+      <p className={styles.iccid}>
+        <span className={styles.iccidLabel}>SIM</span> {camera.SIM_ICCID}
+      </p>
+      <dl className={styles.facts}>
+        <div>
+          <dt>Plan</dt>
+          <dd>{planNameOf(subscription?.productName)}</dd>
+        </div>
+        {subscription && (
+          <div>
+            <dt>Billing</dt>
+            <dd>{billingIntervalTextOf(subscription.interval)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Data used this month</dt>
+          <dd>{formatGb(camera.dataUsageGB)}</dd>
+        </div>
+      </dl>
+      <UsageMeter camera={camera} />
+      <CardMessage camera={camera} state={state} />
+      <CameraCardActions camera={camera} state={state} />
+    </article>
+  );
+});
+
+/** Beyond the spec: the share of the plan used and where the month will end at this rate. */
+function UsageMeter({ camera }: { camera: Camera }) {
+  const { planAllowanceGB, percentOfPlan, forecastMonthEndGB } = camera.usage;
+  if (planAllowanceGB === null || percentOfPlan === null) return null;
+  const isOver = percentOfPlan >= 100;
+  const isForecastOver = forecastMonthEndGB !== null && forecastMonthEndGB > planAllowanceGB;
+  return (
+    <div className={styles.usage}>
+      <div className={styles.meter} aria-hidden="true">
+        <div
+          className={classNames(
+            styles.meterFill,
+            isOver ? styles.meterOver : percentOfPlan >= 80 && styles.meterHigh,
+          )}
+          style={{ width: `${Math.min(100, percentOfPlan)}%` }}
+        />
+      </div>
+      <p className={styles.usageText}>
+        {Math.round(percentOfPlan)}% of the {formatGb(planAllowanceGB)} plan
+        {forecastMonthEndGB !== null && (
+          <>
+            {' · '}
+            <span className={classNames(isForecastOver && styles.forecastOver)}>
+              {isForecastOver ? 'on course for ' : 'about '}
+              {formatGb(forecastMonthEndGB, 1)} by month end
+            </span>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}
+
+function CardMessage({ camera, state }: { camera: Camera; state: CardState }) {
+  const pause = camera.statusData.subscriptionStatus.pause;
+  switch (state) {
+    case 'overdue':
+      return <p className={styles.alert}>{cardTexts.overdue}</p>;
+    case 'no-subscription':
+      return <p className={styles.alert}>{cardTexts.noSubscription}</p>;
+    case 'terminated':
+      return <p className={styles.message}>{cardTexts.terminated}</p>;
+    case 'paused':
+      return (
+        <p className={styles.warning}>
+          {pause?.end_date
+            ? `Streaming plan paused until ${formatDay(pause.end_date)}. `
+            : 'Streaming plan paused. '}
+          {cardTexts.pausedRestart}
+        </p>
+      );
+    case 'pause-scheduled':
+      return (
+        <p className={styles.warning}>
+          {pause
+            ? `Pause scheduled from ${formatDay(pause.start_date)}${pause.end_date ? ` until ${formatDay(pause.end_date)}` : ''}.`
+            : 'Pause scheduled.'}
+        </p>
+      );
+    case 'active':
+      return camera.isBarred ? <p className={styles.alert}>{cardTexts.barred}</p> : null;
+  }
+}

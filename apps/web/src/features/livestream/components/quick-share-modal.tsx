@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import styles from './livestream-setup.module.css';
+
+/**
+ * Spec §2/§4: 'Quick Share Livestream', an e-mail field with Share and Cancel. It closes and
+ * clears on success; on failure it stays open, without a message.
+ */
+export function QuickShareModal({
+  isOpen,
+  onClose,
+  onShare,
+}: {
+  isOpen: boolean;
+  onClose: () => void;
+  /** Resolves when the code was sent; rejects when it was not. */
+  onShare: (email: string) => Promise<void>;
+}) {
+  const [email, setEmail] = useState('');
+  const [isSharing, setIsSharing] = useState(false);
+
+  function close() {
+    setEmail('');
+    onClose();
+  }
+
+  async function share() {
+    if (email.trim() === '') return;
+    setIsSharing(true);
+    try {
+      await onShare(email.trim());
+      close();
+    } catch {
+      // Spec §4: the modal stays open with no message.
+    } finally {
+      setIsSharing(false);
+    }
+  }
+
+  return (
+    <Modal isOpen={isOpen} onClose={close} title="Quick Share Livestream">
+      <form
+        className={styles.modalForm}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void share();
+        }}
+      >
+        <TextField
+          label="E-mail address"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <div className={styles.modalActions}>
+          <Button type="submit" isLoading={isSharing}>
+            Share
+          </Button>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,153 @@
+import type { LivestreamCamera, LivestreamSummary } from '@farmcam/contract';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button, buttonClassName } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { paths } from '../../../config/paths.ts';
+import { ClipPreview } from './clip-preview.tsx';
+import { QuickShareModal } from './quick-share-modal.tsx';
+import { useTemporaryLabel } from './use-temporary-label.ts';
+import styles from './livestream-setup.module.css';
+
+type CopyLabel = 'Copy Code' | 'Copied!' | 'Copy Failed';
+type ShareLabel = 'Share via Email' | 'Sharing...' | 'Shared!' | 'Share Failed';
+
+/** Step 3 (spec §2 Submitted): the preview, the embed code, and ways to pass it on. */
+export function SubmittedStep({
+  camera,
+  livestream,
+  previewKey,
+  previewStartError,
+  supportEmail,
+  onShare,
+}: {
+  camera: LivestreamCamera;
+  livestream: LivestreamSummary;
+  previewKey: string | undefined;
+  previewStartError: string | null;
+  supportEmail: string;
+  /** Resolves when the code was e-mailed; rejects when it was not. */
+  onShare: (email: string) => Promise<void>;
+}) {
+  const [copyLabel, showCopy] = useTemporaryLabel<CopyLabel>('Copy Code');
+  const [shareLabel, showShare] = useTemporaryLabel<ShareLabel>('Share via Email');
+  const [email, setEmail] = useState('');
+  const [isQuickShareOpen, setIsQuickShareOpen] = useState(false);
+  const cameraName = camera.nicknameInDatabase ?? 'Your camera';
+
+  async function copyCode() {
+    try {
+      await navigator.clipboard.writeText(livestream.embedCode);
+      showCopy('Copied!');
+    } catch {
+      showCopy('Copy Failed');
+    }
+  }
+
+  async function shareByEmail() {
+    // Spec §4: sharing does nothing while the e-mail is empty.
+    if (email.trim() === '' || shareLabel === 'Sharing...') return;
+    showShare('Sharing...', false);
+    try {
+      await onShare(email.trim());
+      setEmail('');
+      showShare('Shared!');
+    } catch {
+      showShare('Share Failed');
+    }
+  }
+
+  return (
+    <Card title="Live Stream Active">
+      <p>
+        <strong>{cameraName}</strong> is now streaming: your website will show its latest clip on a
+        loop, recorded on the schedule you chose.
+      </p>
+      <ClipPreview
+        cameraId={camera.SIM_ICCID}
+        storageKey={previewKey}
+        startError={previewStartError}
+      />
+      <dl className={styles.details}>
+        <div>
+          <dt>Camera ID</dt>
+          <dd>{camera.SIM_ICCID}</dd>
+        </div>
+        <div>
+          <dt>Quality</dt>
+          <dd>{livestream.quality}</dd>
+        </div>
+      </dl>
+      <p className={styles.note}>The preview lasts only 5 seconds.</p>
+
+      <section className={styles.important} aria-labelledby="livestream-important">
+        <h3 id="livestream-important">Important</h3>
+        <ol>
+          <li>
+            Livestreaming is a new feature. If you see no preview, contact support at{' '}
+            <a href={`mailto:${supportEmail}`}>{supportEmail}</a> and we will configure your camera
+            by hand.
+          </li>
+          <li>
+            If the code is not added to your website within 10 days, the recording schedule is
+            switched off.
+          </li>
+          <li>If the time shown on your camera is wrong, correct it in the camera’s app.</li>
+        </ol>
+      </section>
+
+      <section className={styles.section} aria-labelledby="livestream-code">
+        <h3 id="livestream-code">Code for Your Website Manager</h3>
+        <p className={styles.hint}>
+          Paste this into the web page where the livestream should appear. It contains no password
+          or account detail.
+        </p>
+        <pre className={styles.code} tabIndex={0} aria-label="Embed code">
+          <code>{livestream.embedCode}</code>
+        </pre>
+        <div className={styles.buttonRow}>
+          <Button onClick={() => void copyCode()} aria-live="polite">
+            {copyLabel}
+          </Button>
+          <Button variant="secondary" onClick={() => setIsQuickShareOpen(true)}>
+            Share
+          </Button>
+        </div>
+      </section>
+
+      <section className={styles.section} aria-labelledby="livestream-share">
+        <h3 id="livestream-share">Share Livestream Access</h3>
+        <form
+          className={styles.shareForm}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void shareByEmail();
+          }}
+        >
+          <TextField
+            label="E-mail address"
+            hint="We e-mail the code with instructions, for example to whoever runs your website."
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <Button type="submit" aria-live="polite">
+            {shareLabel}
+          </Button>
+        </form>
+      </section>
+
+      <Link to={paths.dashboard.href()} className={buttonClassName({ variant: 'secondary' })}>
+        Back to Dashboard
+      </Link>
+
+      <QuickShareModal
+        isOpen={isQuickShareOpen}
+        onClose={() => setIsQuickShareOpen(false)}
+        onShare={onShare}
+      />
+    </Card>
+  );
+}

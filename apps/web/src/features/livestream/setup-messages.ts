@@ -1,0 +1,39 @@
+/**
+ * Spec §8 livestream texts. `reason` is the server's message when it gave one (our API answers
+ * `{ code, message }`), else the spec's default for that step.
+ */
+import { errorMessage } from '../../lib/api-client.ts';
+
+export const noCameraSelectedMessage = 'No camera selected';
+
+const reasonOf = (error: unknown, fallback: string) => errorMessage(error, fallback);
+
+export const setupCameraFailure = (error: unknown) =>
+  `Failed to setup camera: ${reasonOf(error, 'Camera setup failed')}. Please try again or contact support.`;
+
+export const configureFailure = (error: unknown) =>
+  `Failed to configure RTSP: ${reasonOf(error, 'RTSP configuration failed')}. Please try again or contact support.`;
+
+export const previewFailure = (error: unknown) =>
+  `Failed to start preview streaming: ${reasonOf(error, 'Failed to start preview streaming')}. This won't affect your setup.`;
+
+export const immediateStreamingFailure = (error: unknown) =>
+  `Failed to start immediate streaming: ${reasonOf(error, 'Failed to start immediate streaming')}. Please try again or contact support.`;
+
+/** Spec §4 stage texts under the progress bars. */
+export function setupStage(progress: number, hasFailed = false): string {
+  if (hasFailed) return 'Camera setup did not finish';
+  if (progress >= 100) return 'Camera ready';
+  if (progress < 30) return 'Connecting to the camera…';
+  if (progress < 60) return 'Opening the camera’s stream port…';
+  if (progress < 90) return 'Checking the video stream…';
+  return 'Finalising…';
+}
+
+export function configureStage(progress: number, hasFailed = false): string {
+  if (hasFailed) return 'Stream configuration did not finish';
+  if (progress >= 100) return 'Stream configured';
+  if (progress < 40) return 'Saving your schedule…';
+  if (progress < 80) return 'Configuring the stream…';
+  return 'Completing…';
+}

@@ -1,0 +1,164 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { authStore } from '../../../lib/auth-store.ts';
+import { toast } from '../../../lib/toast.tsx';
+import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+
+const plan = (overrides: Record<string, unknown>) => ({
+  product_id: 'prod_light',
+  product_name: 'Light Streaming',
+  unit_amount: 1200,
+  currency: 'gbp',
+  recurring: { interval: 'month' },
+  subscribed: false,
+  upgrade_data: false,
+  upgrade_value: false,
+  amountSaved: 0,
+  metadata: {},
+  ...overrides,
+});
+
+const plans = [
+  plan({ id: 'price_light_month_uk', subscribed: true }),
+  plan({
+    id: 'price_light_year_uk',
+    unit_amount: 12000,
+    recurring: { interval: 'year' },
+    upgrade_value: true,
+    amountSaved: 2400,
+  }),
+  plan({
+    id: 'price_heavy_month_uk',
+    product_name: 'Heavy Streaming',
+    unit_amount: 3500,
+    upgrade_data: true,
+    metadata: { Hours: '120', Provider: 'multi-network' },
+  }),
+];
+
+function mockBillingApi(options: { switchStatus?: number } = {}) {
+  return mockFetch((url, init) => {
+    if (url.pathname === '/api/auth/user-data') {
+      return jsonResponse(200, {
+        data: {
+          email: 'farmer@example.com',
+          role: 'customer',
+          customerId: 'c1',
+          impersonation: null,
+        },
+      });
+    }
+    if (url.pathname === '/api/subscriptions/fetch-eligible-plans/cus_1') {
+      return jsonResponse(200, { eligible_plans: plans, subscription_status: 'active' });
+    }
+    if (url.pathname === '/api/billing/all-payment-methods/cus_1') {
+      return jsonResponse(200, {
+        payment_methods: [
+          {
+            id: 'pm_1',
+            card_brand: 'mastercard',
+            last4: '4444',
+            exp_month: 3,
+            exp_year: 2025,
+            is_expired: true,
+            is_default: true,
+          },
+          {
+            id: 'pm_2',
+            card_brand: 'amex',
+            last4: '0005',
+            exp_month: 12,
+            exp_year: 2030,
+            is_expired: false,
+            is_default: false,
+          },
+        ],
+      });
+    }
+    if (url.pathname === '/api/pause/check-active-pause/cus_1') {
+      return jsonResponse(200, { has_active_pause: false, state: null, pause: null });
+    }
+    if (url.pathname === '/api/subscriptions/preview-change/cus_1') {
+      return jsonResponse(200, {
+        plan: plans[2],
+        amount_due: 1595,
+        credit: 0,
+        currency: 'gbp',
+        lines: [],
+      });
+    }
+    if (url.pathname === '/api/subscriptions/change-plan' && init.method === 'POST') {
+      return options.switchStatus === 422
+        ? jsonResponse(422, { code: 'UNPROCESSABLE', message: 'Your card was declined.' })
+        : jsonResponse(200, {
+            success: true,
+            message: 'ok',
+            subscription: { id: 's', price_id: 'price_heavy_month_uk', status: 'active' },
+            invoice: null,
+          });
+    }
+    return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+  });
+}
+
+describe('Manage plan', () => {
+  beforeEach(() => {
+    vi.spyOn(toast, 'success').mockImplementation(() => undefined);
+    vi.spyOn(toast, 'error').mockImplementation(() => undefined);
+  });
+
+  it('shows the plans with their badges and the cards with brand, last 4 and expiry', async () => {
+    authStore.signIn('customer-token');
+    mockBillingApi();
+    renderRoute('/subscription/cus_1');
+    expect(await screen.findByText('Current plan')).toBeDefined();
+    expect(screen.getByText('Upgrade for better value')).toBeDefined();
+    expect(screen.getByText('Upgrade for more data')).toBeDefined();
+    expect(screen.getByText('£35.00')).toBeDefined();
+    // Only the other plans can be switched to.
+    expect(await screen.findAllByRole('button', { name: 'Switch plan' })).toHaveLength(2);
+    expect(await screen.findByText('Mastercard')).toBeDefined();
+    expect(screen.getByText('Visa')).toBeDefined();
+    expect(screen.getByText('Expired')).toBeDefined();
+    expect(screen.getByText('Expires 03/2025')).toBeDefined();
+  });
+
+  it('confirms with name, price, interval and the charge, then switches', async () => {
+    authStore.signIn('customer-token');
+    const fetchMock = mockBillingApi();
+    renderRoute('/subscription/cus_1');
+    const user = userEvent.setup();
+    const buttons = await screen.findAllByRole('button', { name: 'Switch plan' });
+    await user.click(buttons[1]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Switch plan confirmation' });
+    expect(within(dialog).getByText('Heavy Streaming')).toBeDefined();
+    expect(within(dialog).getByText('Monthly')).toBeDefined();
+    expect(await within(dialog).findByText('£15.95')).toBeDefined();
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await vi.waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Plan switched successfully'),
+    );
+    const call = fetchMock.mock.calls.find(([url]) =>
+      String(url).endsWith('/api/subscriptions/change-plan'),
+    );
+    expect(JSON.parse(String(call![1]!.body))).toEqual({
+      customerId: 'cus_1',
+      newPlanId: 'price_heavy_month_uk',
+    });
+  });
+
+  it('tells why a switch failed', async () => {
+    authStore.signIn('customer-token');
+    mockBillingApi({ switchStatus: 422 });
+    renderRoute('/subscription/cus_1');
+    const user = userEvent.setup();
+    await user.click((await screen.findAllByRole('button', { name: 'Switch plan' }))[1]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Switch plan confirmation' });
+    await within(dialog).findByText('£15.95');
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await vi.waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('Failed to switch plan: Your card was declined.'),
+    );
+  });
+});

@@ -1,0 +1,163 @@
+import type { EligiblePlan } from '@farmcam/contract';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useActivePause } from '../../../components/billing/api/check-active-pause.ts';
+import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
+import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal.tsx';
+import { PauseSubscriptionModal } from '../../../components/billing/pause-subscription-modal.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Loader } from '../../../components/ui/spinner.tsx';
+import { paths } from '../../../config/paths.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { formatDay } from '../../../lib/money.ts';
+import { toast } from '../../../lib/toast.tsx';
+import { usePaymentMethods } from '../api/all-payment-methods.ts';
+import { useChangePlan } from '../api/change-plan.ts';
+import { useEligiblePlans } from '../api/fetch-eligible-plans.ts';
+import { PaymentMethodsList } from './payment-methods-list.tsx';
+import { PlanCard } from './plan-card.tsx';
+import { SwitchPlanModal } from './switch-plan-modal.tsx';
+import styles from './subscription-page.module.css';
+
+export const planSwitchedMessage = 'Plan switched successfully';
+export const planSwitchFailedMessage = 'Failed to switch plan';
+const reloadDelayMs = 1000;
+
+/** The reason the server gave for a failed switch, when it gave one the user can act on. */
+function switchFailure(error: unknown): string {
+  if (error instanceof ApiError && typeof error.status === 'number' && error.status < 500) {
+    return `${planSwitchFailedMessage}: ${errorMessage(error)}`;
+  }
+  return planSwitchFailedMessage;
+}
+
+/** Manage plan (/subscription/{stripeId}): plans, payment methods, portal, pause (spec §2). */
+export function SubscriptionPage() {
+  const { stripeId = '' } = useParams();
+  const navigate = useNavigate();
+  const plans = useEligiblePlans(stripeId);
+  const paymentMethods = usePaymentMethods(stripeId);
+  const changePlan = useChangePlan();
+  const portal = useOpenBillingPortal();
+  const [chosenPlan, setChosenPlan] = useState<EligiblePlan | null>(null);
+  const [isPauseOpen, setIsPauseOpen] = useState(false);
+  const [isCancelPauseOpen, setIsCancelPauseOpen] = useState(false);
+  const activePause = useActivePause(stripeId);
+  const scheduledPause =
+    activePause.data?.state === 'scheduled' && activePause.data.pause
+      ? { startDate: activePause.data.pause.start_date, endDate: activePause.data.pause.end_date }
+      : null;
+
+  const status = plans.data?.subscription_status ?? null;
+  const canSwitch = status === 'active';
+
+  const confirmSwitch = (plan: EligiblePlan) =>
+    changePlan.mutate(
+      { customerId: stripeId, newPlanId: plan.id },
+      {
+        onSuccess: () => toast.success(planSwitchedMessage),
+        onError: (error) => toast.error(switchFailure(error)),
+        onSettled: () => setChosenPlan(null),
+      },
+    );
+
+  return (
+    <div className={styles.page}>
+      <Card title="Available Plans">
+        {plans.isPending ? (
+          <Loader label="Loading plans…" />
+        ) : plans.isError ? (
+          <p role="alert" className={styles.error}>
+            {errorMessage(plans.error, 'Could not load the plans.')}
+          </p>
+        ) : (
+          <>
+            {status !== null && status !== 'active' && (
+              <p className={styles.notice} role="status">
+                {status === 'canceled'
+                  ? 'This camera has no active subscription, so its plan cannot be switched.'
+                  : status === 'paused'
+                    ? 'This plan is paused. You can switch plan once it restarts.'
+                    : 'Please pay the overdue invoice before switching plan.'}
+              </p>
+            )}
+            <div className={styles.plans}>
+              {plans.data.eligible_plans.map((plan) => (
+                <PlanCard
+                  key={plan.id}
+                  plan={plan}
+                  canSwitch={canSwitch}
+                  onSwitch={setChosenPlan}
+                />
+              ))}
+            </div>
+          </>
+        )}
+      </Card>
+
+      <Card title="Payment methods">
+        {paymentMethods.isPending ? (
+          <Loader label="Loading payment methods…" />
+        ) : paymentMethods.isError ? (
+          <p role="alert" className={styles.error}>
+            {errorMessage(paymentMethods.error, 'Could not load the payment methods.')}
+          </p>
+        ) : (
+          <PaymentMethodsList methods={paymentMethods.data} />
+        )}
+        {scheduledPause && (
+          <p className={styles.notice} role="status">
+            Pause scheduled from {formatDay(scheduledPause.startDate)} until{' '}
+            {formatDay(scheduledPause.endDate)}.
+          </p>
+        )}
+        <div className={styles.pageActions}>
+          <Button onClick={() => portal.open(stripeId)} isLoading={portal.isPending}>
+            Update payment details
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={() => setIsPauseOpen(true)}
+            disabled={status === 'canceled'}
+          >
+            Pause subscription
+          </Button>
+          {scheduledPause && (
+            <Button variant="secondary" onClick={() => setIsCancelPauseOpen(true)}>
+              Cancel scheduled pause
+            </Button>
+          )}
+        </div>
+      </Card>
+
+      <SwitchPlanModal
+        customerId={stripeId}
+        plan={chosenPlan}
+        isSwitching={changePlan.isPending}
+        onConfirm={confirmSwitch}
+        onClose={() => {
+          if (!changePlan.isPending) setChosenPlan(null);
+        }}
+      />
+      <PauseSubscriptionModal
+        billingCustomerId={stripeId}
+        isOpen={isPauseOpen}
+        onClose={() => setIsPauseOpen(false)}
+        onPaused={() => navigate(paths.dashboard.href({ isRefresh: true }))}
+      />
+      <CancelPauseModal
+        billingCustomerId={stripeId}
+        pause={scheduledPause}
+        isOpen={isCancelPauseOpen}
+        onClose={() => setIsCancelPauseOpen(false)}
+        // Spec §4: the list reloads 1 s after a pause or a cancel succeeds.
+        onCanceled={() => setTimeout(() => void activePause.refetch(), reloadDelayMs)}
+        onChangeDate={() => {
+          setIsCancelPauseOpen(false);
+          setIsPauseOpen(true);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import type { EligiblePlan } from '@farmcam/contract';
+import { Button } from '../../../components/ui/button.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { Loader } from '../../../components/ui/spinner.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { formatMoney, intervalWord } from '../../../lib/money.ts';
+import { usePlanChangePreview } from '../api/preview-plan-change.ts';
+import styles from './subscription-page.module.css';
+
+/**
+ * Switch plan confirmation (spec §2, §4): the plan's name, price and interval, and what is
+ * charged now (pro-rata). Yes switches; Cancel or completion closes it.
+ */
+export function SwitchPlanModal({
+  customerId,
+  plan,
+  isSwitching,
+  onConfirm,
+  onClose,
+}: {
+  customerId: string;
+  plan: EligiblePlan | null;
+  isSwitching: boolean;
+  onConfirm: (plan: EligiblePlan) => void;
+  onClose: () => void;
+}) {
+  const preview = usePlanChangePreview(customerId, plan?.id ?? null);
+  return (
+    <Modal isOpen={plan !== null} onClose={onClose} title="Switch plan confirmation">
+      {plan && (
+        <>
+          <dl className={styles.summary}>
+            <dt>Plan</dt>
+            <dd>{plan.product_name}</dd>
+            <dt>Price</dt>
+            <dd>{formatMoney(plan.unit_amount, plan.currency)}</dd>
+            <dt>Interval</dt>
+            <dd>{plan.recurring.interval === 'month' ? 'Monthly' : 'Annually'}</dd>
+          </dl>
+          <div className={styles.charge} aria-live="polite">
+            {preview.isPending ? (
+              <Loader label="Working out the charge…" />
+            ) : preview.isError ? (
+              <p role="alert" className={styles.error}>
+                {errorMessage(preview.error, 'Could not work out the charge for this switch.')}
+              </p>
+            ) : (
+              <>
+                <p>
+                  Charged now:{' '}
+                  <strong>{formatMoney(preview.data.amount_due, preview.data.currency)}</strong>
+                  {preview.data.credit > 0 && (
+                    <>
+                      {' '}
+                      (a credit of {formatMoney(preview.data.credit, preview.data.currency)} goes to
+                      your next invoice)
+                    </>
+                  )}
+                </p>
+                <p className={styles.note}>
+                  The switch happens now. You pay the difference for the rest of this billing period
+                  (pro-rata), then {formatMoney(plan.unit_amount, plan.currency)} a{' '}
+                  {intervalWord(plan.recurring.interval)}.
+                </p>
+              </>
+            )}
+          </div>
+          <div className={styles.modalActions}>
+            <Button variant="secondary" onClick={onClose} disabled={isSwitching}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => onConfirm(plan)}
+              isLoading={isSwitching}
+              disabled={!preview.isSuccess}
+            >
+              Yes
+            </Button>
+          </div>
+        </>
+      )}
+    </Modal>
+  );
+}

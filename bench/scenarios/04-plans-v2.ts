@@ -1,0 +1,126 @@
+/**
+ * The dashboard's camera list, GET /api/cameras/plansV2 (issue 3 budgets):
+ * - a 10-camera account (demo@example.com) under the default load, as a ratio of the bare Fastify
+ *   hello world (target >= 0.1), with the portal as configured by default (camera-list cache on);
+ * - a 1,000-camera account in a database of 10,000 SIMs x 400 days of usage (4 million rows),
+ *   seeded before a second portal starts on it with the cache off, so that every request runs
+ *   the query: latency of one request at a time (target p50 <= 50 ms on the embedded database).
+ * BENCH_SCALE=0 skips the scale part (it adds about two minutes, mostly seeding).
+ */
+import { signIn } from '../lib/auth.ts';
+import { startPortal } from '../lib/servers.ts';
+import { metric, type Metric, type Scenario } from '../lib/types.ts';
+import {
+  scaleAccountCameras,
+  scaleAccountEmail,
+  scaleSimCount,
+  scaleUsageDays,
+  seedScaleData,
+} from './support/scale-data.ts';
+
+const name = 'plans-v2';
+
+async function cameraCount(baseUrl: string, token: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/cameras/plansV2`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!response.ok) throw new Error(`plansV2 answered ${response.status}`);
+  const body = (await response.json()) as { cameras: unknown[] };
+  return body.cameras.length;
+}
+
+const scenario: Scenario = {
+  name,
+  async run(context) {
+    const metrics: Metric[] = [];
+    const details: Record<string, unknown> = {};
+
+    // 10 cameras, default load, against the hello baseline.
+    const demoCameras = await cameraCount(context.baseUrl, context.customerToken);
+    const hello = await context.load({ title: 'hello GET /', url: `${context.helloUrl}/` });
+    const small = await context.load({
+      title: `portal GET /api/cameras/plansV2 (${demoCameras} cameras)`,
+      url: `${context.baseUrl}/api/cameras/plansV2`,
+      headers: { authorization: `Bearer ${context.customerToken}` },
+    });
+    context.log(
+      `plansV2 (${demoCameras} cameras): ${small.requestsPerSecond.toFixed(0)} req/s, hello ` +
+        `${hello.requestsPerSecond.toFixed(0)} req/s, p50 ${small.latencyMs.p50} ms`,
+    );
+    details.small = { hello, plansV2: small, cameras: demoCameras };
+    metrics.push(
+      metric(name, `plansV2 ${demoCameras}-camera throughput`, small.requestsPerSecond, 'req/s'),
+      metric(
+        name,
+        `plansV2 ${demoCameras}-camera / hello ratio`,
+        Number((small.requestsPerSecond / hello.requestsPerSecond).toFixed(3)),
+        'x',
+        { atLeast: 0.1 },
+      ),
+      metric(
+        name,
+        `plansV2 ${demoCameras}-camera p50 latency (${small.connections} conn.)`,
+        small.latencyMs.p50,
+        'ms',
+      ),
+      metric(
+        name,
+        `plansV2 ${demoCameras}-camera p99 latency (${small.connections} conn.)`,
+        small.latencyMs.p99,
+        'ms',
+      ),
+    );
+
+    if (process.env.BENCH_SCALE === '0') {
+      return { metrics, details };
+    }
+
+    // 1,000 cameras among 10,000 SIMs x 400 days, the cache off: every request runs the query.
+    const started = Date.now();
+    context.log(`seeding ${scaleSimCount} SIMs x ${scaleUsageDays} days of usage...`);
+    const portal = await startPortal(context.rootDir, {
+      prepareDataDir: (dataDir) => seedScaleData({ dataDir }, context.log),
+      env: { PLANS_CACHE_SECONDS: '0' },
+    });
+    try {
+      context.log(`scale portal ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      const token = await signIn(portal.baseUrl, scaleAccountEmail);
+      const coldStarted = performance.now();
+      const cameras = await cameraCount(portal.baseUrl, token);
+      const coldMs = performance.now() - coldStarted;
+      if (cameras !== scaleAccountCameras) {
+        throw new Error(`${scaleAccountEmail} has ${cameras} cameras, not ${scaleAccountCameras}`);
+      }
+      const large = await context.load({
+        title: `portal GET /api/cameras/plansV2 (${cameras} cameras, no cache)`,
+        url: `${portal.baseUrl}/api/cameras/plansV2`,
+        headers: { authorization: `Bearer ${token}` },
+        connections: 1,
+      });
+      context.log(
+        `plansV2 (${cameras} cameras, no cache, one request at a time): p50 ` +
+          `${large.latencyMs.p50} ms, p99 ${large.latencyMs.p99} ms, first ${coldMs.toFixed(0)} ms`,
+      );
+      details.large = { ...large, firstRequestMs: coldMs, cameras };
+      metrics.push(
+        metric(
+          name,
+          `plansV2 ${cameras}-camera p50 (10k SIMs x 400 days, no cache)`,
+          large.latencyMs.p50,
+          'ms',
+          {
+            atMost: 50,
+          },
+        ),
+        metric(name, `plansV2 ${cameras}-camera p99 (no cache)`, large.latencyMs.p99, 'ms'),
+        metric(name, `plansV2 ${cameras}-camera first request (cold)`, Math.round(coldMs), 'ms'),
+      );
+    } finally {
+      await portal.stop();
+    }
+    return { metrics, details };
+  },
+};
+
+export default scenario;

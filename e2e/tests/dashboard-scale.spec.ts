@@ -1,0 +1,78 @@
+import type { CDPSession } from '@playwright/test';
+import { expect, test } from '../fixtures/portal.ts';
+import { card, openPortalAs } from './dashboard-helpers.ts';
+
+// Trace snapshots copy the DOM on every step: with 1,000 cards they would be what is measured.
+test.use({ trace: 'off' });
+
+test.describe('dashboard at scale', () => {
+  test('renders 1,000 cards in under a second without layout thrash', async ({
+    page,
+    signIn,
+  }, testInfo) => {
+    await openPortalAs(page, signIn, 'demo@example.com');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const realPlans = await (
+      await page.request.get('/api/cameras/plansV2', {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json();
+    // The demo's ten cameras, a hundred times over, as one answer.
+    const cameras = Array.from({ length: 1000 }, (_, index) => ({
+      ...realPlans.cameras[index % realPlans.cameras.length],
+      SIM_ICCID: `8944990000${String(index).padStart(9, '0')}`,
+      nicknameInDatabase: `Camera ${index + 1}`,
+    }));
+    await page.route('**/api/cameras/plansV2', (route) =>
+      route.fulfill({ json: { ...realPlans, cameras } }),
+    );
+    await page.goto('/activate');
+    const account = page.getByRole('navigation', { name: 'Main' }).getByRole('link', {
+      name: 'Account',
+    });
+    await expect(account).toBeVisible();
+    await page.evaluate(() => performance.clearMarks());
+    const session = await page.context().newCDPSession(page);
+    await session.send('Performance.enable');
+    const layoutsBefore = await layoutCount(session);
+
+    await account.click();
+    // Wait on the grid's own mark: a locator polling 1,000 articles for their accessible names
+    // would itself force style and layout work while the page renders.
+    await page.waitForFunction(
+      () => performance.getEntriesByName('camera-grid:rendered').length > 0,
+      undefined,
+      { polling: 250 },
+    );
+    const layouts = (await layoutCount(session)) - layoutsBefore;
+    const timing = await page.evaluate(() => {
+      const mark = performance.getEntriesByName('camera-grid:rendered').at(-1);
+      const response = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/api/cameras/plansV2'))
+        .at(-1) as PerformanceResourceTiming | undefined;
+      return { markAt: mark?.startTime ?? null, responseEnd: response?.responseEnd ?? null };
+    });
+    expect(timing.markAt).not.toBeNull();
+    expect(timing.responseEnd).not.toBeNull();
+    const renderMs = timing.markAt! - timing.responseEnd!;
+    testInfo.annotations.push({
+      type: 'performance',
+      description: `1,000 cards: ${renderMs.toFixed(0)} ms from the answer to the rendered grid; ${layouts} layouts`,
+    });
+    console.log(`1,000 cards: ${renderMs.toFixed(0)} ms after the answer, ${layouts} layouts`);
+    expect(renderMs).toBeLessThan(1000);
+    // A handful of layouts for the whole navigation, not one per card.
+    expect(layouts).toBeLessThan(20);
+    await expect(page.getByRole('heading', { name: 'My cameras (1000)' })).toBeVisible();
+    await expect(card(page, 'Camera 1000')).toBeAttached();
+    await page.screenshot({ path: testInfo.outputPath('dashboard-1000-1280.png') });
+  });
+});
+
+async function layoutCount(session: CDPSession): Promise<number> {
+  const { metrics } = (await session.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  return metrics.find((metric) => metric.name === 'LayoutCount')?.value ?? 0;
+}

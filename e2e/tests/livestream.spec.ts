@@ -1,0 +1,298 @@
+/**
+ * Livestreaming as a new user meets it: the marketing page with a live demo from the local demo
+ * camera, the three-step setup with a preview that really plays, the embed code copied into a
+ * page on another origin where it plays the latest clip, and the refusals.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { Locator, Page } from '@playwright/test';
+import { expect, expectAccessible, test } from '../fixtures/portal.ts';
+
+const farmyardIccid = '8944110000000001030';
+const topGateIccid = '8944110000000001014';
+const stableYardIccid = '8944110000000002012';
+
+/** Waits until the video has data and its playhead moves. */
+async function expectVideoPlaying(video: Locator, timeout = 60_000): Promise<void> {
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), {
+      timeout,
+      message: 'the video has frames to show',
+    })
+    .toBeGreaterThanOrEqual(2);
+  const playing = await video.evaluate((element: HTMLVideoElement) => ({
+    isPaused: element.paused,
+    width: element.videoWidth,
+  }));
+  expect(playing).toEqual({ isPaused: false, width: 640 });
+  const start = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), {
+      timeout: 10_000,
+      message: 'the playhead moves',
+    })
+    .not.toBe(start);
+}
+
+async function screenshotBoth(page: Page, outputPath: (name: string) => string, name: string) {
+  await page.screenshot({ path: outputPath(`${name}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectAccessible(page);
+  await page.screenshot({ path: outputPath(`${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** A website of the customer's on another origin, with only the pasted code in it. */
+async function startCustomerSite(embedCode: string) {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      `<!doctype html><html lang="en"><head><title>Hilltop Farm Shop</title></head><body><h1>Hilltop Farm Shop</h1><p>Live from the farm:</p>${embedCode}</body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const bearer = async (page: Page) => ({
+  authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`,
+});
+
+test.describe('livestreaming', () => {
+  test('a new user sets up the demo Heavy camera; the code plays on another origin', async ({
+    page,
+    context,
+    signIn,
+    consoleErrors,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signIn('demo@example.com');
+
+    // The marketing page, from the navigation, with a live demo of the demo camera.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Livestreaming/ }).click();
+    await expect(page).toHaveURL(/\/livestreaming$/);
+    await expect(page.getByRole('heading', { name: 'Benefits' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'How it works' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Requirements' })).toBeVisible();
+    await expectVideoPlaying(page.getByTestId('livestream-demo'), 90_000);
+    const setupVideo = page.getByLabel('Video: setting up a livestream in the portal');
+    await expect
+      .poll(() => setupVideo.evaluate((element: HTMLVideoElement) => element.readyState))
+      .toBeGreaterThanOrEqual(1);
+    expect(await setupVideo.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(10);
+    await expectAccessible(page);
+    await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'livestreaming');
+
+    // Step 1: only the active Heavy cameras are offered.
+    await page.getByRole('link', { name: 'Set Up Livestream' }).first().click();
+    await expect(page).toHaveURL(/\/livestreaming\/setup$/);
+    await expect(page.getByRole('heading', { name: 'Setup Livestreaming' })).toBeVisible();
+    await expect(page.getByRole('radio')).toHaveCount(2);
+    await expect(page.getByRole('radio', { name: /Top gate/ })).toHaveCount(0);
+    await page.getByRole('radio', { name: /Farmyard/ }).check();
+    await expectAccessible(page);
+    await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'setup-select');
+    await page.getByRole('button', { name: 'Set Up Camera' }).click();
+    await expect(page.getByRole('progressbar', { name: 'Camera setup progress' })).toBeVisible();
+
+    // Step 2: defaults, a change, and the data it will use.
+    await expect(page.getByRole('heading', { name: 'Configure Livestreaming' })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByRole('radio', { name: 'SD' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: /HD/ })).toBeDisabled();
+    await expect(page.getByText('Coming Soon')).toBeVisible();
+    await expect(page.getByRole('radio', { name: '15 seconds' })).toBeChecked();
+    await expect(page.getByRole('button', { name: '09:00' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Saturday' })).toHaveAttribute('aria-pressed', 'false');
+    await page.getByRole('radio', { name: '30 seconds' }).check();
+    await page.getByRole('button', { name: 'Saturday' }).click();
+    await expect(page.getByText(/of mobile data a month/)).toContainText('50 GB allowance');
+    await expectAccessible(page);
+    await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'setup-configure');
+    await page.getByRole('button', { name: 'Start Livestream' }).click();
+
+    // Step 3: active, with a preview that really plays.
+    await expect(page.getByRole('heading', { name: 'Live Stream Active' })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByText('Farmyard is now streaming')).toBeVisible();
+    await expect(page.getByText('The preview lasts only 5 seconds.')).toBeVisible();
+    await expectVideoPlaying(page.getByTestId('livestream-preview'));
+    await expect(page.getByRole('heading', { name: 'Important' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Copy Code' }).click();
+    await expect(page.getByRole('button', { name: 'Copied!' })).toBeVisible();
+    const embedCode = await page.evaluate(() => navigator.clipboard.readText());
+    expect(embedCode).toMatch(/^<iframe src="http:\/\/localhost:\d+\/embed\/ls_[A-Za-z0-9_-]{22}"/);
+    expect(embedCode).not.toContain(farmyardIccid);
+    await expect(page.getByRole('button', { name: 'Copy Code' })).toBeVisible({ timeout: 4000 });
+
+    const sharedAt = new Date(Date.now() - 1000);
+    await page.getByLabel(/^E-mail address/).fill('webmaster@hilltop-farm.example');
+    await page.getByRole('button', { name: 'Share via Email' }).click();
+    await expect(page.getByRole('button', { name: 'Shared!' })).toBeVisible();
+    await expect(page.getByText('Livestream code shared successfully!')).toBeVisible();
+    await expect(page.getByLabel(/^E-mail address/)).toHaveValue('');
+    const outbox = await page.request.get('/dev/outbox?to=webmaster@hilltop-farm.example&limit=1');
+    const [message] = (await outbox.json()) as { text: string; createdAt: string }[];
+    expect(new Date(message!.createdAt) >= sharedAt).toBe(true);
+    expect(message!.text).toContain(embedCode);
+    await expectAccessible(page);
+    await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'setup-active');
+
+    // The code, pasted into a website on another origin, plays the latest clip.
+    const site = await startCustomerSite(embedCode);
+    try {
+      const visitor = await context.newPage();
+      await visitor.goto(site.url);
+      await expect(visitor.getByRole('heading', { name: 'Hilltop Farm Shop' })).toBeVisible();
+      const embedded = visitor.frameLocator('iframe').locator('video');
+      await expectVideoPlaying(embedded);
+      expect(
+        await embedded.evaluate((element: HTMLVideoElement) => [element.muted, element.loop, element.autoplay]),
+      ).toEqual([true, true, true]);
+      await visitor.screenshot({ path: testInfo.outputPath('embed-other-origin-1280.png') });
+      await visitor.close();
+    } finally {
+      await site.close();
+    }
+
+    // The portal now shows the livestream, seen on a website, with its view.
+    await page.goto('/livestreaming');
+    const card = page.getByRole('region', { name: 'Your livestreams' });
+    await expect(card.getByText('Farmyard')).toBeVisible();
+    await expect(card.getByText('Active')).toBeVisible();
+    await expect(card.getByText(/1 view in the last 14 days/)).toBeVisible();
+    await expect(card.getByText('Not yet')).toHaveCount(0);
+    await expect(card.getByText(/Monday to Saturday/)).toBeVisible();
+    await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'livestreaming-managed');
+
+    // Switched off later, from the same card.
+    await card.getByRole('button', { name: 'Switch off' }).click();
+    await expect(card.getByRole('button', { name: 'Switch on' })).toBeVisible();
+    await expect(card.getByRole('definition').filter({ hasText: /^Off$/ })).toBeVisible();
+    await card.getByRole('button', { name: 'Switch on' }).click();
+    await expect(card.getByRole('button', { name: 'Switch off' })).toBeVisible();
+    await expect(card.getByText('Active')).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('cameras without an active Heavy plan, and other customers’ cameras, are refused', async ({
+    page,
+    signIn,
+  }) => {
+    await signIn('demo@example.com');
+    const headers = await bearer(page);
+    const setUp = (iccid: string) =>
+      page.request.post('/api/livestreaming/setup-camera', {
+        headers,
+        data: { sim_number: iccid, ports: [554] },
+      });
+    const light = await setUp(topGateIccid);
+    expect(light.status()).toBe(422);
+    expect((await light.json()).message).toContain('Heavy Streaming plan');
+    expect((await setUp(stableYardIccid)).status()).toBe(404);
+    const recordLight = await page.request.post('/api/livestreaming/rtsp-now', {
+      headers,
+      data: { camera_id: topGateIccid, rtsp_port: 554, rtsp_path: '/12', duration: 5, include_audio: false },
+    });
+    expect(recordLight.status()).toBe(422);
+
+    // second@example.com has no Heavy camera: the setup says so.
+    await page.evaluate(() => localStorage.clear());
+    await signIn('second@example.com');
+    await page.goto('/livestreaming/setup');
+    await expect(page.getByRole('heading', { name: 'No Heavy Streaming Cameras Found' })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
+
+/**
+ * Makes the setup video the marketing page shows, from the product itself: run with
+ * RECORD_SETUP_VIDEO=1 (docs/decisions/045). Chromium's screencast gives the frames (Playwright's
+ * own video recorder needs a browser download we cannot make here); Debian's ffmpeg encodes them.
+ * Off by default: it rewrites a file of the web app.
+ */
+test.describe('setup video', () => {
+  test.skip(!process.env.RECORD_SETUP_VIDEO, 'RECORD_SETUP_VIDEO=1 records the setup video');
+
+  test('records the setup journey into apps/web/public/media', async ({ page, signIn }, testInfo) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await signIn('demo@example.com');
+    await page.goto('/livestreaming/setup');
+    await expect(page.getByRole('radio', { name: /Calving pen/ })).toBeVisible();
+
+    const frames: { data: string; timestamp: number }[] = [];
+    const screencast = await page.context().newCDPSession(page);
+    screencast.on('Page.screencastFrame', (frame) => {
+      frames.push({ data: frame.data, timestamp: frame.metadata.timestamp ?? Date.now() / 1000 });
+      void screencast.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+    });
+    await screencast.send('Page.startScreencast', { format: 'jpeg', quality: 85, maxWidth: 1280, maxHeight: 720 });
+    const pause = (milliseconds = 1500) => page.waitForTimeout(milliseconds);
+
+    await pause();
+    await page.getByRole('radio', { name: /Calving pen/ }).check();
+    await pause();
+    await page.getByRole('button', { name: 'Set Up Camera' }).click();
+    await expect(page.getByRole('heading', { name: 'Configure Livestreaming' })).toBeVisible({ timeout: 20_000 });
+    await pause(2500);
+    await page.getByRole('button', { name: 'Saturday' }).click();
+    await pause(700);
+    await page.getByRole('button', { name: 'Sunday' }).click();
+    await pause();
+    await page.getByRole('button', { name: 'Start Livestream' }).scrollIntoViewIfNeeded();
+    await pause(1000);
+    await page.getByRole('button', { name: 'Start Livestream' }).click();
+    await expect(page.getByRole('heading', { name: 'Live Stream Active' })).toBeVisible({ timeout: 20_000 });
+    await expectVideoPlaying(page.getByTestId('livestream-preview'));
+    await pause(3000);
+    await page.getByRole('heading', { name: 'Code for Your Website Manager' }).scrollIntoViewIfNeeded();
+    await pause();
+    await page.getByRole('button', { name: 'Copy Code' }).click();
+    await pause(2500);
+    await screencast.send('Page.stopScreencast');
+    // The last frame holds until the end of the video.
+    frames.push({ data: frames.at(-1)!.data, timestamp: frames.at(-1)!.timestamp + 1.5 });
+
+    const folder = testInfo.outputPath('frames');
+    await fs.promises.mkdir(folder, { recursive: true });
+    const list: string[] = ['ffconcat version 1.0'];
+    for (const [index, frame] of frames.entries()) {
+      const name = `frame-${String(index).padStart(5, '0')}.jpg`;
+      await fs.promises.writeFile(path.join(folder, name), Buffer.from(frame.data, 'base64'));
+      const next = frames[index + 1];
+      list.push(`file ${name}`, `duration ${next ? Math.max(0.01, next.timestamp - frame.timestamp).toFixed(3) : '0.5'}`);
+    }
+    await fs.promises.writeFile(path.join(folder, 'frames.txt'), `${list.join('\n')}\n`);
+
+    const target = path.resolve(
+      path.dirname(fileURLToPath(import.meta.url)),
+      '../../apps/web/public/media/livestream-setup.mp4',
+    );
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await promisify(execFile)('ffmpeg', [
+      '-y', '-loglevel', 'error',
+      '-f', 'concat', '-safe', '0', '-i', path.join(folder, 'frames.txt'),
+      '-vf', 'fps=15,scale=960:-2',
+      '-c:v', 'libx264', '-preset', 'slow', '-crf', '28', '-pix_fmt', 'yuv420p',
+      '-movflags', '+faststart',
+      target,
+    ]);
+    expect((await fs.promises.stat(target)).size).toBeGreaterThan(10_000);
+  });
+});

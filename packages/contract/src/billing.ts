@@ -1,0 +1,197 @@
+/**
+ * Subscriptions, payment methods, pause and invoices (spec §3, §7). Field names follow the spec's
+ * answers (snake_case where the spec's screens read them so). Money is integer minor units.
+ * `customerId` / `customer_id` is always a billing customer id (the spec's stripeCustomerId).
+ */
+import { z } from 'zod';
+
+/** A billing customer id: our local engine's `cus_…` or a Stripe customer id. */
+export const billingCustomerId = z
+  .string()
+  .trim()
+  .min(1, 'Enter a customer id')
+  .max(255, 'That customer id is too long')
+  .regex(/^[A-Za-z0-9_]+$/, 'Unknown customer id');
+
+export const billingCustomerParams = z.object({ customerId: billingCustomerId });
+export const billingCustomerQuery = z.object({ customerId: billingCustomerId });
+export const billingCustomerBody = z.object({ customerId: billingCustomerId });
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-04-01');
+
+// ── Plans ────────────────────────────────────────────────────────────────────────────────
+
+export const eligiblePlan = z.object({
+  id: z.string().describe('Price id'),
+  product_id: z.string(),
+  product_name: z.string(),
+  unit_amount: z.number().int().describe('Minor units'),
+  currency: z.string(),
+  recurring: z.object({ interval: z.enum(['month', 'year']) }),
+  subscribed: z.boolean().describe('The camera is on this plan now'),
+  upgrade_data: z.boolean().describe('More data than the current plan'),
+  upgrade_value: z.boolean().describe('The same data for less per month'),
+  amountSaved: z
+    .number()
+    .int()
+    .describe('Annual plans: saving against twelve monthly payments, minor units; else 0'),
+  metadata: z.object({ Provider: z.string().optional(), Hours: z.string().optional() }),
+});
+export type EligiblePlan = z.infer<typeof eligiblePlan>;
+
+export const eligiblePlansResponse = z.object({
+  eligible_plans: z.array(eligiblePlan),
+  /** The subscription's status; plans can be switched only while it is active. */
+  subscription_status: z.string().nullable(),
+});
+export type EligiblePlansResponse = z.infer<typeof eligiblePlansResponse>;
+
+export const changePlanBody = z.object({
+  customerId: billingCustomerId,
+  newPlanId: z.string().trim().min(1, 'Choose a plan').max(255),
+});
+export type ChangePlanBody = z.infer<typeof changePlanBody>;
+
+export const planChangePreviewQuery = z.object({
+  newPlanId: z.string().trim().min(1, 'Choose a plan').max(255),
+});
+
+/** What switching now would charge (spec §4: charged immediately, pro-rata). */
+export const planChangePreview = z.object({
+  plan: eligiblePlan,
+  /** Charged now; 0 when the change leaves a credit. */
+  amount_due: z.number().int(),
+  /** Credit kept for the next invoice (a downgrade), minor units. */
+  credit: z.number().int(),
+  currency: z.string(),
+  /** The invoice lines, e.g. unused time on the old plan and remaining time on the new. */
+  lines: z.array(z.object({ description: z.string(), amount: z.number().int() })),
+});
+export type PlanChangePreview = z.infer<typeof planChangePreview>;
+
+export const changePlanResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscription: z.object({ id: z.string(), price_id: z.string(), status: z.string() }),
+  invoice: z
+    .object({
+      id: z.string(),
+      amount_due: z.number().int(),
+      currency: z.string(),
+      status: z.string(),
+    })
+    .nullable(),
+});
+export type ChangePlanResponse = z.infer<typeof changePlanResponse>;
+
+// ── Payment methods and hosted pages ─────────────────────────────────────────────────────────
+
+export const paymentMethod = z.object({
+  id: z.string(),
+  card_brand: z.string(),
+  last4: z.string(),
+  exp_month: z.number().int(),
+  exp_year: z.number().int(),
+  is_expired: z.boolean(),
+  is_default: z.boolean(),
+});
+export type PaymentMethod = z.infer<typeof paymentMethod>;
+
+export const paymentMethodsResponse = z.object({ payment_methods: z.array(paymentMethod) });
+export type PaymentMethodsResponse = z.infer<typeof paymentMethodsResponse>;
+
+export const portalSessionResponse = z.object({ url: z.string() });
+export type PortalSessionResponse = z.infer<typeof portalSessionResponse>;
+
+export const customerSecretResponse = z.object({ secret: z.string() });
+export type CustomerSecretResponse = z.infer<typeof customerSecretResponse>;
+
+// ── Pause ────────────────────────────────────────────────────────────────────────────────
+
+export const pauseOptionsResponse = z.object({
+  pause_options: z.object({
+    message: z.string(),
+    /** First day of the pause (YYYY-MM-DD); null when the plan cannot be paused now. */
+    pause_from: isoDate.nullable(),
+    /** Dates the plan can restart on: first days of the months after pause_from. */
+    resume_dates: z.array(isoDate),
+    customer_id: z.string(),
+    /** The pause already scheduled or running, if any. */
+    current_pause: z.object({ start_date: isoDate, end_date: isoDate }).nullable(),
+  }),
+});
+export type PauseOptionsResponse = z.infer<typeof pauseOptionsResponse>;
+
+export const pauseSubscriptionBody = z.object({
+  customer_id: billingCustomerId,
+  resume_date: isoDate,
+});
+export type PauseSubscriptionBody = z.infer<typeof pauseSubscriptionBody>;
+
+export const cancelPauseBody = z.object({ customer_id: billingCustomerId });
+export type CancelPauseBody = z.infer<typeof cancelPauseBody>;
+
+export const pauseResultResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  pause: z.object({ start_date: isoDate, end_date: isoDate }).nullable(),
+});
+export type PauseResultResponse = z.infer<typeof pauseResultResponse>;
+
+export const activePauseResponse = z.object({
+  has_active_pause: z.boolean(),
+  /** 'scheduled' before the start date, 'paused' while it runs. */
+  state: z.enum(['scheduled', 'paused']).nullable(),
+  pause: z.object({ start_date: isoDate, end_date: isoDate }).nullable(),
+});
+export type ActivePauseResponse = z.infer<typeof activePauseResponse>;
+
+// ── Invoices ─────────────────────────────────────────────────────────────────────────────
+
+export const invoice = z.object({
+  id: z.string(),
+  number: z.string(),
+  amount_due: z.number().int(),
+  amount_paid: z.number().int(),
+  currency: z.string(),
+  lines: z.array(z.object({ description: z.string() })),
+  created_date: z.string().describe('ISO date-time'),
+  status: z.string(),
+  invoice_pdf: z.string().nullable(),
+  hosted_invoice_url: z.string().nullable(),
+});
+export type Invoice = z.infer<typeof invoice>;
+
+export const invoicesResponse = z.object({ invoices: z.array(invoice) });
+export type InvoicesResponse = z.infer<typeof invoicesResponse>;
+
+// ── Renewal (no-active-subscription screen) ───────────────────────────────────────────────────
+
+export const renewalPlansQuery = z.object({
+  location: z.enum(['uk', 'ie'], 'Region must be uk or ie').optional().default('uk'),
+});
+
+export const renewalPlansResponse = z.object({
+  iccid: z.string(),
+  customer_id: z.string(),
+  nickname: z.string().nullable(),
+  /** False when the SIM is terminated or already has a live subscription. */
+  can_renew: z.boolean(),
+  reason: z.string().nullable(),
+  plans: z.array(eligiblePlan),
+});
+export type RenewalPlansResponse = z.infer<typeof renewalPlansResponse>;
+
+export const renewSubscriptionBody = z.object({
+  customerId: billingCustomerId,
+  iccid: z
+    .string()
+    .trim()
+    .regex(/^\d{19,20}$/, 'An ICCID is 19 or 20 digits'),
+  priceId: z.string().trim().min(1, 'Choose a plan').max(255),
+});
+export type RenewSubscriptionBody = z.infer<typeof renewSubscriptionBody>;
+
+/** Where to pay: the provider's hosted checkout. */
+export const checkoutResponse = z.object({ url: z.string() });
+export type CheckoutResponse = z.infer<typeof checkoutResponse>;

@@ -1,0 +1,225 @@
+/**
+ * Cameras and data usage (spec §3 Camera, Plans response, SIM info, Router info, Usage; §7 the
+ * cameras and data-usage rows). Field names follow the spec, including its upper-case ones.
+ */
+import { z } from 'zod';
+import { iccid } from './common.ts';
+
+/** Spec §4 SubStatus. No subscription at all (or an unpaid first one) is reported as 'canceled'. */
+export const subStatuses = [
+  'active',
+  'paused',
+  'past_due',
+  'overdue',
+  'canceled',
+  'pause scheduled',
+] as const;
+export const subStatus = z.enum(subStatuses);
+export type SubStatus = z.infer<typeof subStatus>;
+
+/** Spec §4 SimStatus. */
+export const simStatuses = ['active', 'paused', 'terminated'] as const;
+export const simStatus = z.enum(simStatuses);
+export type SimStatus = z.infer<typeof simStatus>;
+
+/**
+ * The card's headline state, which the status chip shows (docs/decisions/011): 'Barred' when the
+ * provider disabled the SIM, 'terminated', 'Attention' (no active subscription on a live SIM),
+ * otherwise the SubStatus.
+ */
+export const dashboardLabels = [
+  'active',
+  'paused',
+  'pause scheduled',
+  'past_due',
+  'overdue',
+  'canceled',
+  'terminated',
+  'Attention',
+  'Barred',
+] as const;
+export const dashboardLabel = z.enum(dashboardLabels);
+export type DashboardLabel = z.infer<typeof dashboardLabel>;
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const stripeSubscription = z.object({
+  id: z.string(),
+  productName: z.string().nullable().describe('e.g. "Heavy Streaming"; null without a product'),
+  interval: z.string().describe("'month', or 'year' for annual plans"),
+  pause_collection: z
+    .object({ resumes_at: z.number().int().describe('Epoch seconds of the resume date') })
+    .nullable(),
+  current_period_end: z.number().int().describe('Epoch seconds'),
+});
+export type StripeSubscription = z.infer<typeof stripeSubscription>;
+
+export const subscriptionPause = z.object({
+  start_date: isoDate,
+  end_date: isoDate.nullable(),
+});
+
+export const cameraUsage = z.object({
+  planAllowanceGB: z.number().nullable().describe("The plan's monthly allowance; null without a plan"),
+  percentOfPlan: z
+    .number()
+    .nullable()
+    .describe("This month's use as a share of the allowance, one decimal; may exceed 100"),
+  forecastMonthEndGB: z
+    .number()
+    .nullable()
+    .describe('Use by the end of the month at the current daily rate; null without a plan'),
+});
+export type CameraUsage = z.infer<typeof cameraUsage>;
+
+export const camera = z.object({
+  SIM_ICCID: z.string(),
+  nicknameInDatabase: z.string().nullable(),
+  SubStatus: subStatus,
+  SimStatus: simStatus,
+  labelDashboard: dashboardLabel,
+  dataUsageGB: z.number().describe("This calendar month's use in GB (10^9 bytes), 3 decimals"),
+  STRIPE_CUSTOMER_ID: z.string().nullable(),
+  stripeSubscription: stripeSubscription.nullable(),
+  statusData: z.object({
+    subscriptionStatus: z.object({
+      status: z.string().nullable().describe("The subscription's own status, e.g. past_due"),
+      pause: subscriptionPause.nullable(),
+    }),
+  }),
+  isBarred: z.boolean().describe('Disabled by the provider'),
+  usage: cameraUsage,
+});
+export type Camera = z.infer<typeof camera>;
+
+export const plansResponse = z.object({
+  overallSummary: z.object({
+    overallPercentageLeft: z
+      .number()
+      .describe('100 − this month’s use / allowance of the counted plans × 100, 0..100, 1 decimal'),
+    totalUsageGB: z.number(),
+    totalAllowanceGB: z.number().describe('0 when no plan is in force this month'),
+    countedPlans: z.number().int(),
+  }),
+  cameras: z.array(camera),
+});
+export type PlansResponse = z.infer<typeof plansResponse>;
+
+export const iccidParams = z.object({ iccid });
+
+export const simInfo = z.object({
+  connectionDate: z.string().nullable().describe('ISO time the SIM was activated'),
+  isActive: z.boolean(),
+  isBarred: z.boolean(),
+  physicalId: z.string().describe('The SIM number (ICCID)'),
+  terminateDate: z.string().nullable(),
+});
+export type SimInfo = z.infer<typeof simInfo>;
+
+export const simInfoResponse = z.object({
+  simInfo,
+  nickname: z.string().nullable(),
+});
+export type SimInfoResponse = z.infer<typeof simInfoResponse>;
+
+export const routerInfo = z.object({
+  'Cameras Network Name': z.string(),
+  'Network Provider': z.string(),
+  'Signal Strength': z.string(),
+  'Signal Strength (dBm)': z.number().int(),
+});
+export type RouterInfo = z.infer<typeof routerInfo>;
+
+export const routerInfoResponse = z.object({
+  routerInfo: routerInfo.nullable().describe('null while the SIM is not active or never reported'),
+  updatedAt: z.string().nullable(),
+});
+export type RouterInfoResponse = z.infer<typeof routerInfoResponse>;
+
+/** A real calendar day, YYYY-MM-DD. */
+export const calendarDay = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, 'is not a real calendar date');
+
+/** Longest range one data-usage call may ask for. */
+export const maxUsageRangeDays = 400;
+
+/** Spec §7: the end date is spelled endDate in one place and endData in another; both work. */
+export const dataUsageQuery = z
+  .object({
+    startDate: calendarDay.optional(),
+    endDate: calendarDay.optional(),
+    endData: calendarDay.optional(),
+  })
+  .transform((query, context) => {
+    const end = query.endDate ?? query.endData;
+    if (!query.startDate) {
+      context.addIssue({ code: 'custom', message: 'startDate is required', path: ['startDate'] });
+      return z.NEVER;
+    }
+    if (!end) {
+      context.addIssue({ code: 'custom', message: 'endDate is required', path: ['endDate'] });
+      return z.NEVER;
+    }
+    if (end < query.startDate) {
+      context.addIssue({
+        code: 'custom',
+        message: 'endDate must not be before startDate',
+        path: ['endDate'],
+      });
+      return z.NEVER;
+    }
+    const days = (Date.parse(end) - Date.parse(query.startDate)) / 86_400_000 + 1;
+    if (days > maxUsageRangeDays) {
+      context.addIssue({
+        code: 'custom',
+        message: `The range may cover at most ${maxUsageRangeDays} days`,
+        path: ['endDate'],
+      });
+      return z.NEVER;
+    }
+    return { startDate: query.startDate, endDate: end };
+  });
+
+export const dataUsageResponse = z.object({
+  dailyGB: z
+    .record(z.string(), z.number())
+    .describe('Every day of the range up to today (business time), in order; GB with 3 decimals'),
+});
+export type DataUsageResponse = z.infer<typeof dataUsageResponse>;
+
+/** Longest camera name, in characters. */
+export const maxNicknameLength = 40;
+
+export const updateNicknameBody = z.object({
+  simIccid: iccid,
+  nickname: z
+    .string()
+    .transform((value) => value.trim().replace(/\s+/g, ' '))
+    .pipe(
+      z
+        .string()
+        .min(1, 'Enter a camera name')
+        .refine(
+          (value) => [...value].length <= maxNicknameLength,
+          `A camera name has at most ${maxNicknameLength} characters`,
+        )
+        // eslint-disable-next-line no-control-regex
+        .refine((value) => !/[\u0000-\u001f\u007f-\u009f]/.test(value), {
+          message: 'A camera name cannot contain control characters',
+        }),
+    ),
+});
+export type UpdateNicknameBody = z.input<typeof updateNicknameBody>;
+
+export const updateNicknameResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  nickname: z.string(),
+});
+export type UpdateNicknameResponse = z.infer<typeof updateNicknameResponse>;

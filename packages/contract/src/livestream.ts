@@ -1,0 +1,220 @@
+/**
+ * Livestreaming (spec §2 Livestream setup, §3 Livestream camera / setup data / embed code, §7 the
+ * livestreaming rows, §9 RTSP constants). Request field names follow the spec's snake_case calls.
+ */
+import { z } from 'zod';
+import { iccid } from './common.ts';
+
+/** Spec §9: the camera's RTSP port, and its stream paths per quality. */
+export const livestreamRtspPort = 554;
+export const livestreamQualities = ['SD', 'HD'] as const;
+export type LivestreamQuality = (typeof livestreamQualities)[number];
+export const rtspPathByQuality = { SD: '/12', HD: '/11' } as const satisfies Record<
+  LivestreamQuality,
+  string
+>;
+export const rtspPaths = ['/12', '/11'] as const;
+export type RtspPath = (typeof rtspPaths)[number];
+
+/** Spec §9: clip lengths a schedule may use, and the preview's. */
+export const livestreamDurations = [15, 30, 60] as const;
+export type LivestreamDuration = (typeof livestreamDurations)[number];
+export const previewDurationSeconds = 5;
+/** Recordings made on request: the preview (5 s) or one of the schedule lengths. */
+export const immediateDurations = [previewDurationSeconds, ...livestreamDurations] as const;
+
+/** Spec §3: upper-case day names, Monday first. */
+export const scheduleDays = [
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+  'SUNDAY',
+] as const;
+export type ScheduleDay = (typeof scheduleDays)[number];
+
+/** Spec §9: a schedule is switched off when its code has not been seen on a website for this long. */
+export const unusedLivestreamDays = 10;
+
+const durationOf = <T extends readonly number[]>(values: T, message: string) =>
+  z
+    .number()
+    .int()
+    .refine((value): value is T[number] => values.includes(value), message);
+
+// ── The cameras offered for livestreaming ─────────────────────────────────────────────────────
+
+export const livestreamViewsDay = z.object({
+  day: z.string().describe('YYYY-MM-DD, UK date'),
+  views: z.number().int(),
+});
+
+export const livestreamSummary = z.object({
+  publicId: z.string().describe('The unguessable id in the embed code'),
+  embedCode: z.string().describe('HTML to paste into a website'),
+  embedUrl: z.string().describe('The embed page the code frames'),
+  quality: z.enum(livestreamQualities),
+  durationSeconds: z.number().int(),
+  includeAudio: z.boolean(),
+  scheduleHours: z.array(z.number().int()),
+  scheduleDays: z.array(z.enum(scheduleDays)),
+  schedule: z.string().describe('The schedule as text, e.g. hours=9,10;days=MONDAY'),
+  isActive: z.boolean(),
+  disabledReason: z
+    .string()
+    .nullable()
+    .describe('Why the schedule was switched off by the system, if it was'),
+  isConfigured: z.boolean().describe('False until the schedule has been saved once'),
+  latestClipAt: z.string().nullable(),
+  nextRecordingAt: z.string().nullable().describe('The next scheduled recording, if any'),
+  recordingFailures: z
+    .number()
+    .int()
+    .describe('Recordings that failed in the last 7 days (after every retry)'),
+  lastFailure: z.object({ at: z.string(), error: z.string() }).nullable(),
+  lastSeenOnSiteAt: z.string().nullable(),
+  switchOffAt: z
+    .string()
+    .nullable()
+    .describe('When the schedule will be switched off unless the code is seen on a website'),
+  viewsByDay: z.array(livestreamViewsDay).describe('The last 14 days, oldest first'),
+});
+export type LivestreamSummary = z.infer<typeof livestreamSummary>;
+
+/** Spec §3 Livestream camera, with what the setup screens need besides. */
+export const livestreamCamera = z.object({
+  SIM_ICCID: z.string(),
+  nicknameInDatabase: z.string().nullable(),
+  SubStatus: z.string(),
+  stripeSubscription: z.object({ productName: z.string() }),
+  dataAllowanceGb: z.number().describe("The plan's monthly data allowance"),
+  livestream: livestreamSummary.nullable(),
+});
+export type LivestreamCamera = z.infer<typeof livestreamCamera>;
+
+export const livestreamCamerasResponse = z.object({
+  cameras: z.array(livestreamCamera),
+  supportEmail: z.string().describe('Where to ask for help with livestreaming'),
+});
+export type LivestreamCamerasResponse = z.infer<typeof livestreamCamerasResponse>;
+
+// ── Calls (spec §7) ────────────────────────────────────────────────────────────────────────────
+
+export const setupCameraBody = z.object({
+  sim_number: iccid,
+  ports: z
+    .array(z.number().int())
+    .min(1, 'ports: name the RTSP port 554')
+    .max(4)
+    .refine(
+      (ports) => ports.every((port) => port === livestreamRtspPort),
+      'ports: only the RTSP port 554 can be opened',
+    ),
+});
+export type SetupCameraBody = z.input<typeof setupCameraBody>;
+
+export const setupCameraResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ camera_id: z.string(), public_id: z.string() }),
+});
+export type SetupCameraResponse = z.infer<typeof setupCameraResponse>;
+
+export const configureRtspBody = z.object({
+  camera_id: iccid,
+  rtsp_port: z.literal(livestreamRtspPort, 'rtsp_port must be 554'),
+  rtsp_path: z.enum(rtspPaths, 'rtsp_path must be /12 (SD) or /11 (HD)'),
+  duration: durationOf(livestreamDurations, 'duration must be 15, 30 or 60 seconds'),
+  include_audio: z.boolean(),
+  is_active: z.boolean(),
+  schedule: z
+    .string()
+    .max(400, 'schedule is too long')
+    .describe(
+      'Hours (0-23) and days, e.g. "hours=9,10,11;days=MONDAY,TUESDAY" (ranges such as 9-17 and MON-FRI are accepted; either list may be empty)',
+    ),
+});
+export type ConfigureRtspBody = z.input<typeof configureRtspBody>;
+
+export const configureRtspResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: livestreamSummary,
+});
+export type ConfigureRtspResponse = z.infer<typeof configureRtspResponse>;
+
+export const rtspNowBody = z.object({
+  camera_id: iccid,
+  rtsp_port: z.literal(livestreamRtspPort, 'rtsp_port must be 554'),
+  rtsp_path: z.enum(rtspPaths, 'rtsp_path must be /12 (SD) or /11 (HD)'),
+  duration: durationOf(immediateDurations, 'duration must be 5, 15, 30 or 60 seconds'),
+  include_audio: z.boolean(),
+});
+export type RtspNowBody = z.input<typeof rtspNowBody>;
+
+export const clipStatuses = ['recording', 'ready', 'failed'] as const;
+export type ClipStatus = (typeof clipStatuses)[number];
+
+export const rtspNowResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({
+    s3_key: z.string().describe('Where the clip is stored once recorded'),
+    clip_id: z.string(),
+    status: z.enum(clipStatuses),
+  }),
+});
+export type RtspNowResponse = z.infer<typeof rtspNowResponse>;
+
+export const clipStatusQuery = z.object({ camera_id: iccid, s3_key: z.string().min(1).max(300) });
+export const clipStatusResponse = z.object({
+  status: z.enum(clipStatuses),
+  url: z.string().nullable().describe('A playable, expiring address once the clip is ready'),
+  error: z.string().nullable(),
+  recordedAt: z.string(),
+});
+export type ClipStatusResponse = z.infer<typeof clipStatusResponse>;
+
+export const shareCodeBody = z.object({
+  camera_id: iccid,
+  email_address: z
+    .string()
+    .trim()
+    .min(1, 'Enter an e-mail address')
+    .max(254, 'That e-mail address is too long')
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter a valid e-mail address'),
+  html_code: z
+    .string()
+    .max(4000)
+    .describe("Ignored: the e-mail carries the server's own embed code for the camera"),
+});
+export type ShareCodeBody = z.input<typeof shareCodeBody>;
+
+export const shareCodeResponse = z.object({ success: z.literal(true), message: z.string() });
+export type ShareCodeResponse = z.infer<typeof shareCodeResponse>;
+
+export const livestreamActiveBody = z.object({ camera_id: iccid, is_active: z.boolean() });
+export type LivestreamActiveBody = z.infer<typeof livestreamActiveBody>;
+export const livestreamActiveResponse = configureRtspResponse;
+
+/** The public call the embed page makes: its plain-text answer is the video's source. */
+export const livestreamUrlQuery = z.object({
+  camera_id: z
+    .string()
+    .regex(/^ls_[A-Za-z0-9_-]{16,40}$/, 'camera_id: not a livestream id')
+    .describe('The public id from the embed code (never the ICCID)'),
+  site: z
+    .string()
+    .max(253)
+    .optional()
+    .describe('Host name of the page showing the embed, for the view counts'),
+  refresh: z.enum(['1']).optional().describe('Set by the player when it checks for a newer clip'),
+});
+
+export const showcaseResponse = z.object({
+  url: z.string().nullable().describe('A recent clip of the demo camera'),
+  recordedAt: z.string().nullable(),
+});
+export type ShowcaseResponse = z.infer<typeof showcaseResponse>;
