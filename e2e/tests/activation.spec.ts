@@ -19,7 +19,11 @@ function unexpectedConsoleErrors(page: Page): string[] {
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() !== 'error') return;
     const url = message.location().url;
-    if (message.text().startsWith('Failed to load resource') && expected.some((pattern) => pattern.test(url))) return;
+    if (
+      message.text().startsWith('Failed to load resource') &&
+      expected.some((pattern) => pattern.test(url))
+    )
+      return;
     errors.push(`${message.text()} (${url})`);
   });
   page.on('pageerror', (error) => errors.push(error.message));
@@ -53,7 +57,10 @@ test.describe('activating a camera', () => {
     await expect(stepTitle(page, 'How to find your SIM')).toBeVisible();
     await page.getByRole('radio', { name: /4-digit code/ }).check();
     await expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath('wizard-code-type-1280.png'), fullPage: true });
+    await page.screenshot({
+      path: testInfo.outputPath('wizard-code-type-1280.png'),
+      fullPage: true,
+    });
     await page.getByRole('button', { name: 'Next' }).click();
 
     await expect(stepTitle(page, 'Enter the code')).toBeVisible();
@@ -78,7 +85,9 @@ test.describe('activating a camera', () => {
     await page.getByRole('button', { name: 'United Kingdom' }).click();
 
     await expect(stepTitle(page, 'Choose plan')).toBeVisible();
-    const heavy = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Heavy Streaming' }) });
+    const heavy = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Heavy Streaming' }) });
     await expect(heavy).toContainText('£35.00');
     await expect(heavy).toContainText('120 hours of livestreaming');
     await expectAccessible(page);
@@ -87,16 +96,26 @@ test.describe('activating a camera', () => {
 
     await expect(page.getByRole('heading', { name: 'Subscribe to Heavy Streaming' })).toBeVisible();
     await expect(page.getByText(`For SIM ${stock.kqtx.iccid}`)).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('hosted-checkout-1280.png'), fullPage: true });
+    await page.screenshot({
+      path: testInfo.outputPath('hosted-checkout-1280.png'),
+      fullPage: true,
+    });
     const requestedAt = new Date(Date.now() - 1000);
     await payOnHostedCheckout(page, '4242 4242 4242 4242');
 
     await expect(page).toHaveURL(/\/order-confirmation\?order=ord_\w+&product=Heavy\+Streaming/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
-    await expect(page.getByText('Your Multi-network Streaming plan has been activated.')).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Thank you for your order' }),
+    ).toBeVisible();
+    await expect(
+      page.getByText('Your Multi-network Streaming plan has been activated.'),
+    ).toBeVisible();
     await expect(page.getByText('Heavy Streaming', { exact: true })).toBeVisible();
     await expect(page.getByText(/power-cycle/)).toBeVisible();
-    await expect(page.getByRole('link', { name: /Camera setup guide/ })).toHaveAttribute('target', '_blank');
+    await expect(page.getByRole('link', { name: /Camera setup guide/ })).toHaveAttribute(
+      'target',
+      '_blank',
+    );
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('thank-you-1280.png'), fullPage: true });
 
@@ -110,7 +129,10 @@ test.describe('activating a camera', () => {
     await expect(card).toContainText('Heavy Streaming');
     await expect(card).toContainText(/active/i);
     await expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath('dashboard-after-activation-1280.png'), fullPage: true });
+    await page.screenshot({
+      path: testInfo.outputPath('dashboard-after-activation-1280.png'),
+      fullPage: true,
+    });
 
     // The SIM is no longer for sale.
     await page.goto(`/activate?email=${encodeURIComponent(email)}&code_type=4-digits&code=KQTX`);
@@ -126,7 +148,10 @@ test.describe('activating a camera', () => {
   }, testInfo) => {
     const consoleErrors = unexpectedConsoleErrors(page);
     await signIn('second@example.com');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activate' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Activate' })
+      .click();
     await expect(page).toHaveURL(/\/activate/);
     await expect(page.getByLabel('E-mail address')).toHaveValue('second@example.com');
     await page.getByRole('button', { name: 'Next' }).click();
@@ -137,9 +162,14 @@ test.describe('activating a camera', () => {
     // A mistyped check digit warns but does not block.
     await field.fill('8944 1100 0000 0009 026');
     await expect(field).toHaveValue('8944110000000009026');
-    await expect(page.getByRole('status').filter({ hasText: 'last digit does not pass' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'last digit does not pass' }),
+    ).toBeVisible();
     await expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath('wizard-iccid-warning-1280.png'), fullPage: true });
+    await page.screenshot({
+      path: testInfo.outputPath('wizard-iccid-warning-1280.png'),
+      fullPage: true,
+    });
     await field.fill(stock.bwlm.iccid);
     await expect(page.getByText(/last digit does not pass/)).toHaveCount(0);
     await page.getByRole('button', { name: 'Next' }).click();
@@ -148,7 +178,9 @@ test.describe('activating a camera', () => {
     await page.getByRole('button', { name: 'Ireland' }).click();
     await expect(stepTitle(page, 'Choose plan')).toBeVisible();
     await expect(page).toHaveURL(/location=ie/);
-    const light = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Light Streaming' }) });
+    const light = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Light Streaming' }) });
     await expect(light).toContainText('€14.00');
     await light.getByRole('button', { name: /Subscribe/ }).click();
 
@@ -170,7 +202,8 @@ test.describe('activating a camera', () => {
   }, testInfo) => {
     const consoleErrors = unexpectedConsoleErrors(page);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto('/activate?email=typo%40example.com&code_type=4-digits');
+    // Sent from a coverage result ("Activate a camera here"): the postcode rides along.
+    await page.goto('/activate?postcode=EX363LH&email=typo%40example.com&code_type=4-digits');
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('wizard-email-390.png'), fullPage: true });
     await page.getByRole('button', { name: 'Next' }).click();
@@ -179,7 +212,10 @@ test.describe('activating a camera', () => {
     const alert = page.getByRole('alert');
     await expect(alert).toContainText("We don't recognise this activation code.");
     await expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath('wizard-wrong-code-390.png'), fullPage: true });
+    await page.screenshot({
+      path: testInfo.outputPath('wizard-wrong-code-390.png'),
+      fullPage: true,
+    });
 
     await alert.getByRole('button', { name: 'Try 20-digit method' }).click();
     const field = page.getByRole('textbox', { name: 'SIM number (ICCID)' });
@@ -188,6 +224,11 @@ test.describe('activating a camera', () => {
     await field.fill(stock.rhzd.iccid);
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(stepTitle(page, 'Select Region')).toBeVisible();
+    await expect(page).toHaveURL(/postcode=EX363LH/);
+    await expect(page.getByRole('region', { name: 'Farmcam multi-network SIM' })).toContainText(
+      'Strong Signal',
+    );
+    await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('wizard-region-390.png'), fullPage: true });
     await page.getByRole('button', { name: 'United Kingdom' }).click();
     await expect(page.getByRole('heading', { name: 'Standard Streaming' })).toBeVisible();

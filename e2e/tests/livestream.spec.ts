@@ -79,7 +79,10 @@ test.describe('livestreaming', () => {
     await signIn('demo@example.com');
 
     // The marketing page, from the navigation, with a live demo of the demo camera.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Livestreaming/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Livestreaming/ })
+      .click();
     await expect(page).toHaveURL(/\/livestreaming$/);
     await expect(page.getByRole('heading', { name: 'Benefits' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'How it works' })).toBeVisible();
@@ -89,7 +92,9 @@ test.describe('livestreaming', () => {
     await expect
       .poll(() => setupVideo.evaluate((element: HTMLVideoElement) => element.readyState))
       .toBeGreaterThanOrEqual(1);
-    expect(await setupVideo.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(10);
+    expect(
+      await setupVideo.evaluate((element: HTMLVideoElement) => element.duration),
+    ).toBeGreaterThan(10);
     await expectAccessible(page);
     await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'livestreaming');
 
@@ -113,8 +118,14 @@ test.describe('livestreaming', () => {
     await expect(page.getByRole('radio', { name: /HD/ })).toBeDisabled();
     await expect(page.getByText('Coming Soon')).toBeVisible();
     await expect(page.getByRole('radio', { name: '15 seconds' })).toBeChecked();
-    await expect(page.getByRole('button', { name: '09:00' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('button', { name: 'Saturday' })).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: '09:00' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect(page.getByRole('button', { name: 'Saturday' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
     await page.getByRole('radio', { name: '30 seconds' }).check();
     await page.getByRole('button', { name: 'Saturday' }).click();
     await expect(page.getByText(/of mobile data a month/)).toContainText('50 GB allowance');
@@ -160,7 +171,11 @@ test.describe('livestreaming', () => {
       const embedded = visitor.frameLocator('iframe').locator('video');
       await expectVideoPlaying(embedded);
       expect(
-        await embedded.evaluate((element: HTMLVideoElement) => [element.muted, element.loop, element.autoplay]),
+        await embedded.evaluate((element: HTMLVideoElement) => [
+          element.muted,
+          element.loop,
+          element.autoplay,
+        ]),
       ).toEqual([true, true, true]);
       await visitor.screenshot({ path: testInfo.outputPath('embed-other-origin-1280.png') });
       await visitor.close();
@@ -205,7 +220,13 @@ test.describe('livestreaming', () => {
     expect((await setUp(stableYardIccid)).status()).toBe(404);
     const recordLight = await page.request.post('/api/livestreaming/rtsp-now', {
       headers,
-      data: { camera_id: topGateIccid, rtsp_port: 554, rtsp_path: '/12', duration: 5, include_audio: false },
+      data: {
+        camera_id: topGateIccid,
+        rtsp_port: 554,
+        rtsp_path: '/12',
+        duration: 5,
+        include_audio: false,
+      },
     });
     expect(recordLight.status()).toBe(422);
 
@@ -213,7 +234,9 @@ test.describe('livestreaming', () => {
     await page.evaluate(() => localStorage.clear());
     await signIn('second@example.com');
     await page.goto('/livestreaming/setup');
-    await expect(page.getByRole('heading', { name: 'No Heavy Streaming Cameras Found' })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'No Heavy Streaming Cameras Found' }),
+    ).toBeVisible();
     await expectAccessible(page);
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -229,7 +252,10 @@ test.describe('livestreaming', () => {
 test.describe('setup video', () => {
   test.skip(!process.env.RECORD_SETUP_VIDEO, 'RECORD_SETUP_VIDEO=1 records the setup video');
 
-  test('records the setup journey into apps/web/public/media', async ({ page, signIn }, testInfo) => {
+  test('records the setup journey into apps/web/public/media', async ({
+    page,
+    signIn,
+  }, testInfo) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: 1280, height: 720 });
     await signIn('demo@example.com');
@@ -240,16 +266,25 @@ test.describe('setup video', () => {
     const screencast = await page.context().newCDPSession(page);
     screencast.on('Page.screencastFrame', (frame) => {
       frames.push({ data: frame.data, timestamp: frame.metadata.timestamp ?? Date.now() / 1000 });
-      void screencast.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+      void screencast
+        .send('Page.screencastFrameAck', { sessionId: frame.sessionId })
+        .catch(() => undefined);
     });
-    await screencast.send('Page.startScreencast', { format: 'jpeg', quality: 85, maxWidth: 1280, maxHeight: 720 });
+    await screencast.send('Page.startScreencast', {
+      format: 'jpeg',
+      quality: 85,
+      maxWidth: 1280,
+      maxHeight: 720,
+    });
     const pause = (milliseconds = 1500) => page.waitForTimeout(milliseconds);
 
     await pause();
     await page.getByRole('radio', { name: /Calving pen/ }).check();
     await pause();
     await page.getByRole('button', { name: 'Set Up Camera' }).click();
-    await expect(page.getByRole('heading', { name: 'Configure Livestreaming' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Configure Livestreaming' })).toBeVisible({
+      timeout: 20_000,
+    });
     await pause(2500);
     await page.getByRole('button', { name: 'Saturday' }).click();
     await pause(700);
@@ -258,10 +293,14 @@ test.describe('setup video', () => {
     await page.getByRole('button', { name: 'Start Livestream' }).scrollIntoViewIfNeeded();
     await pause(1000);
     await page.getByRole('button', { name: 'Start Livestream' }).click();
-    await expect(page.getByRole('heading', { name: 'Live Stream Active' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Live Stream Active' })).toBeVisible({
+      timeout: 20_000,
+    });
     await expectVideoPlaying(page.getByTestId('livestream-preview'));
     await pause(3000);
-    await page.getByRole('heading', { name: 'Code for Your Website Manager' }).scrollIntoViewIfNeeded();
+    await page
+      .getByRole('heading', { name: 'Code for Your Website Manager' })
+      .scrollIntoViewIfNeeded();
     await pause();
     await page.getByRole('button', { name: 'Copy Code' }).click();
     await pause(2500);
@@ -276,7 +315,10 @@ test.describe('setup video', () => {
       const name = `frame-${String(index).padStart(5, '0')}.jpg`;
       await fs.promises.writeFile(path.join(folder, name), Buffer.from(frame.data, 'base64'));
       const next = frames[index + 1];
-      list.push(`file ${name}`, `duration ${next ? Math.max(0.01, next.timestamp - frame.timestamp).toFixed(3) : '0.5'}`);
+      list.push(
+        `file ${name}`,
+        `duration ${next ? Math.max(0.01, next.timestamp - frame.timestamp).toFixed(3) : '0.5'}`,
+      );
     }
     await fs.promises.writeFile(path.join(folder, 'frames.txt'), `${list.join('\n')}\n`);
 
@@ -286,11 +328,27 @@ test.describe('setup video', () => {
     );
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     await promisify(execFile)('ffmpeg', [
-      '-y', '-loglevel', 'error',
-      '-f', 'concat', '-safe', '0', '-i', path.join(folder, 'frames.txt'),
-      '-vf', 'fps=15,scale=960:-2',
-      '-c:v', 'libx264', '-preset', 'slow', '-crf', '28', '-pix_fmt', 'yuv420p',
-      '-movflags', '+faststart',
+      '-y',
+      '-loglevel',
+      'error',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      path.join(folder, 'frames.txt'),
+      '-vf',
+      'fps=15,scale=960:-2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'slow',
+      '-crf',
+      '28',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
       target,
     ]);
     expect((await fs.promises.stat(target)).size).toBeGreaterThan(10_000);

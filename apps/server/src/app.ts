@@ -20,6 +20,10 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createActivationModule } from './modules/activation/activation-module.ts';
 import { activationRoutes } from './modules/activation/activation.routes.ts';
 import { createActivationCheckoutHooks } from './modules/activation/checkout-hooks.ts';
+import {
+  createPricingTables,
+  stripePricingTableOrigins,
+} from './modules/activation/pricing-tables.ts';
 import { createBillingModule } from './modules/billing/billing-module.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes.ts';
@@ -148,6 +152,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(securityHeadersPlugin, {
     isHttps: config.publicUrl.startsWith('https:'),
     mediaOrigins: livestreaming.storage.mediaOrigins,
+    embeddedWidgetOrigins:
+      createPricingTables(config).kind === 'stripe' ? stripePricingTableOrigins : [],
   });
   await app.register(swagger, {
     openapi: {

@@ -73,13 +73,16 @@ export async function seedScaleData(
         now() - interval '400 days'
       from scale_sims`);
     log(`  accounts, SIMs and subscriptions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    // Usage in slices of 1,000 SIMs (400,000 rows each) to keep each statement's memory small.
+    // Usage in slices of 1,000 SIMs (400,000 rows each) to keep each statement's memory small:
+    // each SIM uses 30% to 110% of its plan's allowance a month, varying day to day.
     for (let from = 1; from <= scaleSimCount; from += 1000) {
       await db.execute(sql`
         insert into daily_usage (sim_iccid, day, bytes)
         select s.iccid, d::date,
-          (abs(hashtext(s.iccid || d::date::text)) % 600000000)::bigint
+          (pr.data_allowance_gb * 1e9 / 30
+            * (0.3 + (abs(hashtext(s.iccid || d::date::text)) % 800) / 1000.0))::bigint
         from scale_sims s
+        join products pr on pr.tier = s.tier
         cross join generate_series(
           (current_date - ${scaleUsageDays - 1}::int)::timestamp,
           current_date::timestamp,
@@ -92,6 +95,16 @@ export async function seedScaleData(
       insert into monthly_usage (sim_iccid, month, bytes)
       select sim_iccid, date_trunc('month', day::timestamp)::date, sum(bytes)
       from daily_usage group by 1, 2`);
+    // Usage alerts for this month went out as the usage accrued.
+    await db.execute(sql`
+      insert into usage_alerts (sim_iccid, month, threshold_percent)
+      select m.sim_iccid, to_char(m.month, 'YYYY-MM'), t.threshold
+      from monthly_usage m
+      join scale_sims s on s.iccid = m.sim_iccid
+      join products pr on pr.tier = s.tier
+      cross join (values (80), (100)) t(threshold)
+      where m.month = date_trunc('month', current_date::timestamp)::date
+        and m.bytes * 100 >= pr.data_allowance_gb * 1e9 * t.threshold`);
     await db.execute(sql`set session_replication_role = origin`);
     await db.execute(sql`analyze`);
     log(

@@ -60,7 +60,10 @@ export const subscriptionPause = z.object({
 });
 
 export const cameraUsage = z.object({
-  planAllowanceGB: z.number().nullable().describe("The plan's monthly allowance; null without a plan"),
+  planAllowanceGB: z
+    .number()
+    .nullable()
+    .describe("The plan's monthly allowance; null without a plan"),
   percentOfPlan: z
     .number()
     .nullable()

@@ -216,5 +216,6 @@ export const livestreamUrlQuery = z.object({
 export const showcaseResponse = z.object({
   url: z.string().nullable().describe('A recent clip of the demo camera'),
   recordedAt: z.string().nullable(),
+  isRecording: z.boolean().describe('A fresh demo clip is being recorded (look again soon)'),
 });
 export type ShowcaseResponse = z.infer<typeof showcaseResponse>;

@@ -43,6 +43,22 @@ describe('loadConfig', () => {
     });
   });
 
+  it('uses the local SIM platform unless told otherwise, and needs URL and key for HTTP', () => {
+    expect(loadConfig({}).connectivity).toEqual({ mode: 'local' });
+    expect(loadConfig({}).plansCacheSeconds).toBe(30);
+    expect(() => loadConfig({ CONNECTIVITY: 'http' })).toThrow(
+      /CONNECTIVITY_URL: required when CONNECTIVITY=http[\s\S]*CONNECTIVITY_API_KEY: required/,
+    );
+    expect(
+      loadConfig({
+        CONNECTIVITY: 'http',
+        CONNECTIVITY_URL: 'https://sims.example.net/api/',
+        CONNECTIVITY_API_KEY: 'key',
+      }).connectivity,
+    ).toEqual({ mode: 'http', url: 'https://sims.example.net/api', apiKey: 'key' });
+    expect(() => loadConfig({ PLANS_CACHE_SECONDS: '-1' })).toThrow(/PLANS_CACHE_SECONDS/);
+  });
+
   it('drops a trailing slash from PUBLIC_URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' }).publicUrl).toBe(
       'https://portal.example.com',

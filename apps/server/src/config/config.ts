@@ -56,10 +56,22 @@ const environmentSchema = z.object({
     .regex(/^pk_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_')
     .optional(),
   STRIPE_API_URL: z.url().optional(),
-  STRIPE_PRICING_TABLE_UK: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_UK must start with prctbl_').optional(),
-  STRIPE_PRICING_TABLE_IE: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_IE must start with prctbl_').optional(),
-  STRIPE_PRICING_TABLE_UK_SOLAR: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_UK_SOLAR must start with prctbl_').optional(),
-  STRIPE_PRICING_TABLE_IE_SOLAR: z.string().regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_IE_SOLAR must start with prctbl_').optional(),
+  STRIPE_PRICING_TABLE_UK: z
+    .string()
+    .regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_UK must start with prctbl_')
+    .optional(),
+  STRIPE_PRICING_TABLE_IE: z
+    .string()
+    .regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_IE must start with prctbl_')
+    .optional(),
+  STRIPE_PRICING_TABLE_UK_SOLAR: z
+    .string()
+    .regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_UK_SOLAR must start with prctbl_')
+    .optional(),
+  STRIPE_PRICING_TABLE_IE_SOLAR: z
+    .string()
+    .regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_IE_SOLAR must start with prctbl_')
+    .optional(),
   SETUP_GUIDE_URL: z.url().default('https://www.example.com/setup-guide'),
   STORAGE: z.enum(['fs', 's3']).default('fs'),
   S3_BUCKET: z.string().min(1).optional(),

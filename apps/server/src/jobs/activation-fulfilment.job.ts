@@ -7,7 +7,9 @@ import type { JobDefinition } from './job-runner.ts';
  * did not answer, a webhook handler that crashed, a refund that failed). Fulfilment is idempotent,
  * so a run that overlaps a live checkout changes nothing twice.
  */
-export function activationFulfilmentJob(deps: { activation: ActivationModule }): JobDefinition<object> {
+export function activationFulfilmentJob(deps: {
+  activation: ActivationModule;
+}): JobDefinition<object> {
   return {
     name: 'activation-fulfilment',
     payload: z.object({}),

@@ -50,9 +50,14 @@ export const securityHeadersPlugin = fp(
       isHttps: boolean;
       /** Other origins video plays from (clips in an S3 bucket), added to media-src. */
       mediaOrigins?: readonly string[];
+      /**
+       * Origins the SPA loads a script and a frame from: Stripe's pricing table element when the
+       * activation wizard shows it (BILLING=stripe with pricing tables), else none.
+       */
+      embeddedWidgetOrigins?: readonly string[];
     },
   ) => {
-    const extraMedia = (options.mediaOrigins ?? []).filter((origin) => origin !== 'self');
+    const extraMedia = options.mediaOrigins ?? [];
     const policy =
       extraMedia.length === 0
         ? contentSecurityPolicy
@@ -60,7 +65,14 @@ export const securityHeadersPlugin = fp(
             "media-src 'self' blob:",
             `media-src 'self' blob: ${extraMedia.join(' ')}`,
           );
-    const secureHeaders = { ...baseHeaders, 'content-security-policy': policy };
+    const widgets = options.embeddedWidgetOrigins ?? [];
+    const withWidgets =
+      widgets.length === 0
+        ? policy
+        : policy
+            .replace("script-src 'self'", `script-src 'self' ${widgets.join(' ')}`)
+            .replace("frame-src 'none'", `frame-src ${widgets.join(' ')}`);
+    const secureHeaders = { ...baseHeaders, 'content-security-policy': withWidgets };
     const headers = options.isHttps
       ? { ...secureHeaders, 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
       : secureHeaders;

@@ -80,6 +80,20 @@ export interface StripeFake {
   setCardFailing(customerId: string, failsCharges: boolean): void;
   subscription(id: string): StripeObject | undefined;
   invoicesOf(customerId: string): StripeObject[];
+  /**
+   * A buyer pays a checkout (e.g. from a pricing table): the customer is made if none is given,
+   * the card `pm_card_visa` becomes its default, the subscription is created and charged, and
+   * `checkout.session.completed` is recorded. Returns that event.
+   */
+  completeCheckout(input: {
+    priceLookupKey: string;
+    email: string;
+    clientReferenceId: string;
+    customer?: string;
+    metadata?: Record<string, string>;
+  }): StripeObject;
+  /** Refunds made, oldest first. */
+  refunds: StripeObject[];
   close(): Promise<void>;
 }
 
@@ -93,6 +107,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
   const cards = new Map<string, FakeCard>();
   const idempotent = new Map<string, { body: string; status: number; response: unknown }>();
   const events: StripeObject[] = [];
+  const refunds: StripeObject[] = [];
   const requests: StripeFake['requests'] = [];
   let failures: { count: number; status: number } = { count: 0, status: 500 };
   let stallMs = 0;
@@ -561,7 +576,12 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
       handle: (_match, _body, query) =>
         list(
           [...invoices.values()]
-            .filter((invoice) => invoice.customer === query.get('customer'))
+            .filter((invoice) =>
+              query.get('subscription')
+                ? (invoice.parent as { subscription_details?: { subscription: string } } | null)
+                    ?.subscription_details?.subscription === query.get('subscription')
+                : invoice.customer === query.get('customer'),
+            )
             .reverse(),
         ),
     },
@@ -594,6 +614,54 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
           client_secret: `cuss_secret_${randomBytes(12).toString('hex')}`,
           expires_at: nowSeconds + 1800,
         };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/invoice_payments$/,
+      handle: (_match, _body, query) => {
+        const invoice = invoices.get(String(query.get('invoice')));
+        if (!invoice || invoice.status !== 'paid' || Number(invoice.amount_paid) === 0)
+          return list([]);
+        return list([
+          {
+            id: id('inpay'),
+            object: 'invoice_payment',
+            invoice: invoice.id,
+            status: 'paid',
+            amount_paid: invoice.amount_paid,
+            payment: { type: 'payment_intent', payment_intent: `pi_${invoice.id}` },
+          },
+        ]);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/refunds$/,
+      handle: (_match, body) => {
+        const intent = String(body.payment_intent);
+        if (refunds.some((refund) => refund.payment_intent === intent))
+          throw new StripeFailure(
+            400,
+            'invalid_request_error',
+            'Charge has already been refunded.',
+            'charge_already_refunded',
+          );
+        const invoice = invoices.get(intent.replace(/^pi_/, ''));
+        if (!invoice)
+          throw new StripeFailure(404, 'invalid_request_error', 'No such payment_intent');
+        const refund = {
+          id: id('re'),
+          object: 'refund',
+          payment_intent: intent,
+          amount: invoice.amount_paid,
+          status: 'succeeded',
+          reason: body.reason ?? null,
+          metadata: body.metadata ?? {},
+        };
+        refunds.push(refund);
+        emit('refund.created', refund);
+        return refund;
       },
     },
     {
@@ -702,6 +770,49 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
         if (card.customer === customerId) card.failsCharges = failsCharges;
     },
     subscription: (subscriptionId) => subscriptions.get(subscriptionId),
+    refunds,
+    completeCheckout: (input) => {
+      const price = [...prices.values()].find(
+        (candidate) => candidate.lookup_key === input.priceLookupKey,
+      );
+      if (!price) throw new Error(`No price with lookup key ${input.priceLookupKey}`);
+      const call = (method: string, path: string, body: Json) => {
+        const handler = handlers.find(
+          (candidate) => candidate.method === method && candidate.pattern.test(path),
+        )!;
+        return handler.handle(
+          path.match(handler.pattern)!,
+          body,
+          new URLSearchParams(),
+        ) as StripeObject;
+      };
+      const customerId = input.customer ?? call('POST', '/v1/customers', { email: input.email }).id;
+      const card = call('POST', '/v1/payment_methods/pm_card_visa/attach', {
+        customer: customerId,
+      });
+      call('POST', `/v1/customers/${customerId}`, {
+        invoice_settings: { default_payment_method: card.id },
+      });
+      const subscription = call('POST', '/v1/subscriptions', {
+        customer: customerId,
+        items: [{ price: price.id }],
+        metadata: input.metadata ?? {},
+      });
+      const session = {
+        id: id('cs_test'),
+        object: 'checkout.session',
+        mode: 'subscription',
+        status: 'complete',
+        payment_status: 'paid',
+        customer: customerId,
+        customer_details: { email: input.email },
+        subscription: subscription.id,
+        client_reference_id: input.clientReferenceId,
+        metadata: input.metadata ?? {},
+      };
+      emit('checkout.session.completed', session);
+      return events.at(-1)!;
+    },
     invoicesOf: (customerId) =>
       [...invoices.values()].filter((invoice) => invoice.customer === customerId),
     close: () =>

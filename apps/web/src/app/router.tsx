@@ -64,8 +64,8 @@ export const routes: RouteObject[] = [
             path: paths.activate.pattern,
             ...lazyPage(
               { title: 'Activate a camera' },
-              () => import('../features/activation/components/activate-page.tsx'),
-              (module) => module.ActivatePage,
+              () => import('./activate-route.tsx'),
+              (module) => module.ActivateRoute,
             ),
           },
           {

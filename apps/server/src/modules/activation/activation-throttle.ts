@@ -28,7 +28,11 @@ export const activationLimits = {
    * working through the space passes most of a code's 100 neighbours before reaching it, so the code
    * locks first; a person with a typo makes one or two.
    */
-  codeLock: { nearMissesToLock: 10, windowSeconds: 7 * 24 * 60 * minute, lockSeconds: 24 * 60 * minute },
+  codeLock: {
+    nearMissesToLock: 10,
+    windowSeconds: 7 * 24 * 60 * minute,
+    lockSeconds: 24 * 60 * minute,
+  },
 } as const;
 
 /** Who is looking: the per-session bucket key and the client address. */

@@ -37,8 +37,14 @@ beforeAll(async () => {
   actors = await createActors(context, 'demo@example.com');
   await seedDemoData(context.database.db, context.clock);
   // An activation code on a live camera and a terminated one, to try codes of SIMs not for sale.
-  await context.database.db.update(sims).set({ activationCode: 'LIVE' }).where(eq(sims.iccid, demoIccid(101)));
-  await context.database.db.update(sims).set({ activationCode: 'DEAD' }).where(eq(sims.iccid, demoIccid(109)));
+  await context.database.db
+    .update(sims)
+    .set({ activationCode: 'LIVE' })
+    .where(eq(sims.iccid, demoIccid(101)));
+  await context.database.db
+    .update(sims)
+    .set({ activationCode: 'DEAD' })
+    .where(eq(sims.iccid, demoIccid(109)));
 });
 afterAll(() => context.close());
 
@@ -53,7 +59,11 @@ describe('POST /api/activation/validate-activation-code', () => {
   it('returns the ICCID of a stock SIM for its 4 letters, in any case', async () => {
     const response = await validateCode('kqtx');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: 'SIM validated', iccid: demoIccid(901) });
+    expect(response.json()).toEqual({
+      success: true,
+      message: 'SIM validated',
+      iccid: demoIccid(901),
+    });
   });
 
   it('refuses codes that are not 4 letters with 400', async () => {
@@ -81,11 +91,17 @@ describe('POST /api/activation/validate-activation-code', () => {
   });
 
   it('refuses a barred stock SIM', async () => {
-    await context.database.db.update(sims).set({ isBarred: true }).where(eq(sims.iccid, demoIccid(906)));
+    await context.database.db
+      .update(sims)
+      .set({ isBarred: true })
+      .where(eq(sims.iccid, demoIccid(906)));
     const response = await validateCode('TMYF');
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toBe(messages.barred);
-    await context.database.db.update(sims).set({ isBarred: false }).where(eq(sims.iccid, demoIccid(906)));
+    await context.database.db
+      .update(sims)
+      .set({ isBarred: false })
+      .where(eq(sims.iccid, demoIccid(906)));
   });
 });
 
@@ -98,7 +114,9 @@ describe('guessing limits on 4-letter codes', () => {
     const refused = await validateCode('KQTX', ip, 'session-one');
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused.json().message).toMatch(/^Too many activation code attempts\. Please try again in \d+ minutes\./);
+    expect(refused.json().message).toMatch(
+      /^Too many activation code attempts\. Please try again in \d+ minutes\./,
+    );
     expect(refused.json().message).toContain('20-digit SIM number');
 
     // The window passes and the session may try again.
@@ -188,7 +206,9 @@ describe('guessing limits on 4-letter codes', () => {
       const code = `PJ${String.fromCharCode(65 + Math.floor(index / 26))}${String.fromCharCode(65 + (index % 26))}`;
       statuses.push((await validateCode(code, ip, `guessing-session-${index}`)).statusCode);
     }
-    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - activationLimits.codeLookupsPerIp.limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      30 - activationLimits.codeLookupsPerIp.limit,
+    );
     expect(statuses).not.toContain(200);
   });
 });
@@ -205,8 +225,12 @@ describe('POST /api/activation/validate-iccid and /api/activation/validate', () 
       const unknown = await call(path, { iccid: '8944110000000999999' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json().message).toBe(messages.unknownIccid);
-      expect((await call(path, { iccid: demoIccid(101) })).json().message).toBe(messages.alreadyActive);
-      expect((await call(path, { iccid: demoIccid(109) })).json().message).toBe(messages.terminated);
+      expect((await call(path, { iccid: demoIccid(101) })).json().message).toBe(
+        messages.alreadyActive,
+      );
+      expect((await call(path, { iccid: demoIccid(109) })).json().message).toBe(
+        messages.terminated,
+      );
       for (const iccid of ['894411000000000901', '894411000000000901712', '89441100000000090I7']) {
         const malformed = await call(path, { iccid });
         expect(malformed.statusCode, iccid).toBe(400);
@@ -218,18 +242,27 @@ describe('POST /api/activation/validate-iccid and /api/activation/validate', () 
   it('limits SIM-number look-ups per session and per IP', async () => {
     const ip = nextIp();
     for (let attempt = 0; attempt < activationLimits.simLookupsPerSession.limit; attempt += 1) {
-      await visitor(ip, 'same-session')('/api/activation/validate-iccid', { iccid: demoIccid(904) });
+      await visitor(ip, 'same-session')('/api/activation/validate-iccid', {
+        iccid: demoIccid(904),
+      });
     }
     const refused = await visitor(ip, 'same-session')('/api/activation/validate-iccid', {
       iccid: demoIccid(904),
     });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().message).toMatch(/^Too many SIM checks\. Please try again in \d+ minutes\.$/);
-    for (let attempt = activationLimits.simLookupsPerSession.limit; attempt < activationLimits.simLookupsPerIp.limit; attempt += 1) {
+    expect(refused.json().message).toMatch(
+      /^Too many SIM checks\. Please try again in \d+ minutes\.$/,
+    );
+    for (
+      let attempt = activationLimits.simLookupsPerSession.limit;
+      attempt < activationLimits.simLookupsPerIp.limit;
+      attempt += 1
+    ) {
       await visitor(ip, `other-${attempt}`)('/api/activation/validate', { iccid: demoIccid(904) });
     }
     expect(
-      (await visitor(ip, 'fresh')('/api/activation/validate', { iccid: demoIccid(904) })).statusCode,
+      (await visitor(ip, 'fresh')('/api/activation/validate', { iccid: demoIccid(904) }))
+        .statusCode,
     ).toBe(429);
   });
 
@@ -259,20 +292,34 @@ describe('POST /api/activation/validate-iccid and /api/activation/validate', () 
 describe('POST /api/activation/check-solar-sim', () => {
   it('names our own table for the region and SIM kind', async () => {
     const call = visitor();
-    expect((await call('/api/activation/check-solar-sim', { iccid: demoIccid(901), location: 'uk' })).json()).toEqual({
+    expect(
+      (
+        await call('/api/activation/check-solar-sim', { iccid: demoIccid(901), location: 'uk' })
+      ).json(),
+    ).toEqual({
       is_solar_sim: false,
       pricing_table_id: 'local_uk',
     });
-    expect((await call('/api/activation/check-solar-sim', { iccid: demoIccid(901), location: 'ie' })).json()).toEqual({
+    expect(
+      (
+        await call('/api/activation/check-solar-sim', { iccid: demoIccid(901), location: 'ie' })
+      ).json(),
+    ).toEqual({
       is_solar_sim: false,
       pricing_table_id: 'local_ie',
     });
-    expect((await call('/api/activation/check-solar-sim', { iccid: demoIccid(905), location: 'ie' })).json()).toEqual({
+    expect(
+      (
+        await call('/api/activation/check-solar-sim', { iccid: demoIccid(905), location: 'ie' })
+      ).json(),
+    ).toEqual({
       is_solar_sim: true,
       pricing_table_id: 'local_ie_solar',
     });
     // The region defaults to uk (spec §5).
-    expect((await call('/api/activation/check-solar-sim', { iccid: demoIccid(905) })).json()).toEqual({
+    expect(
+      (await call('/api/activation/check-solar-sim', { iccid: demoIccid(905) })).json(),
+    ).toEqual({
       is_solar_sim: true,
       pricing_table_id: 'local_uk_solar',
     });
@@ -280,10 +327,16 @@ describe('POST /api/activation/check-solar-sim', () => {
 
   it('refuses other regions and SIMs not for sale', async () => {
     const call = visitor();
-    const region = await call('/api/activation/check-solar-sim', { iccid: demoIccid(901), location: 'fr' });
+    const region = await call('/api/activation/check-solar-sim', {
+      iccid: demoIccid(901),
+      location: 'fr',
+    });
     expect(region.statusCode).toBe(400);
     expect(region.json().message).toContain('Region must be uk or ie');
-    const live = await call('/api/activation/check-solar-sim', { iccid: demoIccid(101), location: 'uk' });
+    const live = await call('/api/activation/check-solar-sim', {
+      iccid: demoIccid(101),
+      location: 'uk',
+    });
     expect(live.statusCode).toBe(409);
   });
 });
@@ -291,6 +344,8 @@ describe('POST /api/activation/check-solar-sim', () => {
 describe('GET /api/activation/config and /api/activation/pricing-tables/:id', () => {
   it('describes our own tables with the spec’s fallbacks', async () => {
     const response = await context.app.inject({ method: 'GET', url: '/api/activation/config' });
+    // No third-party pricing table: nothing is added to the strict policy.
+    expect(String(response.headers['content-security-policy'])).toContain("script-src 'self';");
     expect(response.json()).toEqual({
       provider: 'local',
       publishable_key: null,
@@ -301,7 +356,9 @@ describe('GET /api/activation/config and /api/activation/pricing-tables/:id', ()
   });
 
   it('lists a region’s plans in its currency, Light to Heavy, monthly before annual', async () => {
-    const uk = (await context.app.inject({ method: 'GET', url: '/api/activation/pricing-tables/local_uk' })).json();
+    const uk = (
+      await context.app.inject({ method: 'GET', url: '/api/activation/pricing-tables/local_uk' })
+    ).json();
     expect(uk).toMatchObject({ id: 'local_uk', region: 'uk', is_solar: false, currency: 'gbp' });
     expect(uk.plans.map((plan: { price_id: string }) => plan.price_id)).toEqual([
       'price_light_month_uk',
@@ -319,15 +376,29 @@ describe('GET /api/activation/config and /api/activation/pricing-tables/:id', ()
       metadata: { Hours: '120', Provider: 'multi-network' },
     });
     const solar = (
-      await context.app.inject({ method: 'GET', url: '/api/activation/pricing-tables/local_ie_solar' })
+      await context.app.inject({
+        method: 'GET',
+        url: '/api/activation/pricing-tables/local_ie_solar',
+      })
     ).json();
     expect(solar).toMatchObject({ region: 'ie', is_solar: true, currency: 'eur' });
-    expect(solar.plans.every((plan: { price_id: string; currency: string }) => plan.price_id.endsWith('_ie_solar') && plan.currency === 'eur')).toBe(true);
+    expect(
+      solar.plans.every(
+        (plan: { price_id: string; currency: string }) =>
+          plan.price_id.endsWith('_ie_solar') && plan.currency === 'eur',
+      ),
+    ).toBe(true);
   });
 
   it('answers 404 for an unknown table and 400 for a malformed id', async () => {
-    expect((await context.app.inject({ method: 'GET', url: '/api/activation/pricing-tables/local_fr' })).statusCode).toBe(404);
-    expect((await context.app.inject({ method: 'GET', url: '/api/activation/pricing-tables/bad%20id' })).statusCode).toBe(400);
+    expect(
+      (await context.app.inject({ method: 'GET', url: '/api/activation/pricing-tables/local_fr' }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await context.app.inject({ method: 'GET', url: '/api/activation/pricing-tables/bad%20id' }))
+        .statusCode,
+    ).toBe(400);
   });
 });
 
@@ -347,7 +418,11 @@ describe('POST /api/activation/log-price-table', () => {
     expect(entry).toMatchObject({
       subjectType: 'sim',
       subjectId: demoIccid(901),
-      details: { email: 'new.farmer@example.com', pricingTableId: 'local_uk', hasCustomerSession: true },
+      details: {
+        email: 'new.farmer@example.com',
+        pricingTableId: 'local_uk',
+        hasCustomerSession: true,
+      },
     });
     expect(JSON.stringify(entry)).not.toContain('cuss_secret_abc');
   });

@@ -55,7 +55,9 @@ export function activationCaller(request: FastifyRequest): ActivationCaller {
     typeof header === 'string' && wizardSessionPattern.test(header) ? header : 'none';
   return {
     ip: request.ip,
-    sessionKey: principal ? `session:${principal.sessionId}` : `visitor:${request.ip}:${wizardSession}`,
+    sessionKey: principal
+      ? `session:${principal.sessionId}`
+      : `visitor:${request.ip}:${wizardSession}`,
     principal,
   };
 }
@@ -122,7 +124,11 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
       },
     },
     async (request) =>
-      activation.checkSolarSim(request.body.iccid, request.body.location, activationCaller(request)),
+      activation.checkSolarSim(
+        request.body.iccid,
+        request.body.location,
+        activationCaller(request),
+      ),
   );
 
   app.post(
@@ -164,7 +170,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
-        summary: 'One of our own pricing tables (local billing): the plans of a region, solar or not',
+        summary:
+          'One of our own pricing tables (local billing): the plans of a region, solar or not',
         params: pricingTableParams,
         response: { 200: pricingTableResponse, 400: errorBody, 404: errorBody },
       },

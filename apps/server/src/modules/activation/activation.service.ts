@@ -311,7 +311,12 @@ export function createActivationService(deps: ActivationServiceDeps) {
           clientReferenceId: sim.iccid,
           successUrl: confirmation.toString(),
           cancelUrl: wizard.toString(),
-          metadata: { purpose: 'activation', iccid: sim.iccid, order: orderId, region: table.region },
+          metadata: {
+            purpose: 'activation',
+            iccid: sim.iccid,
+            order: orderId,
+            region: table.region,
+          },
           idempotencyKey: `activation-checkout-${orderId}-${randomUUID()}`,
         });
         await writeAudit(db, {
@@ -321,7 +326,12 @@ export function createActivationService(deps: ActivationServiceDeps) {
           action: 'activation.checkout_started',
           subjectType: 'sim',
           subjectId: sim.iccid,
-          details: { order: orderId, priceId: plan.price.id, email: input.email, checkoutId: session.id },
+          details: {
+            order: orderId,
+            priceId: plan.price.id,
+            email: input.email,
+            checkoutId: session.id,
+          },
           ip: caller.ip,
         });
         return { url: session.url };

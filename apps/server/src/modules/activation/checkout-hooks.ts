@@ -18,7 +18,10 @@ export const isActivationCheckout = (metadata: Record<string, string>) =>
   metadata.purpose !== 'renewal';
 
 /** Finds the portal customer with this e-mail, or makes one (spec: a new e-mail gets an account). */
-export async function findOrCreatePortalCustomer(executor: Executor, email: string): Promise<string> {
+export async function findOrCreatePortalCustomer(
+  executor: Executor,
+  email: string,
+): Promise<string> {
   const normalised = email.trim().toLowerCase();
   await executor.insert(customers).values({ email: normalised }).onConflictDoNothing();
   const [row] = await executor
@@ -34,7 +37,11 @@ export function createActivationCheckoutHooks(): CheckoutHooks {
       if (!isActivationCheckout(checkout.metadata) || !checkout.clientReferenceId) return;
       // Two buyers paying for one SIM at once queue on its row; the second sees the first's order.
       const sim = await repository.lockSim(executor, checkout.clientReferenceId);
-      if (!sim) throw new BillingError('invalid', 'This SIM is not available any more. You have not been charged.');
+      if (!sim)
+        throw new BillingError(
+          'invalid',
+          'This SIM is not available any more. You have not been charged.',
+        );
       if (sim.state !== 'stock' || sim.customerId !== null) {
         throw new BillingError('invalid', simTakenMessage);
       }

@@ -39,7 +39,10 @@ export interface FulfilmentDeps {
   loginLinks: LoginLinks;
   publicUrl: string;
   supportEmail: string;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: {
+    warn(details: object, message: string): void;
+    error(details: object, message: string): void;
+  };
 }
 
 export interface PaidOrder {
@@ -148,7 +151,13 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
   async function onceForMessage(key: string, send: () => Promise<void>) {
     const claimed = await db
       .insert(idempotencyKeys)
-      .values({ scope: 'activation-mail', key, requestHash: key, statusCode: 200, createdAt: clock.now() })
+      .values({
+        scope: 'activation-mail',
+        key,
+        requestHash: key,
+        statusCode: 200,
+        createdAt: clock.now(),
+      })
       .onConflictDoNothing()
       .returning();
     if (claimed.length === 0) return;
@@ -277,7 +286,12 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
         const [checkout] = await db
           .select({ metadata: billingSessions.metadata })
           .from(billingSessions)
-          .where(and(eq(billingSessions.subscriptionId, row.subscriptionId), isNotNull(billingSessions.completedAt)));
+          .where(
+            and(
+              eq(billingSessions.subscriptionId, row.subscriptionId),
+              isNotNull(billingSessions.completedAt),
+            ),
+          );
         try {
           const outcome = await fulfil({ ...row, order: checkout?.metadata.order ?? null });
           if (outcome === 'activated' || outcome === 'refused') fulfilled += 1;

@@ -43,7 +43,11 @@ async function startCheckout(body: Record<string, unknown>, headers: Record<stri
 }
 
 async function checkoutPath(iccid: string, email: string, extra: Record<string, unknown> = {}) {
-  const response = await startCheckout({ client_reference_id: iccid, customer_email: email, ...extra });
+  const response = await startCheckout({
+    client_reference_id: iccid,
+    customer_email: email,
+    ...extra,
+  });
   expect(response.statusCode, response.body).toBe(200);
   const url = new URL(response.json<{ url: string }>().url);
   expect(url.origin).toBe('http://portal.test');
@@ -109,7 +113,9 @@ describe('a new visitor activates a stock SIM', () => {
     expect(page.body).toContain('£35.00');
     expect(page.body).toContain('4242 4242 4242 4242');
     // Nothing exists for the e-mail until it pays.
-    expect(await context.database.db.select().from(customers).where(eq(customers.email, email))).toEqual([]);
+    expect(
+      await context.database.db.select().from(customers).where(eq(customers.email, email)),
+    ).toEqual([]);
 
     const paid = await pay(path);
     expect(paid.statusCode).toBe(303);
@@ -120,10 +126,17 @@ describe('a new visitor activates a stock SIM', () => {
   });
 
   it('leaves an account, a billing account, an active subscription and an active SIM', async () => {
-    const [account] = await context.database.db.select().from(customers).where(eq(customers.email, email));
+    const [account] = await context.database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.email, email));
     expect(account).toBeDefined();
     const sim = await simOf(iccid);
-    expect(sim).toMatchObject({ state: 'active', customerId: account!.id, nickname: 'Camera 9017' });
+    expect(sim).toMatchObject({
+      state: 'active',
+      customerId: account!.id,
+      nickname: 'Camera 9017',
+    });
     expect(sim.activatedAt).not.toBeNull();
     const [billing] = await context.database.db
       .select()
@@ -132,13 +145,21 @@ describe('a new visitor activates a stock SIM', () => {
     expect(billing).toMatchObject({ customerId: account!.id, email, currency: 'gbp' });
     const live = await liveSubscriptions(iccid);
     expect(live).toHaveLength(1);
-    expect(live[0]).toMatchObject({ status: 'active', priceId: 'price_heavy_month_uk', billingCustomerId: billing!.id });
+    expect(live[0]).toMatchObject({
+      status: 'active',
+      priceId: 'price_heavy_month_uk',
+      billingCustomerId: billing!.id,
+    });
 
     const actions = (
       await context.database.db.select().from(auditLog).where(eq(auditLog.subjectId, iccid))
     ).map((entry) => entry.action);
     expect(actions).toEqual(
-      expect.arrayContaining(['activation.checkout_started', 'activation.sim_attached', 'activation.sim_activated']),
+      expect.arrayContaining([
+        'activation.checkout_started',
+        'activation.sim_attached',
+        'activation.sim_activated',
+      ]),
     );
   });
 
@@ -149,7 +170,11 @@ describe('a new visitor activates a stock SIM', () => {
     expect(welcome!.text).toContain('Heavy Streaming');
     expect(welcome!.text).toContain(redirect.searchParams.get('order')!);
     const token = await latestLoginToken(context, email);
-    const login = await context.app.inject({ method: 'GET', url: `/api/auth/login?token=${token}`, remoteAddress: nextIp() });
+    const login = await context.app.inject({
+      method: 'GET',
+      url: `/api/auth/login?token=${token}`,
+      remoteAddress: nextIp(),
+    });
     expect(login.statusCode).toBe(200);
     const plans = await context.app.inject({
       method: 'GET',
@@ -158,7 +183,12 @@ describe('a new visitor activates a stock SIM', () => {
     });
     expect(plans.statusCode).toBe(200);
     const [camera] = plans.json<{ cameras: Record<string, unknown>[] }>().cameras;
-    expect(camera).toMatchObject({ SIM_ICCID: iccid, SubStatus: 'active', SimStatus: 'active', nicknameInDatabase: 'Camera 9017' });
+    expect(camera).toMatchObject({
+      SIM_ICCID: iccid,
+      SubStatus: 'active',
+      SimStatus: 'active',
+      nicknameInDatabase: 'Camera 9017',
+    });
   });
 
   it('applies a replayed event, a retried fulfilment and a second post of the form once', async () => {
@@ -182,7 +212,10 @@ describe('a new visitor activates a stock SIM', () => {
         order: null,
       }),
     ).toBe('already-fulfilled');
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({ fulfilled: 0, failed: 0 });
+    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+      fulfilled: 0,
+      failed: 0,
+    });
     expect(await mailsTo(email)).toHaveLength(1);
     const attached = await context.database.db
       .select()
@@ -201,7 +234,10 @@ describe('a new visitor activates a stock SIM', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already active/);
-    const checkout = await startCheckout({ client_reference_id: iccid, customer_email: 'late@example.com' });
+    const checkout = await startCheckout({
+      client_reference_id: iccid,
+      customer_email: 'late@example.com',
+    });
     expect(checkout.statusCode).toBe(409);
   });
 });
@@ -238,10 +274,18 @@ describe('double submits and racing buyers', () => {
 
     // One payment (the winner's), no account or billing account for the loser's new e-mail.
     expect((await context.database.db.select().from(payments)).length).toBe(paymentsBefore + 1);
-    expect(await context.database.db.select().from(customers).where(eq(customers.email, 'loser@example.com'))).toEqual([]);
+    expect(
+      await context.database.db
+        .select()
+        .from(customers)
+        .where(eq(customers.email, 'loser@example.com')),
+    ).toEqual([]);
     expect(await liveSubscriptions(iccid)).toHaveLength(1);
     const sim = await simOf(iccid);
-    const [owner] = await context.database.db.select().from(customers).where(eq(customers.id, sim.customerId!));
+    const [owner] = await context.database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.id, sim.customerId!));
     expect(owner!.email).toBe('winner@example.com');
   });
 
@@ -254,8 +298,12 @@ describe('double submits and racing buyers', () => {
       String(response.headers.location).includes('/order-confirmation'),
     );
     expect(confirmed).toHaveLength(1);
-    const refused = results.find((response) => !String(response.headers.location).includes('/order-confirmation'));
-    expect(decodeURIComponent(String(refused!.headers.location))).toContain('You have not been charged');
+    const refused = results.find(
+      (response) => !String(response.headers.location).includes('/order-confirmation'),
+    );
+    expect(decodeURIComponent(String(refused!.headers.location))).toContain(
+      'You have not been charged',
+    );
     expect(await liveSubscriptions(iccid)).toHaveLength(1);
     const welcomes = [
       ...(await mailsTo('racer.one@example.com')),
@@ -308,20 +356,29 @@ describe('double submits and racing buyers', () => {
     });
     const ownerBefore = (await simOf(iccid)).customerId;
 
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({ fulfilled: 1, failed: 0 });
+    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+      fulfilled: 1,
+      failed: 0,
+    });
     const [subscription] = await context.database.db
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.id, subscriptionId));
     expect(subscription!.status).toBe('canceled');
-    const refunded = await context.database.db.select().from(payments).where(eq(payments.status, 'refunded'));
+    const refunded = await context.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.status, 'refunded'));
     expect(refunded).toHaveLength(1);
     expect((await simOf(iccid)).customerId).toBe(ownerBefore);
     const [note] = await mailsTo('late.buyer@example.com');
     expect(note!.subject).toBe('Your Farmcam order could not go ahead');
     expect(note!.text).toContain('refunded in full');
     // Done once: a second run finds nothing to do.
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({ fulfilled: 0, failed: 0 });
+    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+      fulfilled: 0,
+      failed: 0,
+    });
     expect(await mailsTo('late.buyer@example.com')).toHaveLength(1);
   });
 });
@@ -331,33 +388,54 @@ describe('other paths through checkout', () => {
     const iccid = demoIccid(906);
     const path = await checkoutPath(iccid, 'declined@example.com');
     const declined = await pay(path, { ...visa, number: '4000 0000 0000 0002' });
-    expect(decodeURIComponent(String(declined.headers.location))).toContain('Your card was declined');
+    expect(decodeURIComponent(String(declined.headers.location))).toContain(
+      'Your card was declined',
+    );
     expect((await simOf(iccid)).state).toBe('stock');
-    expect(await context.database.db.select().from(customers).where(eq(customers.email, 'declined@example.com'))).toEqual([]);
+    expect(
+      await context.database.db
+        .select()
+        .from(customers)
+        .where(eq(customers.email, 'declined@example.com')),
+    ).toEqual([]);
     expect((await pay(path)).headers.location).toContain('/order-confirmation');
     expect((await simOf(iccid)).state).toBe('active');
   });
 
   it('an existing customer’s e-mail adds the camera to their account', async () => {
     const demo = await createActors(context);
-    const [owner] = await context.database.db.select().from(customers).where(eq(customers.id, demo.ownerId));
+    const [owner] = await context.database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.id, demo.ownerId));
     const iccid = demoIccid(905);
-    const path = await checkoutPath(iccid, owner!.email, { pricing_table_id: 'local_uk_solar', price_id: 'price_standard_year_uk_solar' });
+    const path = await checkoutPath(iccid, owner!.email, {
+      pricing_table_id: 'local_uk_solar',
+      price_id: 'price_standard_year_uk_solar',
+    });
     expect((await pay(path)).headers.location).toContain('product=Standard+Streaming');
     expect((await simOf(iccid)).customerId).toBe(demo.ownerId);
-    expect(await context.database.db.select().from(customers).where(eq(customers.email, owner!.email))).toHaveLength(1);
+    expect(
+      await context.database.db.select().from(customers).where(eq(customers.email, owner!.email)),
+    ).toHaveLength(1);
   });
 
   it('checks the table fits the SIM and the plan the table', async () => {
     const iccid = demoIccid(903);
-    await context.database.db.insert(sims).values({ iccid: '8944110000000009074', activationCode: 'SOLR', kind: 'solar' });
-    await context.database.db.insert(sims).values({ iccid: '8944110000000009082', activationCode: 'PLAN' });
+    await context.database.db
+      .insert(sims)
+      .values({ iccid: '8944110000000009074', activationCode: 'SOLR', kind: 'solar' });
+    await context.database.db
+      .insert(sims)
+      .values({ iccid: '8944110000000009082', activationCode: 'PLAN' });
     const solarOnStandard = await startCheckout({
       client_reference_id: '8944110000000009074',
       customer_email: 'a@example.com',
     });
     expect(solarOnStandard.statusCode).toBe(400);
-    expect(solarOnStandard.json().message).toBe('This is a solar SIM: choose one of the solar plans');
+    expect(solarOnStandard.json().message).toBe(
+      'This is a solar SIM: choose one of the solar plans',
+    );
     const standardOnSolar = await startCheckout({
       client_reference_id: '8944110000000009082',
       customer_email: 'a@example.com',
@@ -371,7 +449,10 @@ describe('other paths through checkout', () => {
       price_id: 'price_light_month_ie',
     });
     expect(otherRegion.json().message).toBe('That plan is not in this pricing table');
-    const taken = await startCheckout({ client_reference_id: iccid, customer_email: 'a@example.com' });
+    const taken = await startCheckout({
+      client_reference_id: iccid,
+      customer_email: 'a@example.com',
+    });
     expect(taken.statusCode).toBe(409);
   });
 
@@ -391,30 +472,47 @@ describe('other paths through checkout', () => {
       payload: { customerId },
       headers: actors.headers.owner,
     });
-    const [owner] = await context.database.db.select().from(customers).where(eq(customers.id, actors.ownerId));
+    const [owner] = await context.database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.id, actors.ownerId));
     const path = await checkoutPath(iccid, owner!.email, {
       price_id: 'price_light_month_uk',
       customer_session_client_secret: secret.json<{ secret: string }>().secret,
     });
     expect((await pay(path)).headers.location).toContain('/order-confirmation');
-    expect(await simOf(iccid)).toMatchObject({ state: 'active', billingCustomerId: customerId, customerId: actors.ownerId });
+    expect(await simOf(iccid)).toMatchObject({
+      state: 'active',
+      billingCustomerId: customerId,
+      customerId: actors.ownerId,
+    });
   });
 
   it('finishes an activation the SIM platform failed, once, from the job', async () => {
-    await context.database.db.insert(sims).values({ iccid: '8944110000000009090', activationCode: 'LATE' });
+    await context.database.db
+      .insert(sims)
+      .values({ iccid: '8944110000000009090', activationCode: 'LATE' });
     const iccid = '8944110000000009090';
     platformFailures = 1;
-    const path = await checkoutPath(iccid, 'patient@example.com', { price_id: 'price_light_month_uk' });
+    const path = await checkoutPath(iccid, 'patient@example.com', {
+      price_id: 'price_light_month_uk',
+    });
     expect((await pay(path)).headers.location).toContain('/order-confirmation');
     const waiting = await simOf(iccid);
     expect(waiting.state).toBe('stock');
     expect(waiting.customerId).not.toBeNull();
     expect(await mailsTo('patient@example.com')).toEqual([]);
 
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({ fulfilled: 1, failed: 0 });
+    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+      fulfilled: 1,
+      failed: 0,
+    });
     expect((await simOf(iccid)).state).toBe('active');
     expect(await mailsTo('patient@example.com')).toHaveLength(1);
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({ fulfilled: 0, failed: 0 });
+    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+      fulfilled: 0,
+      failed: 0,
+    });
     expect(await mailsTo('patient@example.com')).toHaveLength(1);
   });
 });

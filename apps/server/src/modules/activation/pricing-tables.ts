@@ -24,6 +24,9 @@ export interface PricingTables {
   describeLocal(pricingTableId: string): PricingTableSelection | undefined;
 }
 
+/** Where Stripe's pricing table element loads its script and its frame from (the CSP allows it). */
+export const stripePricingTableOrigins = ['https://js.stripe.com'] as const;
+
 export const localPricingTableId = ({ region, isSolar }: PricingTableSelection) =>
   `local_${region}${isSolar ? '_solar' : ''}`;
 

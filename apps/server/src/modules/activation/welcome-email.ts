@@ -15,7 +15,11 @@ export interface LoginLinks {
   create(customerId: string): Promise<string>;
 }
 
-export function createLoginLinks(deps: { db: Database; clock: Clock; publicUrl: string }): LoginLinks {
+export function createLoginLinks(deps: {
+  db: Database;
+  clock: Clock;
+  publicUrl: string;
+}): LoginLinks {
   return {
     async create(customerId) {
       const token = createOpaqueToken();

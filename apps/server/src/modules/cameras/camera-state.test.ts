@@ -118,9 +118,11 @@ describe('usage figures', () => {
 
   it('gives the share of the plan and a month-end forecast at the current rate', () => {
     // 10 days gone, 2 GB used: 0.2 GB a day for 31 days is 6.2 GB.
-    expect(
-      usageFigures({ ...march, monthBytes: 2e9, allowanceGb: 5, isMetering: true }),
-    ).toEqual({ planAllowanceGB: 5, percentOfPlan: 40, forecastMonthEndGB: 6.2 });
+    expect(usageFigures({ ...march, monthBytes: 2e9, allowanceGb: 5, isMetering: true })).toEqual({
+      planAllowanceGB: 5,
+      percentOfPlan: 40,
+      forecastMonthEndGB: 6.2,
+    });
   });
 
   it('measures the rate from activation when the camera started this month', () => {
@@ -152,9 +154,9 @@ describe('usage figures', () => {
       usageFigures({ ...march, monthBytes: 2e9, allowanceGb: 5, isMetering: false })
         .forecastMonthEndGB,
     ).toBe(2);
-    expect(usageFigures({ ...march, monthBytes: 2e9, allowanceGb: null, isMetering: true })).toEqual(
-      { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null },
-    );
+    expect(
+      usageFigures({ ...march, monthBytes: 2e9, allowanceGb: null, isMetering: true }),
+    ).toEqual({ planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null });
   });
 
   it('lets the share pass 100%', () => {

@@ -45,12 +45,7 @@ export function deriveSimStatus(state: SimState): SimStatus {
 }
 
 export type CardState =
-  | 'active'
-  | 'paused'
-  | 'pause-scheduled'
-  | 'overdue'
-  | 'terminated'
-  | 'no-subscription';
+  'active' | 'paused' | 'pause-scheduled' | 'overdue' | 'terminated' | 'no-subscription';
 
 /**
  * Spec §4 derived card states. A terminated SIM is terminated whatever its subscription says

@@ -22,40 +22,55 @@ export interface CameraRow {
 
 export const camerasRepository = {
   /**
-   * A customer's cameras (SIMs out of stock), each with its newest subscription, plan and use
-   * in `month` (its first day), in the order they were added. One statement: per SIM, index
-   * lookups on subscriptions (sim_iccid) and on monthly_usage's primary key (sim_iccid, month),
-   * the roll-up of daily_usage kept by a trigger.
+   * A customer's cameras (SIMs out of stock), each with its newest subscription and plan and its
+   * use in `month` (its first day), in the order they were added. One statement: the newest
+   * subscriptions of these SIMs in one pass (DISTINCT ON), usage from monthly_usage's primary key
+   * (the roll-up of daily_usage kept by a trigger). The rows come back as one JSON array, which
+   * both drivers parse far faster than a thousand rows of fifteen columns.
    */
-  listCameras: (executor: Executor, customerId: string, month: string) =>
-    queryRows<CameraRow>(
+  listCameras: async (executor: Executor, customerId: string, month: string) => {
+    const [result] = await queryRows<{ cameras: CameraRow[] }>(
       executor,
       sql`
-      select s.iccid, s.nickname, s.state, s.is_barred, s.billing_customer_id,
-        (extract(epoch from s.activated_at) * 1000)::float8 as activated_at_ms,
-        sub.id as subscription_id, sub.status,
-        extract(epoch from sub.current_period_end)::float8 as current_period_end_s,
-        sub.pause_starts_on::text as pause_starts_on,
-        sub.pause_resumes_on::text as pause_resumes_on,
-        p.interval, pr.name as product_name, pr.data_allowance_gb,
-        coalesce(usage.bytes, 0)::float8 as month_bytes
-      from sims s
-      left join lateral (
-        select id, status, current_period_end, pause_starts_on, pause_resumes_on, price_id
-        from subscriptions
-        where sim_iccid = s.iccid
-        order by created_at desc
-        limit 1
-      ) sub on true
-      left join prices p on p.id = sub.price_id
-      left join products pr on pr.id = p.product_id
-      left join monthly_usage usage on usage.sim_iccid = s.iccid and usage.month = ${month}::date
-      where s.customer_id = ${customerId} and s.state <> 'stock'
-      order by s.created_at, s.iccid`,
-    ),
+      with cams as materialized (
+        select iccid, nickname, state, is_barred, billing_customer_id, activated_at, created_at
+        from sims
+        where customer_id = ${customerId} and state <> 'stock'
+      ),
+      latest as (
+        select distinct on (sub.sim_iccid)
+          sub.sim_iccid, sub.id, sub.status, sub.current_period_end, sub.pause_starts_on,
+          sub.pause_resumes_on, p.interval, pr.name as product_name, pr.data_allowance_gb
+        from subscriptions sub
+        join cams on cams.iccid = sub.sim_iccid
+        join prices p on p.id = sub.price_id
+        join products pr on pr.id = p.product_id
+        order by sub.sim_iccid, sub.created_at desc
+      )
+      select coalesce(json_agg(camera order by camera.added_at, camera.iccid), '[]') as cameras
+      from (
+        select s.iccid, s.nickname, s.state, s.is_barred, s.billing_customer_id,
+          s.created_at as added_at,
+          (extract(epoch from s.activated_at) * 1000)::float8 as activated_at_ms,
+          sub.id as subscription_id, sub.status,
+          extract(epoch from sub.current_period_end)::float8 as current_period_end_s,
+          sub.pause_starts_on::text as pause_starts_on,
+          sub.pause_resumes_on::text as pause_resumes_on,
+          sub.interval, sub.product_name, sub.data_allowance_gb,
+          coalesce(usage.bytes, 0)::float8 as month_bytes
+        from cams s
+        left join latest sub on sub.sim_iccid = s.iccid
+        left join monthly_usage usage on usage.sim_iccid = s.iccid and usage.month = ${month}::date
+      ) camera`,
+    );
+    return result?.cameras ?? [];
+  },
 
   routerStatus: async (executor: Executor, iccid: string) => {
-    const [row] = await executor.select().from(routerStatus).where(eq(routerStatus.simIccid, iccid));
+    const [row] = await executor
+      .select()
+      .from(routerStatus)
+      .where(eq(routerStatus.simIccid, iccid));
     return row;
   },
 

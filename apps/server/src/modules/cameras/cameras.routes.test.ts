@@ -5,7 +5,11 @@ import { queryRows } from '../../db/client.ts';
 import { auditLog, sims } from '../../db/schema.ts';
 import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
-import { createTestContext, signInCustomer, type TestContext } from '../../../test/helpers/test-app.ts';
+import {
+  createTestContext,
+  signInCustomer,
+  type TestContext,
+} from '../../../test/helpers/test-app.ts';
 
 let context: TestContext;
 let actors: Actors;

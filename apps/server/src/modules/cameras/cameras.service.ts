@@ -49,15 +49,17 @@ export function createCamerasService({ db, clock, plansCache }: CamerasServiceDe
     const subStatus = deriveSubStatus(subscription, today);
     const simStatus = deriveSimStatus(row.state);
     const monthBytes = Number(row.month_bytes);
-    const allowanceGb =
-      row.data_allowance_gb === null ? null : Number(row.data_allowance_gb);
+    const allowanceGb = row.data_allowance_gb === null ? null : Number(row.data_allowance_gb);
     // A pause that is over (resume date reached) is history, not state.
     const isPauseCurrent =
       row.pause_starts_on !== null &&
       (row.pause_resumes_on === null || row.pause_resumes_on > today);
     const isCounted = allowanceGb !== null && isCountedPlan(subStatus, simStatus);
     const isMetering =
-      simStatus === 'active' && !row.is_barred && subStatus !== 'paused' && subStatus !== 'canceled';
+      simStatus === 'active' &&
+      !row.is_barred &&
+      subStatus !== 'paused' &&
+      subStatus !== 'canceled';
 
     const camera: Camera = {
       SIM_ICCID: row.iccid,

@@ -130,7 +130,9 @@ describe('camera list cache in the app, invalidated by database notifications', 
       .set({ status: 'past_due' })
       .where(eq(subscriptions.simIccid, demoIccid(101)));
     // On PostgreSQL the notification arrives on another connection, a moment later.
-    await vi.waitFor(async () => expect(subStatusOf(await plans(demoHeaders), 101)).toBe('past_due'));
+    await vi.waitFor(async () =>
+      expect(subStatusOf(await plans(demoHeaders), 101)).toBe('past_due'),
+    );
     const reads = listCameras.mock.calls.length;
     await plans(secondHeaders);
     expect(listCameras.mock.calls.length).toBe(reads);
@@ -167,8 +169,8 @@ describe('camera list cache in the app, invalidated by database notifications', 
     });
     expect(response.statusCode).toBe(200);
     const after = await plans(demoHeaders);
-    expect(after.cameras.find((camera) => camera.SIM_ICCID === demoIccid(102))?.nicknameInDatabase).toBe(
-      'Ewes',
-    );
+    expect(
+      after.cameras.find((camera) => camera.SIM_ICCID === demoIccid(102))?.nicknameInDatabase,
+    ).toBe('Ewes');
   });
 });

@@ -63,8 +63,12 @@ function sendOptions(payload: RecordClipPayload) {
     : { retryLimit: 1, retryDelay: 2, expireInSeconds: 5 * 60 };
 }
 
-export function createLivestreaming(config: Config, deps: LivestreamingDependencies): Livestreaming {
-  const recorder = deps.recorder ?? createFfmpegRecorder({ ffmpegPath: config.livestreaming.ffmpegPath });
+export function createLivestreaming(
+  config: Config,
+  deps: LivestreamingDependencies,
+): Livestreaming {
+  const recorder =
+    deps.recorder ?? createFfmpegRecorder({ ffmpegPath: config.livestreaming.ffmpegPath });
   let runner: Pick<JobRunner, 'send'> | undefined;
 
   const recordingQueue: RecordingQueue = {

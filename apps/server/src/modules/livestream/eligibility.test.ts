@@ -24,7 +24,13 @@ describe('livestreaming eligibility (spec §5)', () => {
 
   it('needs the SubStatus to be active', () => {
     expect(livestreamEligibility(eligible)).toEqual({ isEligible: true });
-    for (const subStatus of ['paused', 'past_due', 'overdue', 'canceled', 'pause scheduled'] as const) {
+    for (const subStatus of [
+      'paused',
+      'past_due',
+      'overdue',
+      'canceled',
+      'pause scheduled',
+    ] as const) {
       expect(livestreamEligibility({ ...eligible, subStatus })).toEqual({
         isEligible: false,
         reason: `Livestreaming needs an active Heavy Streaming subscription; this camera's is ${subStatus}.`,
@@ -55,10 +61,20 @@ describe('livestreaming eligibility (spec §5)', () => {
     const now = new Date('2026-03-10T12:00:00Z');
     expect(eligibilityOf(row, now).isEligible).toBe(true);
     // A pause booked for next month: SubStatus 'pause scheduled', not 'active'.
-    expect(eligibilityOf({ ...row, pause_starts_on: '2026-04-01', pause_resumes_on: '2026-05-01' }, now).isEligible).toBe(false);
+    expect(
+      eligibilityOf({ ...row, pause_starts_on: '2026-04-01', pause_resumes_on: '2026-05-01' }, now)
+        .isEligible,
+    ).toBe(false);
     // A pause that ended is history.
-    expect(eligibilityOf({ ...row, pause_starts_on: '2026-01-01', pause_resumes_on: '2026-02-01' }, now).isEligible).toBe(true);
-    expect(eligibilityOf({ ...row, subscription_status: null, product_name: null }, now).isEligible).toBe(false);
-    expect(eligibilityOf({ ...row, subscription_status: 'incomplete' }, now).isEligible).toBe(false);
+    expect(
+      eligibilityOf({ ...row, pause_starts_on: '2026-01-01', pause_resumes_on: '2026-02-01' }, now)
+        .isEligible,
+    ).toBe(true);
+    expect(
+      eligibilityOf({ ...row, subscription_status: null, product_name: null }, now).isEligible,
+    ).toBe(false);
+    expect(eligibilityOf({ ...row, subscription_status: 'incomplete' }, now).isEligible).toBe(
+      false,
+    );
   });
 });

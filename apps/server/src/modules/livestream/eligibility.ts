@@ -60,4 +60,3 @@ export function eligibilityOf(plan: CameraPlanRow, now: Date): Eligibility {
     isBarred: plan.is_barred,
   });
 }
-

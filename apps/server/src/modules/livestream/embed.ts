@@ -3,7 +3,7 @@
  * Embed code): a muted, looping, autoplaying video of the latest clip, a spinner with
  * 'Loading livestream...', and 'Could not load the livestream.' on failure.
  *
- * The code is an <iframe> of our page (docs/decisions/042): no script of ours runs on the
+ * The code is an <iframe> of our page (docs/decisions/040): no script of ours runs on the
  * customer's site, nothing secret is in it (the stream is named by its unguessable public id),
  * and the page carries its own Content-Security-Policy with its script in a separate file.
  */

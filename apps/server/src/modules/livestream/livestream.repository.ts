@@ -193,7 +193,13 @@ export const livestreamRepository = {
 
   async insertClip(
     executor: Executor,
-    values: { livestreamId: string; slot: string; durationSeconds: number; storageKey: string; now: Date },
+    values: {
+      livestreamId: string;
+      slot: string;
+      durationSeconds: number;
+      storageKey: string;
+      now: Date;
+    },
   ): Promise<ClipRow> {
     const [row] = await executor
       .insert(clips)
@@ -316,7 +322,11 @@ export const livestreamRepository = {
     await executor.delete(clips).where(eq(clips.id, clipId));
   },
 
-  async clipStats(executor: Executor, livestreamIds: string[], since: Date): Promise<ClipStatsRow[]> {
+  async clipStats(
+    executor: Executor,
+    livestreamIds: string[],
+    since: Date,
+  ): Promise<ClipStatsRow[]> {
     if (livestreamIds.length === 0) return [];
     return queryRows<ClipStatsRow>(
       executor,
@@ -358,7 +368,11 @@ export const livestreamRepository = {
       .where(eq(livestreams.id, livestreamId));
   },
 
-  async viewsByDay(executor: Executor, livestreamIds: string[], fromDay: string): Promise<ViewsDayRow[]> {
+  async viewsByDay(
+    executor: Executor,
+    livestreamIds: string[],
+    fromDay: string,
+  ): Promise<ViewsDayRow[]> {
     if (livestreamIds.length === 0) return [];
     return queryRows<ViewsDayRow>(
       executor,

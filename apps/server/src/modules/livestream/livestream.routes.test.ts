@@ -10,14 +10,19 @@ import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
 import { livestreams, subscriptions } from '../../db/schema.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
 import { nextIp, testPublicUrl } from '../../../test/helpers/test-app.ts';
-import { createLivestreamTestContext, waitFor, type LivestreamTestContext } from './livestream.test-support.ts';
+import {
+  createLivestreamTestContext,
+  waitFor,
+  type LivestreamTestContext,
+} from './livestream.test-support.ts';
 
 const farmyard = demoIccid(103); // Heavy monthly, active
 const calvingPen = demoIccid(104); // Heavy annual, active
 const topGate = demoIccid(101); // Light, active
 const stableYard = demoIccid(201); // second@example.com's camera
 
-const defaultSchedule = 'hours=9,10,11,12,13,14,15,16,17;days=MONDAY,TUESDAY,WEDNESDAY,THURSDAY,FRIDAY';
+const defaultSchedule =
+  'hours=9,10,11,12,13,14,15,16,17;days=MONDAY,TUESDAY,WEDNESDAY,THURSDAY,FRIDAY';
 
 describe('livestreaming endpoints', () => {
   let context: LivestreamTestContext;
@@ -62,7 +67,9 @@ describe('livestreaming endpoints', () => {
       const response = await get('/api/livestreaming/cameras');
       expect(response.statusCode).toBe(200);
       const { cameras } = response.json<{ cameras: { SIM_ICCID: string }[] }>();
-      expect(cameras.map((camera) => camera.SIM_ICCID).sort()).toEqual([farmyard, calvingPen].sort());
+      expect(cameras.map((camera) => camera.SIM_ICCID).sort()).toEqual(
+        [farmyard, calvingPen].sort(),
+      );
       expect(cameras[0]).toMatchObject({
         SubStatus: 'active',
         stripeSubscription: { productName: 'Heavy Streaming' },
@@ -70,9 +77,14 @@ describe('livestreaming endpoints', () => {
         livestream: null,
       });
       // Another customer gets their own (empty) list, never these cameras.
-      await expectOwnerOnly(context, actors, () => ({ method: 'GET', url: '/api/livestreaming/cameras' }), {
-        otherCustomerStatus: 200,
-      });
+      await expectOwnerOnly(
+        context,
+        actors,
+        () => ({ method: 'GET', url: '/api/livestreaming/cameras' }),
+        {
+          otherCustomerStatus: 200,
+        },
+      );
       const other = await get('/api/livestreaming/cameras', actors.headers.otherCustomer);
       expect(other.json()).toEqual({ cameras: [], supportEmail: 'support@farmcam.example' });
     });
@@ -87,7 +99,11 @@ describe('livestreaming endpoints', () => {
       }));
       const response = await setup(farmyard);
       expect(response.statusCode).toBe(200);
-      const body = response.json<{ success: boolean; message: string; data: { camera_id: string; public_id: string } }>();
+      const body = response.json<{
+        success: boolean;
+        message: string;
+        data: { camera_id: string; public_id: string };
+      }>();
       expect(body).toMatchObject({ success: true, data: { camera_id: farmyard } });
       expect(body.data.public_id).toMatch(/^ls_[A-Za-z0-9_-]{22}$/);
       expect(body.data.public_id).not.toContain(farmyard);
@@ -96,7 +112,10 @@ describe('livestreaming endpoints', () => {
       // Repeating it keeps the same stream (the embed code stays valid).
       const again = await setup(farmyard);
       expect(again.json().data.public_id).toBe(body.data.public_id);
-      const [row] = await context.database.db.select().from(livestreams).where(eq(livestreams.simIccid, farmyard));
+      const [row] = await context.database.db
+        .select()
+        .from(livestreams)
+        .where(eq(livestreams.simIccid, farmyard));
       expect(row).toMatchObject({ cameraHost: '127.0.0.1', isActive: false });
     });
 
@@ -122,10 +141,16 @@ describe('livestreaming endpoints', () => {
     });
 
     it('validates the body', async () => {
-      const wrongPort = await post('/api/livestreaming/setup-camera', { sim_number: farmyard, ports: [80] });
+      const wrongPort = await post('/api/livestreaming/setup-camera', {
+        sim_number: farmyard,
+        ports: [80],
+      });
       expect(wrongPort.statusCode).toBe(400);
       expect(wrongPort.json().message).toContain('only the RTSP port 554');
-      const badIccid = await post('/api/livestreaming/setup-camera', { sim_number: '12', ports: [554] });
+      const badIccid = await post('/api/livestreaming/setup-camera', {
+        sim_number: '12',
+        ports: [554],
+      });
       expect(badIccid.statusCode).toBe(400);
       expect(badIccid.json().code).toBe('VALIDATION_FAILED');
     });
@@ -146,7 +171,11 @@ describe('livestreaming endpoints', () => {
           schedule: defaultSchedule,
         },
       }));
-      const response = await configure({ duration: 30, include_audio: true, schedule: 'hours=9-11;days=mon,wed' });
+      const response = await configure({
+        duration: 30,
+        include_audio: true,
+        schedule: 'hours=9-11;days=mon,wed',
+      });
       expect(response.statusCode).toBe(200);
       const { data } = response.json();
       expect(data).toMatchObject({
@@ -177,7 +206,9 @@ describe('livestreaming endpoints', () => {
       const schedule = await configure({ schedule: 'hours=25;days=MON' });
       expect(schedule.statusCode).toBe(400);
       expect(schedule.json().message).toContain('hour 25 is not between 0 and 23');
-      expect((await configure({ rtsp_port: 555 })).json().message).toContain('rtsp_port must be 554');
+      expect((await configure({ rtsp_port: 555 })).json().message).toContain(
+        'rtsp_port must be 554',
+      );
       expect((await configure({ duration: 20 })).json().message).toContain('15, 30 or 60');
       expect((await configure({ rtsp_path: '/13' })).statusCode).toBe(400);
       // Empty lists are allowed: hours and days have no minimum.
@@ -202,16 +233,32 @@ describe('livestreaming endpoints', () => {
         url: '/api/livestreaming/set-active',
         payload: { camera_id: farmyard, is_active: true },
       }));
-      const off = await post('/api/livestreaming/set-active', { camera_id: farmyard, is_active: false });
-      expect(off.json().data).toMatchObject({ isActive: false, nextRecordingAt: null, switchOffAt: null });
+      const off = await post('/api/livestreaming/set-active', {
+        camera_id: farmyard,
+        is_active: false,
+      });
+      expect(off.json().data).toMatchObject({
+        isActive: false,
+        nextRecordingAt: null,
+        switchOffAt: null,
+      });
       context.clock.advance(60_000);
-      const on = await post('/api/livestreaming/set-active', { camera_id: farmyard, is_active: true });
-      expect(on.json().data).toMatchObject({ isActive: true, switchOffAt: '2026-03-20T12:01:00.000Z' });
+      const on = await post('/api/livestreaming/set-active', {
+        camera_id: farmyard,
+        is_active: true,
+      });
+      expect(on.json().data).toMatchObject({
+        isActive: true,
+        switchOffAt: '2026-03-20T12:01:00.000Z',
+      });
     });
 
     it('needs a saved schedule', async () => {
       await setup(calvingPen);
-      const response = await post('/api/livestreaming/set-active', { camera_id: calvingPen, is_active: true });
+      const response = await post('/api/livestreaming/set-active', {
+        camera_id: calvingPen,
+        is_active: true,
+      });
       expect(response.statusCode).toBe(409);
       expect(response.json().message).toBe('Choose a schedule for this livestream first');
     });
@@ -227,34 +274,62 @@ describe('livestreaming endpoints', () => {
         include_audio: false,
       });
       expect(response.statusCode).toBe(200);
-      const { data } = response.json<{ data: { s3_key: string; clip_id: string; status: string } }>();
+      const { data } = response.json<{
+        data: { s3_key: string; clip_id: string; status: string };
+      }>();
       expect(data.status).toBe('recording');
       expect(data.s3_key).toMatch(/^livestreams\/[0-9a-f-]{36}\/preview-.+\.mp4$/);
 
       const clipUrl = `/api/livestreaming/clip?camera_id=${farmyard}&s3_key=${encodeURIComponent(data.s3_key)}`;
-      const ready = await waitFor(async () => {
-        const status = (await get(clipUrl)).json<{ status: string; url: string | null; error: string | null }>();
-        if (status.status === 'failed') throw new Error(status.error ?? 'failed');
-        return status.status === 'ready' ? status : undefined;
-      }, 30_000, 'the preview');
+      const ready = await waitFor(
+        async () => {
+          const status = (await get(clipUrl)).json<{
+            status: string;
+            url: string | null;
+            error: string | null;
+          }>();
+          if (status.status === 'failed') throw new Error(status.error ?? 'failed');
+          return status.status === 'ready' ? status : undefined;
+        },
+        30_000,
+        'the preview',
+      );
       expect(ready.url).toMatch(new RegExp(`^${testPublicUrl}/media/clips/`));
 
-      const media = await context.app.inject({ method: 'GET', url: ready.url!.replace(testPublicUrl, '') });
+      const media = await context.app.inject({
+        method: 'GET',
+        url: ready.url!.replace(testPublicUrl, ''),
+      });
       expect(media.statusCode).toBe(200);
       expect(media.headers['content-type']).toBe('video/mp4');
       expect(media.rawPayload.subarray(4, 8).toString('latin1')).toBe('ftyp');
 
       await expectOwnerOnly(context, actors, () => ({ method: 'GET', url: clipUrl }));
-      expect((await get(`/api/livestreaming/clip?camera_id=${farmyard}&s3_key=livestreams/none.mp4`)).statusCode).toBe(404);
+      expect(
+        (await get(`/api/livestreaming/clip?camera_id=${farmyard}&s3_key=livestreams/none.mp4`))
+          .statusCode,
+      ).toBe(404);
     });
 
     it('is owner-only, eligible-only, validated and rate limited', async () => {
-      const body = { camera_id: farmyard, rtsp_port: 554, rtsp_path: '/12', duration: 5, include_audio: false };
-      await expectOwnerOnly(context, actors, () => ({ method: 'POST', url: '/api/livestreaming/rtsp-now', payload: body }));
-      expect((await post('/api/livestreaming/rtsp-now', { ...body, camera_id: topGate })).statusCode).toBe(422);
-      expect((await post('/api/livestreaming/rtsp-now', { ...body, duration: 7 })).json().message).toContain(
-        '5, 15, 30 or 60',
-      );
+      const body = {
+        camera_id: farmyard,
+        rtsp_port: 554,
+        rtsp_path: '/12',
+        duration: 5,
+        include_audio: false,
+      };
+      await expectOwnerOnly(context, actors, () => ({
+        method: 'POST',
+        url: '/api/livestreaming/rtsp-now',
+        payload: body,
+      }));
+      expect(
+        (await post('/api/livestreaming/rtsp-now', { ...body, camera_id: topGate })).statusCode,
+      ).toBe(422);
+      expect(
+        (await post('/api/livestreaming/rtsp-now', { ...body, duration: 7 })).json().message,
+      ).toContain('5, 15, 30 or 60');
       // These recordings fail at once (connection refused): the limit is what is tested here.
       context.unreachableCameras.add(farmyard);
       let status = 200;
@@ -263,13 +338,17 @@ describe('livestreaming endpoints', () => {
       }
       expect(status).toBe(429);
       // Let the queued recordings finish before the next tests look at clips.
-      await waitFor(async () => {
-        const [row] = await queryRows<{ count: number }>(
-          context.database.db,
-          sql`select count(*)::int as count from clips where status = 'recording'`,
-        );
-        return Number(row?.count) === 0 ? true : undefined;
-      }, 120_000, 'the queued recordings');
+      await waitFor(
+        async () => {
+          const [row] = await queryRows<{ count: number }>(
+            context.database.db,
+            sql`select count(*)::int as count from clips where status = 'recording'`,
+          );
+          return Number(row?.count) === 0 ? true : undefined;
+        },
+        120_000,
+        'the queued recordings',
+      );
       context.unreachableCameras.delete(farmyard);
     }, 150_000);
 
@@ -284,17 +363,26 @@ describe('livestreaming endpoints', () => {
         include_audio: false,
       });
       const key = response.json().data.s3_key as string;
-      const failed = await waitFor(async () => {
-        const status = (
-          await get(`/api/livestreaming/clip?camera_id=${calvingPen}&s3_key=${encodeURIComponent(key)}`)
-        ).json<{ status: string; error: string | null }>();
-        return status.status === 'failed' ? status : undefined;
-      }, 30_000, 'the failure');
+      const failed = await waitFor(
+        async () => {
+          const status = (
+            await get(
+              `/api/livestreaming/clip?camera_id=${calvingPen}&s3_key=${encodeURIComponent(key)}`,
+            )
+          ).json<{ status: string; error: string | null }>();
+          return status.status === 'failed' ? status : undefined;
+        },
+        30_000,
+        'the failure',
+      );
       expect(failed.error).toBe('The camera refused the connection');
       context.unreachableCameras.delete(calvingPen);
 
       const { cameras } = (await get('/api/livestreaming/cameras')).json<{
-        cameras: { SIM_ICCID: string; livestream: { recordingFailures: number; lastFailure: { error: string } } }[];
+        cameras: {
+          SIM_ICCID: string;
+          livestream: { recordingFailures: number; lastFailure: { error: string } };
+        }[];
       }>();
       const pen = cameras.find((camera) => camera.SIM_ICCID === calvingPen)!;
       expect(pen.livestream.recordingFailures).toBeGreaterThanOrEqual(1);
@@ -320,19 +408,31 @@ describe('livestreaming endpoints', () => {
       expect(response.headers['access-control-allow-origin']).toBe('*');
       expect(response.headers['cache-control']).toBe('public, max-age=30');
       expect(response.headers['cross-origin-resource-policy']).toBeUndefined();
-      expect(response.body).toMatch(new RegExp(`^${testPublicUrl}/media/clips/livestreams/.+\\.mp4\\?expires=\\d+&signature=`));
+      expect(response.body).toMatch(
+        new RegExp(`^${testPublicUrl}/media/clips/livestreams/.+\\.mp4\\?expires=\\d+&signature=`),
+      );
       expect(response.body).not.toContain(farmyard);
-      const media = await context.app.inject({ method: 'GET', url: response.body.replace(testPublicUrl, '') });
+      const media = await context.app.inject({
+        method: 'GET',
+        url: response.body.replace(testPublicUrl, ''),
+      });
       expect(media.statusCode).toBe(200);
 
-      const preflight = await context.app.inject({ method: 'OPTIONS', url: '/api/livestreaming/livestream-url' });
+      const preflight = await context.app.inject({
+        method: 'OPTIONS',
+        url: '/api/livestreaming/livestream-url',
+      });
       expect(preflight.statusCode).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe('*');
     });
 
     it('counts views per UK day and site, and notes the code is on a website', async () => {
       const view = (query: string, headers: Record<string, string> = {}) =>
-        context.app.inject({ method: 'GET', url: `/api/livestreaming/livestream-url?camera_id=${publicId}${query}`, headers });
+        context.app.inject({
+          method: 'GET',
+          url: `/api/livestreaming/livestream-url?camera_id=${publicId}${query}`,
+          headers,
+        });
       await view('&site=shop.example:8443');
       await view('', { referer: 'https://blog.example/visit-the-farm' });
       await view('&site=shop.example:8443&refresh=1');
@@ -346,11 +446,17 @@ describe('livestreaming endpoints', () => {
         { referrer_host: 'portal.test', views: 1, day: '2026-03-10' },
         { referrer_host: 'shop.example:8443', views: 1, day: '2026-03-10' },
       ]);
-      const [row] = await context.database.db.select().from(livestreams).where(eq(livestreams.publicId, publicId));
+      const [row] = await context.database.db
+        .select()
+        .from(livestreams)
+        .where(eq(livestreams.publicId, publicId));
       expect(row?.lastSeenOnSiteAt?.toISOString()).toBe(context.clock.now().toISOString());
 
       const { cameras } = (await get('/api/livestreaming/cameras')).json<{
-        cameras: { SIM_ICCID: string; livestream: { viewsByDay: { day: string; views: number }[]; latestClipAt: string } }[];
+        cameras: {
+          SIM_ICCID: string;
+          livestream: { viewsByDay: { day: string; views: number }[]; latestClipAt: string };
+        }[];
       }>();
       const summary = cameras.find((camera) => camera.SIM_ICCID === farmyard)!.livestream;
       expect(summary.viewsByDay.at(-1)).toEqual({ day: '2026-03-10', views: 4 });
@@ -372,10 +478,19 @@ describe('livestreaming endpoints', () => {
       });
       expect(iccidAsId.statusCode).toBe(400);
 
-      await context.database.db.update(subscriptions).set({ status: 'paused' }).where(eq(subscriptions.simIccid, farmyard));
-      const paused = await context.app.inject({ method: 'GET', url: `/api/livestreaming/livestream-url?camera_id=${publicId}` });
+      await context.database.db
+        .update(subscriptions)
+        .set({ status: 'paused' })
+        .where(eq(subscriptions.simIccid, farmyard));
+      const paused = await context.app.inject({
+        method: 'GET',
+        url: `/api/livestreaming/livestream-url?camera_id=${publicId}`,
+      });
       expect(paused.statusCode).toBe(404);
-      await context.database.db.update(subscriptions).set({ status: 'active' }).where(eq(subscriptions.simIccid, farmyard));
+      await context.database.db
+        .update(subscriptions)
+        .set({ status: 'active' })
+        .where(eq(subscriptions.simIccid, farmyard));
     });
 
     it('serves the embed page with its own policy, framable, with no inline script', async () => {
@@ -392,14 +507,22 @@ describe('livestreaming endpoints', () => {
       expect(page.body).toContain(`/api/livestreaming/livestream-url?camera_id=${publicId}`);
       expect(page.body).not.toContain(farmyard);
       // Every script is a file of ours.
-      expect(page.body.match(/<script[^>]*>/g)).toEqual(['<script src="/embed/livestream-embed.js" defer>']);
+      expect(page.body.match(/<script[^>]*>/g)).toEqual([
+        '<script src="/embed/livestream-embed.js" defer>',
+      ]);
 
       const script = await context.app.inject({ method: 'GET', url: '/embed/livestream-embed.js' });
       expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
       expect(script.body).toContain('Could not load the livestream.');
-      expect((await context.app.inject({ method: 'GET', url: '/embed/livestream-embed.css' })).statusCode).toBe(200);
+      expect(
+        (await context.app.inject({ method: 'GET', url: '/embed/livestream-embed.css' }))
+          .statusCode,
+      ).toBe(200);
 
-      const missing = await context.app.inject({ method: 'GET', url: '/embed/ls_nothing_here_at_all_00' });
+      const missing = await context.app.inject({
+        method: 'GET',
+        url: '/embed/ls_nothing_here_at_all_00',
+      });
       expect(missing.statusCode).toBe(404);
       expect(missing.body).toContain('Could not load the livestream.');
     });
@@ -412,11 +535,21 @@ describe('livestreaming endpoints', () => {
         email_address: 'Webmaster@Farm-Shop.example',
         html_code: '<script>alert("not from us")</script>',
       };
-      await expectOwnerOnly(context, actors, () => ({ method: 'POST', url: '/api/livestreaming/share-code', payload: body }));
+      await expectOwnerOnly(context, actors, () => ({
+        method: 'POST',
+        url: '/api/livestreaming/share-code',
+        payload: body,
+      }));
       const response = await post('/api/livestreaming/share-code', body);
-      expect(response.json()).toEqual({ success: true, message: 'Livestream code shared successfully!' });
+      expect(response.json()).toEqual({
+        success: true,
+        message: 'Livestream code shared successfully!',
+      });
       const [message] = await context.mailer.list({ to: 'webmaster@farm-shop.example', limit: 1 });
-      const [row] = await context.database.db.select().from(livestreams).where(eq(livestreams.simIccid, farmyard));
+      const [row] = await context.database.db
+        .select()
+        .from(livestreams)
+        .where(eq(livestreams.simIccid, farmyard));
       expect(message?.subject).toBe('Livestream code for the Farmyard camera');
       expect(message?.text).toContain(`${testPublicUrl}/embed/${row!.publicId}`);
       expect(message?.text).not.toContain('not from us');
@@ -426,9 +559,15 @@ describe('livestreaming endpoints', () => {
 
     it('validates, checks eligibility and limits the rate', async () => {
       const share = (email: string, camera = farmyard) =>
-        post('/api/livestreaming/share-code', { camera_id: camera, email_address: email, html_code: '' });
+        post('/api/livestreaming/share-code', {
+          camera_id: camera,
+          email_address: email,
+          html_code: '',
+        });
       expect((await share('')).statusCode).toBe(400);
-      expect((await share('not-an-address')).json().message).toContain('Enter a valid e-mail address');
+      expect((await share('not-an-address')).json().message).toContain(
+        'Enter a valid e-mail address',
+      );
       expect((await share('a@b.example', topGate)).statusCode).toBe(422);
       let status = 200;
       for (let attempt = 0; attempt < 12 && status === 200; attempt += 1) {
@@ -442,11 +581,15 @@ describe('livestreaming endpoints', () => {
     it('queues a demo clip when there is none, then serves it', async () => {
       const first = await get('/api/livestreaming/showcase');
       expect(first.statusCode).toBe(200);
-      expect(first.json()).toEqual({ url: null, recordedAt: null });
-      const ready = await waitFor(async () => {
-        const body = (await get('/api/livestreaming/showcase')).json<{ url: string | null }>();
-        return body.url ?? undefined;
-      }, 60_000, 'the showcase clip');
+      expect(first.json()).toEqual({ url: null, recordedAt: null, isRecording: true });
+      const ready = await waitFor(
+        async () => {
+          const body = (await get('/api/livestreaming/showcase')).json<{ url: string | null }>();
+          return body.url ?? undefined;
+        },
+        60_000,
+        'the showcase clip',
+      );
       expect(ready).toMatch(new RegExp(`^${testPublicUrl}/media/clips/showcase/`));
       expect((await get('/api/livestreaming/showcase', {})).statusCode).toBe(401);
     }, 70_000);

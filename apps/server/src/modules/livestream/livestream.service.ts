@@ -98,7 +98,10 @@ const auditActor = (scope: CustomerScope) => ({
 const siteHostPattern = /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:\d{1,5})?$/;
 
 /** The host (with port) of the page showing an embed, from the player's hint or the Referer. */
-export function referringHost(site: string | undefined, referer: string | undefined): string | null {
+export function referringHost(
+  site: string | undefined,
+  referer: string | undefined,
+): string | null {
   const hinted = site?.trim().toLowerCase();
   if (hinted && siteHostPattern.test(hinted)) return hinted;
   if (!referer) return null;
@@ -147,7 +150,9 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
         : row.activatedAt;
     const today = ukWallClock(now).date;
     const viewsByDay = Array.from({ length: viewsDays }, (_, index) => {
-      const day = isoDay(new Date(Date.parse(`${today}T12:00:00Z`) - (viewsDays - 1 - index) * dayMs));
+      const day = isoDay(
+        new Date(Date.parse(`${today}T12:00:00Z`) - (viewsDays - 1 - index) * dayMs),
+      );
       return { day, views: views.get(day) ?? 0 };
     });
     const toIso = (value: Date | string | null | undefined) =>
@@ -186,16 +191,14 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
     const ids = rows.map((row) => row.id);
     const [stats, views] = await Promise.all([
       repository.clipStats(db, ids, new Date(now.getTime() - failureWindowDays * dayMs)),
-      repository.viewsByDay(
-        db,
-        ids,
-        isoDay(new Date(now.getTime() - (viewsDays + 1) * dayMs)),
-      ),
+      repository.viewsByDay(db, ids, isoDay(new Date(now.getTime() - (viewsDays + 1) * dayMs))),
     ]);
     const result = new Map<string, LivestreamSummary>();
     for (const row of rows) {
       const rowViews = new Map(
-        views.filter((view) => view.livestream_id === row.id).map((view) => [view.day, Number(view.views)]),
+        views
+          .filter((view) => view.livestream_id === row.id)
+          .map((view) => [view.day, Number(view.views)]),
       );
       result.set(
         row.id,
@@ -222,16 +225,14 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
     const clipId = randomUUID();
     const kind = request.durationSeconds === previewDurationSeconds ? 'preview' : 'now';
     const storageKey = `livestreams/${livestream.id}/${kind}-${clock.now().toISOString().replace(/[:.]/g, '-')}-${clipId.slice(0, 8)}.mp4`;
-    const clip = await db.transaction(async (transaction) => {
-      const inserted = await repository.insertClip(transaction, {
-        livestreamId: livestream.id,
-        slot: `${kind}:${clipId}`,
-        durationSeconds: request.durationSeconds,
-        storageKey,
-        now: clock.now(),
-      });
-      return inserted;
+    const clip = await repository.insertClip(db, {
+      livestreamId: livestream.id,
+      slot: `${kind}:${clipId}`,
+      durationSeconds: request.durationSeconds,
+      storageKey,
+      now: clock.now(),
     });
+    // If the queue refuses, the clip says so rather than staying 'recording' for ever.
     try {
       await deps.recordingQueue.enqueue({
         kind: 'immediate',
@@ -258,7 +259,9 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
       const plans = (await repository.listCameraPlans(db, customerId)).filter(
         (plan) => eligibilityOf(plan, now).isEligible,
       );
-      const livestreamIds = plans.flatMap((plan) => (plan.livestream_id ? [plan.livestream_id] : []));
+      const livestreamIds = plans.flatMap((plan) =>
+        plan.livestream_id ? [plan.livestream_id] : [],
+      );
       const rows = await repository.listByIds(db, livestreamIds);
       const bySummary = await summaries(rows);
       const cameras: LivestreamCamera[] = plans.map((plan) => {
@@ -476,7 +479,10 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
             'The video plays the latest recording on a loop and updates itself. If the code has not been on a website within 10 days, the recording schedule is switched off.',
             `Questions? Write to ${deps.supportEmail}.`,
           ],
-          action: { label: 'Preview the livestream', url: embedPageUrl(deps.publicUrl, livestream.publicId) },
+          action: {
+            label: 'Preview the livestream',
+            url: embedPageUrl(deps.publicUrl, livestream.publicId),
+          },
         }),
       );
       await writeAudit(db, {
@@ -535,15 +541,23 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
       const state = row?.value as { storageKey: string; recordedAt: string } | undefined;
       const now = clock.now();
       const isStale = !state || now.getTime() - Date.parse(state.recordedAt) > showcaseMaxAgeMs;
+      let isRecording = false;
       if (isStale && deps.showcaseSource) {
-        await deps.recordingQueue
-          .enqueue({ kind: 'showcase' }, { singletonKey: 'showcase', singletonSeconds: 120 })
-          .catch((error: unknown) => deps.log.warn({ err: error }, 'Could not queue the showcase'));
+        try {
+          await deps.recordingQueue.enqueue(
+            { kind: 'showcase' },
+            { singletonKey: 'showcase', singletonSeconds: 120 },
+          );
+          isRecording = true;
+        } catch (error) {
+          deps.log.warn({ err: error }, 'Could not queue the demo clip');
+        }
       }
-      if (!state) return { url: null, recordedAt: null };
+      if (!state) return { url: null, recordedAt: null, isRecording };
       return {
         url: await deps.storage.playbackUrl(state.storageKey, playbackLifetimeSeconds),
         recordedAt: state.recordedAt,
+        isRecording,
       };
     },
   };

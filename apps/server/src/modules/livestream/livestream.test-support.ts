@@ -6,7 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestContext, testPublicUrl, type TestContext } from '../../../test/helpers/test-app.ts';
+import {
+  createTestContext,
+  testPublicUrl,
+  type TestContext,
+} from '../../../test/helpers/test-app.ts';
 import { startJobs, type JobRunner } from '../../jobs/job-runner.ts';
 import { createRateLimiter } from '../../lib/rate-limiter.ts';
 import { createLocalCamera, type LocalCamera } from '../../providers/camera/local-camera.ts';

@@ -16,7 +16,11 @@ import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-p
 import { createFfmpegRecorder } from '../../providers/recorder/recorder.ts';
 import { signInCustomer, nextIp } from '../../../test/helpers/test-app.ts';
 import { createLivestreaming } from './create-livestreaming.ts';
-import { createLivestreamTestContext, waitFor, type LivestreamTestContext } from './livestream.test-support.ts';
+import {
+  createLivestreamTestContext,
+  waitFor,
+  type LivestreamTestContext,
+} from './livestream.test-support.ts';
 
 const farmyard = demoIccid(103);
 const calvingPen = demoIccid(104);
@@ -42,7 +46,10 @@ describe('scheduled recording', () => {
       schedule,
     });
     expect(response.statusCode).toBe(200);
-    const [row] = await context.database.db.select().from(livestreams).where(eq(livestreams.simIccid, iccid));
+    const [row] = await context.database.db
+      .select()
+      .from(livestreams)
+      .where(eq(livestreams.simIccid, iccid));
     return row!.id;
   }
 
@@ -84,7 +91,9 @@ describe('scheduled recording', () => {
     const clip = await settled(farmyardId, '2026-03-10T09');
     expect(clip).toMatchObject({ status: 'ready', durationSeconds: 15 });
     expect(clip.storageKey).toMatch(new RegExp(`^livestreams/${farmyardId}/2026-03-10T09-`));
-    expect(fs.existsSync(path.join(context.storage.root, ...clip.storageKey!.split('/')))).toBe(true);
+    expect(fs.existsSync(path.join(context.storage.root, ...clip.storageKey!.split('/')))).toBe(
+      true,
+    );
 
     // Later in the same hour: the slot is done.
     context.clock.set('2026-03-10T09:40:00Z');
@@ -126,10 +135,14 @@ describe('scheduled recording', () => {
       },
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
-    const secondRunner = await startJobs(context.database, second.jobs.filter((job) => !job.cron), {
-      onError: () => undefined,
-      pollingIntervalSeconds: 0.5,
-    });
+    const secondRunner = await startJobs(
+      context.database,
+      second.jobs.filter((job) => !job.cron),
+      {
+        onError: () => undefined,
+        pollingIntervalSeconds: 0.5,
+      },
+    );
     second.attachJobRunner(secondRunner);
     try {
       context.clock.set('2026-03-11T10:05:00Z'); // Wednesday 10:05
@@ -141,8 +154,16 @@ describe('scheduled recording', () => {
       expect(results.reduce((sum, result) => sum + result.queued, 0)).toBe(1);
       // Even jobs that slip past the queue's singleton key record the slot once.
       await Promise.all([
-        context.livestreaming.recording.handle({ kind: 'scheduled', livestreamId: farmyardId, slot: '2026-03-11T10' }),
-        second.recording.handle({ kind: 'scheduled', livestreamId: farmyardId, slot: '2026-03-11T10' }),
+        context.livestreaming.recording.handle({
+          kind: 'scheduled',
+          livestreamId: farmyardId,
+          slot: '2026-03-11T10',
+        }),
+        second.recording.handle({
+          kind: 'scheduled',
+          livestreamId: farmyardId,
+          slot: '2026-03-11T10',
+        }),
       ]);
       await settled(farmyardId, '2026-03-11T10');
       const rows = await queryRows<{ count: number }>(
@@ -160,19 +181,33 @@ describe('scheduled recording', () => {
     await post('/api/livestreaming/set-active', { camera_id: farmyard, is_active: false });
     expect(await context.livestreaming.recording.queueDueRecordings()).toEqual({ queued: 0 });
     await post('/api/livestreaming/set-active', { camera_id: farmyard, is_active: true });
-    await context.database.db.update(subscriptions).set({ status: 'past_due' }).where(eq(subscriptions.simIccid, farmyard));
+    await context.database.db
+      .update(subscriptions)
+      .set({ status: 'past_due' })
+      .where(eq(subscriptions.simIccid, farmyard));
     expect(await context.livestreaming.recording.queueDueRecordings()).toEqual({ queued: 0 });
     // A job queued before the change does not record either.
-    await context.livestreaming.recording.handle({ kind: 'scheduled', livestreamId: farmyardId, slot: '2026-03-12T11' });
+    await context.livestreaming.recording.handle({
+      kind: 'scheduled',
+      livestreamId: farmyardId,
+      slot: '2026-03-12T11',
+    });
     expect((await clipsOf(farmyardId)).some((row) => row.slot === '2026-03-12T11')).toBe(false);
-    await context.database.db.update(subscriptions).set({ status: 'active' }).where(eq(subscriptions.simIccid, farmyard));
+    await context.database.db
+      .update(subscriptions)
+      .set({ status: 'active' })
+      .where(eq(subscriptions.simIccid, farmyard));
   });
 
   it('retries a failed slot with back-off, and the failure is visible meanwhile', async () => {
     context.clock.set('2026-03-12T12:05:00Z');
     context.unreachableCameras.add(farmyard);
     await expect(
-      context.livestreaming.recording.handle({ kind: 'scheduled', livestreamId: farmyardId, slot: '2026-03-12T12' }),
+      context.livestreaming.recording.handle({
+        kind: 'scheduled',
+        livestreamId: farmyardId,
+        slot: '2026-03-12T12',
+      }),
     ).rejects.toMatchObject({ reason: 'The camera refused the connection' });
     const [failed] = await context.database.db
       .select()
@@ -183,7 +218,11 @@ describe('scheduled recording', () => {
     // pg-boss holds the retry policy of every queued scheduled recording.
     context.clock.set('2026-03-12T13:05:00Z');
     expect(await context.livestreaming.recording.queueDueRecordings()).toEqual({ queued: 1 });
-    const [job] = await queryRows<{ retry_limit: number; retry_backoff: boolean; retry_delay: number }>(
+    const [job] = await queryRows<{
+      retry_limit: number;
+      retry_backoff: boolean;
+      retry_delay: number;
+    }>(
       context.database.db,
       sql`select retry_limit, retry_backoff, retry_delay from pgboss.job
           where name = 'livestream-record-clip' and singleton_key = ${`${farmyardId}:2026-03-12T13`}`,
@@ -193,7 +232,11 @@ describe('scheduled recording', () => {
 
     // The retry finds the camera back and records the slot after all.
     context.unreachableCameras.delete(farmyard);
-    await context.livestreaming.recording.handle({ kind: 'scheduled', livestreamId: farmyardId, slot: '2026-03-12T12' });
+    await context.livestreaming.recording.handle({
+      kind: 'scheduled',
+      livestreamId: farmyardId,
+      slot: '2026-03-12T12',
+    });
     const [retried] = await context.database.db
       .select()
       .from(clips)
@@ -205,7 +248,9 @@ describe('scheduled recording', () => {
     const ready = (await clipsOf(farmyardId)).filter((row) => row.status === 'ready');
     // Five slots were recorded above; the history keeps the newest two.
     expect(ready).toHaveLength(2);
-    const onDisk = await fs.promises.readdir(path.join(context.storage.root, 'livestreams', farmyardId));
+    const onDisk = await fs.promises.readdir(
+      path.join(context.storage.root, 'livestreams', farmyardId),
+    );
     expect(onDisk.sort()).toEqual(ready.map((row) => row.storageKey!.split('/').at(-1)).sort());
   });
 
@@ -219,9 +264,15 @@ describe('scheduled recording', () => {
       .set({ lastSeenOnSiteAt: new Date('2026-03-20T08:00:00Z') })
       .where(eq(livestreams.id, farmyardId));
     expect(await context.livestreaming.recording.switchOffUnused()).toEqual({ switchedOff: 1 });
-    const [pen] = await context.database.db.select().from(livestreams).where(eq(livestreams.id, calvingPenId));
+    const [pen] = await context.database.db
+      .select()
+      .from(livestreams)
+      .where(eq(livestreams.id, calvingPenId));
     expect(pen).toMatchObject({ isActive: false, disabledReason: 'not-seen-on-website' });
-    const [yard] = await context.database.db.select().from(livestreams).where(eq(livestreams.id, farmyardId));
+    const [yard] = await context.database.db
+      .select()
+      .from(livestreams)
+      .where(eq(livestreams.id, farmyardId));
     expect(yard?.isActive).toBe(true);
     const [message] = await context.mailer.list({ to: 'demo@example.com', limit: 1 });
     expect(message?.subject).toBe('Livestream of Calving pen switched off');
@@ -229,14 +280,25 @@ describe('scheduled recording', () => {
 
     // Once is enough: nothing more to switch off, no second e-mail.
     expect(await context.livestreaming.recording.switchOffUnused()).toEqual({ switchedOff: 0 });
-    const cameras = await context.app.inject({ method: 'GET', url: '/api/livestreaming/cameras', headers });
+    const cameras = await context.app.inject({
+      method: 'GET',
+      url: '/api/livestreaming/cameras',
+      headers,
+    });
     const summary = cameras
       .json<{ cameras: { SIM_ICCID: string; livestream: { disabledReason: string | null } }[] }>()
       .cameras.find((camera) => camera.SIM_ICCID === calvingPen)!.livestream;
     expect(summary.disabledReason).toBe('not-seen-on-website');
 
     // Switching it back on restarts the 10 days.
-    const on = await post('/api/livestreaming/set-active', { camera_id: calvingPen, is_active: true });
-    expect(on.json().data).toMatchObject({ isActive: true, disabledReason: null, switchOffAt: '2026-04-01T12:00:00.000Z' });
+    const on = await post('/api/livestreaming/set-active', {
+      camera_id: calvingPen,
+      is_active: true,
+    });
+    expect(on.json().data).toMatchObject({
+      isActive: true,
+      disabledReason: null,
+      switchOffAt: '2026-04-01T12:00:00.000Z',
+    });
   });
 });

@@ -65,6 +65,13 @@ const staleRecordingMs = 10 * 60_000;
 const showcaseKey = 'livestream-showcase';
 const showcaseDurationSeconds = 15;
 
+/** The marketing page's demo clip, kept in app_settings. */
+interface ShowcaseState {
+  storageKey: string;
+  recordedAt: string;
+  previousKey: string | null;
+}
+
 /** What the customer reads when a recording failed. */
 export function failureReason(error: unknown): string {
   if (error instanceof RecordingError) return error.reason;
@@ -97,7 +104,9 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
 
   /** The camera's RTSP address now (the platform may have moved it), kept on the livestream. */
   async function cameraUrl(livestream: LivestreamRow, rtspPath: string): Promise<string> {
-    const access = await deps.cameraAccess.openCameraPorts(livestream.simIccid, [livestreamRtspPort]);
+    const access = await deps.cameraAccess.openCameraPorts(livestream.simIccid, [
+      livestreamRtspPort,
+    ]);
     const port = access.ports[livestreamRtspPort];
     if (!port) throw new AppError('PROVIDER_UNAVAILABLE', 'The camera port is not open');
     if (access.host !== livestream.cameraHost || port !== livestream.cameraPort) {
@@ -137,7 +146,9 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
 
   async function recordScheduled(livestreamId: string, slot: string): Promise<void> {
     const livestream = await repository.findById(db, livestreamId);
-    const plan = livestream ? await repository.findCameraPlanByLivestream(db, livestreamId) : undefined;
+    const plan = livestream
+      ? await repository.findCameraPlanByLivestream(db, livestreamId)
+      : undefined;
     const now = clock.now();
     // The schedule may have been switched off, or the plan changed, since the job was queued.
     if (!livestream || !plan || !livestream.isActive || !eligibilityOf(plan, now).isEligible) {
@@ -178,25 +189,25 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
   async function recordShowcase(): Promise<void> {
     if (!deps.showcaseSource) return;
     const [row] = await db.select().from(appSettings).where(eq(appSettings.key, showcaseKey));
-    const previous = row?.value as { storageKey: string; recordedAt: string } | undefined;
+    const current = row?.value as ShowcaseState | undefined;
     const now = clock.now();
-    if (previous && now.getTime() - Date.parse(previous.recordedAt) < 60_000) return;
+    if (current && now.getTime() - Date.parse(current.recordedAt) < 60_000) return;
     const storageKey = `showcase/${now.toISOString().replace(/[:.]/g, '-')}.mp4`;
     await captureTo(await deps.showcaseSource(), storageKey, {
       durationSeconds: showcaseDurationSeconds,
       includeAudio: false,
     });
-    const value = { storageKey, recordedAt: clock.now().toISOString() };
+    // The clip before stays one more round: pages that fetched its address still play it.
+    const value: ShowcaseState = {
+      storageKey,
+      recordedAt: clock.now().toISOString(),
+      previousKey: current?.storageKey ?? null,
+    };
     await db
       .insert(appSettings)
       .values({ key: showcaseKey, value })
       .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: clock.now() } });
-    // The old clip stays playable for a while: pages that fetched its address still show it.
-    if (previous) {
-      setTimeout(() => {
-        deps.storage.delete(previous.storageKey).catch(() => undefined);
-      }, 60_000).unref();
-    }
+    if (current?.previousKey) await deps.storage.delete(current.previousKey);
   }
 
   return {

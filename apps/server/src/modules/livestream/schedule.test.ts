@@ -28,7 +28,9 @@ function parseError(text: string): string {
 describe('schedule text', () => {
   it('round-trips the setup defaults (hours 9 to 17, Monday to Friday)', () => {
     const text = formatSchedule(defaultSchedule);
-    expect(text).toBe('hours=9,10,11,12,13,14,15,16,17;days=MONDAY,TUESDAY,WEDNESDAY,THURSDAY,FRIDAY');
+    expect(text).toBe(
+      'hours=9,10,11,12,13,14,15,16,17;days=MONDAY,TUESDAY,WEDNESDAY,THURSDAY,FRIDAY',
+    );
     expect(parseSchedule(text)).toEqual(defaultSchedule);
   });
 

@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 const simRow = async (serial: number) =>
-  (await context.database.db.select().from(sims).where(eq(sims.iccid, demoIccid(serial))))[0]!;
+  (
+    await context.database.db
+      .select()
+      .from(sims)
+      .where(eq(sims.iccid, demoIccid(serial)))
+  )[0]!;
 const usageBytes = async (serial: number, day: string) =>
   Number(
     (
@@ -126,7 +131,11 @@ describe('sync from a platform over HTTP', () => {
     fake.failNext(3, { status: 502, pathPrefix: '/v1/usage' });
     let error: unknown;
     try {
-      await syncFromPlatform({ db: context.database.db, platform: platform(), clock: context.clock });
+      await syncFromPlatform({
+        db: context.database.db,
+        platform: platform(),
+        clock: context.clock,
+      });
     } catch (caught) {
       error = caught;
     }

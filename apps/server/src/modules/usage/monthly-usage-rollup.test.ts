@@ -29,9 +29,7 @@ describe('monthly usage roll-up', () => {
       { month: '2026-02-01', bytes: 100 },
       { month: '2026-03-01', bytes: 30 },
     ]);
-    await database.db.execute(
-      sql`update daily_usage set bytes = 25 where day = '2026-03-31'`,
-    );
+    await database.db.execute(sql`update daily_usage set bytes = 25 where day = '2026-03-31'`);
     await database.db
       .insert(dailyUsage)
       .values({ simIccid: iccid, day: '2026-03-01', bytes: 7 })

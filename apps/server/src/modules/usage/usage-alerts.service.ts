@@ -1,10 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import {
-  isoDay,
-  isoMonth,
-  monthStart,
-  nextMonthStart,
-} from '../../lib/business-calendar.ts';
+import { isoDay, isoMonth, monthStart, nextMonthStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import { bytesPerGb, roundTo, usageFigures } from '../cameras/camera-state.ts';

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingCustomers, dailyUsage, sims, subscriptions } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/demo.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
-import { createTestContext, insertCustomer, type TestContext } from '../../../test/helpers/test-app.ts';
+import {
+  createTestContext,
+  insertCustomer,
+  type TestContext,
+} from '../../../test/helpers/test-app.ts';
 import { sendUsageAlerts } from './usage-alerts.service.ts';
 
 let context: TestContext;

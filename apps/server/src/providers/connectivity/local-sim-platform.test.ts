@@ -201,3 +201,28 @@ describe('local SIM platform: routers and barring', () => {
     expect(row!.isBarred).toBe(false);
   });
 });
+
+describe('local SIM platform: camera ports', () => {
+  it('answers PROVIDER_UNAVAILABLE without a camera, or when the camera cannot start', async () => {
+    const iccid = '8944880000000000078';
+    await database.db.insert(sims).values({ iccid, state: 'active' });
+    const withoutCamera = createLocalSimPlatform({ db: database.db, clock });
+    await expect(withoutCamera.openCameraPorts(iccid, [554])).rejects.toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+    });
+    const broken = createLocalSimPlatform({
+      db: database.db,
+      clock,
+      camera: {
+        ensureRunning: async () => {
+          throw new Error('no GStreamer');
+        },
+        stop: async () => {},
+      },
+    });
+    await expect(broken.openCameraPorts(iccid, [554])).rejects.toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+      message: expect.stringContaining('no GStreamer'),
+    });
+  });
+});

@@ -29,7 +29,6 @@ import {
 } from './connectivity.ts';
 
 const hourMs = 3_600_000;
-const dayMs = 86_400_000;
 /** Hours metered after a gap at most (the platform "was down" longer than that). */
 const maxCatchUpHours = 7 * 24;
 /** Allowance assumed for a live SIM whose plan is unknown (the smallest plan). */
@@ -239,7 +238,12 @@ export function createLocalSimPlatform(deps: {
         throw new AppError('PROVIDER_UNAVAILABLE', 'No local camera runs in this process');
       }
       // Every demo SIM's camera is the one local RTSP server, started on first use.
-      const address = await deps.camera.ensureRunning();
+      const address = await deps.camera.ensureRunning().catch((error: unknown) => {
+        throw new AppError(
+          'PROVIDER_UNAVAILABLE',
+          `The demo camera could not start (${(error as Error).message}). Please try again later.`,
+        );
+      });
       return {
         iccid,
         host: address.host,
@@ -337,5 +341,3 @@ async function meteredSimsWithAllowance(
     allowanceGb: Number(row.allowance_gb ?? defaultAllowanceGb),
   }));
 }
-
-export const localUsageTiming = { hourMs, dayMs, maxCatchUpHours };

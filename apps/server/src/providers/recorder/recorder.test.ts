@@ -80,7 +80,9 @@ describe('ffmpeg recorder against the local RTSP camera', () => {
     // +faststart: the index (moov) comes before the media data (mdat).
     const head = (await fs.promises.readFile(outputPath)).subarray(0, 4096).toString('latin1');
     expect(head.indexOf('moov')).toBeGreaterThan(-1);
-    expect(head.indexOf('moov')).toBeLessThan(head.indexOf('mdat') === -1 ? Infinity : head.indexOf('mdat'));
+    expect(head.indexOf('moov')).toBeLessThan(
+      head.indexOf('mdat') === -1 ? Infinity : head.indexOf('mdat'),
+    );
   }, 30_000);
 
   it('drops the audio unless asked for it', async () => {

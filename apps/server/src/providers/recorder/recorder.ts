@@ -126,7 +126,9 @@ export function createFfmpegRecorder(options: { ffmpegPath: string }): Recorder 
             return;
           }
           if (code !== 0) {
-            reject(new RecordingError(describeFfmpegFailure(stderr), tail || `exit ${code ?? signal}`));
+            reject(
+              new RecordingError(describeFfmpegFailure(stderr), tail || `exit ${code ?? signal}`),
+            );
             return;
           }
           fs.promises.stat(request.outputPath).then(

@@ -26,7 +26,8 @@ export interface FakeS3Server {
 }
 
 const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+const hmac = (key: string | Buffer, data: string) =>
+  createHmac('sha256', key).update(data).digest();
 
 /** RFC 3986 encoding, as SigV4 wants it. */
 const encodeRfc3986 = (value: string) =>
@@ -166,7 +167,11 @@ export async function startFakeS3Server(
       amzDate = String(request.headers['x-amz-date'] ?? '');
       payloadHash = String(request.headers['x-amz-content-sha256'] ?? '');
       if (payloadHash.startsWith('STREAMING-')) {
-        return { status: 501, code: 'NotImplemented', message: 'Chunked uploads are not supported' };
+        return {
+          status: 501,
+          code: 'NotImplemented',
+          message: 'Chunked uploads are not supported',
+        };
       }
       if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256Hex(body)) {
         return { status: 400, code: 'XAmzContentSHA256Mismatch', message: 'Payload hash' };
@@ -257,7 +262,9 @@ export async function startFakeS3Server(
           const range = /^bytes=(\d+)-(\d*)$/.exec(String(request.headers.range ?? ''));
           if (range) {
             const start = Number(range[1]);
-            const end = range[2] ? Math.min(Number(range[2]), object.body.length - 1) : object.body.length - 1;
+            const end = range[2]
+              ? Math.min(Number(range[2]), object.body.length - 1)
+              : object.body.length - 1;
             const part = object.body.subarray(start, end + 1);
             return send(
               206,
@@ -269,7 +276,11 @@ export async function startFakeS3Server(
               part,
             );
           }
-          return send(200, { ...headers, 'content-length': String(object.body.length) }, object.body);
+          return send(
+            200,
+            { ...headers, 'content-length': String(object.body.length) },
+            object.body,
+          );
         }
         case 'DELETE':
           objects.delete(key);

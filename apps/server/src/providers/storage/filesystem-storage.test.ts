@@ -46,7 +46,9 @@ describe('filesystem storage and its signed media URLs', () => {
     const { sizeBytes } = await storage.putFile(key, path.join(folder, 'source.mp4'), 'video/mp4');
     expect(sizeBytes).toBe(clip.length);
     const url = await storage.playbackUrl(key, 3600);
-    expect(url).toMatch(/^http:\/\/portal\.test\/media\/clips\/livestreams\/one\/clip\.mp4\?expires=\d+&signature=/);
+    expect(url).toMatch(
+      /^http:\/\/portal\.test\/media\/clips\/livestreams\/one\/clip\.mp4\?expires=\d+&signature=/,
+    );
 
     const whole = await app.inject({ method: 'GET', url: pathOf(url) });
     expect(whole.statusCode).toBe(200);
@@ -59,15 +61,27 @@ describe('filesystem storage and its signed media URLs', () => {
     // Playable inside other sites: no same-origin resource policy, no frame ban.
     expect(whole.headers['cross-origin-resource-policy']).toBeUndefined();
 
-    const part = await app.inject({ method: 'GET', url: pathOf(url), headers: { range: 'bytes=100-199' } });
+    const part = await app.inject({
+      method: 'GET',
+      url: pathOf(url),
+      headers: { range: 'bytes=100-199' },
+    });
     expect(part.statusCode).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 100-199/${clip.length}`);
     expect(part.rawPayload.equals(clip.subarray(100, 200))).toBe(true);
 
-    const tail = await app.inject({ method: 'GET', url: pathOf(url), headers: { range: 'bytes=-10' } });
+    const tail = await app.inject({
+      method: 'GET',
+      url: pathOf(url),
+      headers: { range: 'bytes=-10' },
+    });
     expect(tail.rawPayload.equals(clip.subarray(clip.length - 10))).toBe(true);
 
-    const outside = await app.inject({ method: 'GET', url: pathOf(url), headers: { range: 'bytes=9000-' } });
+    const outside = await app.inject({
+      method: 'GET',
+      url: pathOf(url),
+      headers: { range: 'bytes=9000-' },
+    });
     expect(outside.statusCode).toBe(416);
   });
 
@@ -79,7 +93,10 @@ describe('filesystem storage and its signed media URLs', () => {
     expect((await app.inject({ method: 'GET', url: `/media/clips/${key}` })).statusCode).toBe(403);
     const tampered = url.replace('guarded.mp4', 'clip.mp4');
     expect((await app.inject({ method: 'GET', url: tampered })).body).toBe('The link is not valid');
-    const extended = url.replace(/expires=(\d+)/, (_, value: string) => `expires=${Number(value) + 600}`);
+    const extended = url.replace(
+      /expires=(\d+)/,
+      (_, value: string) => `expires=${Number(value) + 600}`,
+    );
     expect((await app.inject({ method: 'GET', url: extended })).statusCode).toBe(403);
 
     clock.advance(11 * 60_000);
@@ -98,10 +115,15 @@ describe('filesystem storage and its signed media URLs', () => {
   });
 
   it('keeps keys inside the folder', async () => {
-    await expect(storage.putFile('../outside.mp4', path.join(folder, 'source.mp4'), 'video/mp4')).rejects.toMatchObject({
+    await expect(
+      storage.putFile('../outside.mp4', path.join(folder, 'source.mp4'), 'video/mp4'),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
     });
-    const escape = await app.inject({ method: 'GET', url: '/media/clips/..%2F..%2Fetc%2Fpasswd?expires=1&signature=x' });
+    const escape = await app.inject({
+      method: 'GET',
+      url: '/media/clips/..%2F..%2Fetc%2Fpasswd?expires=1&signature=x',
+    });
     expect(escape.statusCode).toBe(403);
   });
 

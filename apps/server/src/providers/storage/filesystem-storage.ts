@@ -44,7 +44,8 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
   return {
     kind: 'fs',
     root,
-    mediaOrigins: [new URL(options.publicUrl).origin],
+    // Served by this app: the portal's own origin, which every policy allows as 'self'.
+    mediaOrigins: [],
 
     async putFile(key, sourcePath) {
       const destination = filePathOf(key);
@@ -118,7 +119,7 @@ export async function filesystemMediaRoutes(
 ) {
   app.get<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>(
     `${mediaRoutePrefix}*`,
-    { config: { securityHeaders: 'public-embed' }, schema: { hide: true } },
+    { config: { securityHeaders: 'public-embed' } },
     async (request, reply) => {
       const resolved = options.storage.resolveSignedPath(
         request.params['*'],

@@ -78,7 +78,9 @@ describe('S3 storage', () => {
     );
     // At least the asked lifetime from now, at most one rounding step more.
     expect(signedAtMs + expires * 1000).toBeGreaterThanOrEqual(clock.now().getTime() + 55_000);
-    expect(signedAtMs + expires * 1000).toBeLessThanOrEqual(clock.now().getTime() + 60_000 + 600_000 + 1000);
+    expect(signedAtMs + expires * 1000).toBeLessThanOrEqual(
+      clock.now().getTime() + 60_000 + 600_000 + 1000,
+    );
 
     serverNow = new Date(signedAtMs + expires * 1000 + 1000);
     const expired = await fetch(first);
@@ -102,7 +104,9 @@ describe('S3 storage', () => {
       secretAccessKey: 'not-the-secret',
       clock,
     });
-    await expect(wrong.putFile('livestreams/abc/nope.mp4', clipPath, 'video/mp4')).rejects.toMatchObject({
+    await expect(
+      wrong.putFile('livestreams/abc/nope.mp4', clipPath, 'video/mp4'),
+    ).rejects.toMatchObject({
       code: 'PROVIDER_UNAVAILABLE',
     });
     expect(s3.objects.has('livestreams/abc/nope.mp4')).toBe(false);
@@ -114,7 +118,22 @@ describe('S3 storage', () => {
     await storage().delete(key);
     expect(s3.objects.has(key)).toBe(false);
     await storage().delete(key);
-    expect(s3.requests.filter((request) => request === `DELETE /${s3.bucket}/${key}`)).toHaveLength(2);
+    expect(s3.requests.filter((request) => request === `DELETE /${s3.bucket}/${key}`)).toHaveLength(
+      2,
+    );
+  });
+
+  it("names the bucket's origin for the pages' media policy, where its URLs point", async () => {
+    const aws = createS3Storage({
+      bucket: 'farm-clips',
+      region: 'eu-west-2',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'example',
+      clock,
+    });
+    expect(aws.mediaOrigins).toEqual(['https://farm-clips.s3.eu-west-2.amazonaws.com']);
+    const url = new URL(await aws.playbackUrl('livestreams/abc/clip.mp4', 60));
+    expect(url.origin).toBe(aws.mediaOrigins[0]);
   });
 
   it('refuses keys that could escape their folder', async () => {

@@ -59,7 +59,7 @@ export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind
 
   return {
     kind: 's3',
-    mediaOrigins: options.endpoint ? [mediaOrigin] : [mediaOrigin, 'https://*.amazonaws.com'],
+    mediaOrigins: [mediaOrigin],
 
     async putFile(key, filePath, contentType) {
       assertStorageKey(key);

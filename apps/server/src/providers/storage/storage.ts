@@ -23,7 +23,7 @@ export interface ClipStorage {
   playbackUrl(key: string, minimumLifetimeSeconds: number): Promise<string>;
   /** Deletes the object; deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
-  /** The origins playback URLs point at, for the embed page's Content-Security-Policy. */
+  /** Origins other than the portal's own that playback URLs point at (for media-src). */
   readonly mediaOrigins: readonly string[];
 }
 

@@ -44,7 +44,9 @@ export async function setUpPricingTable(
     await validateSim({ iccid: request.iccid }, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new SimUnavailableError(errorMessage(error, 'The SIM could not be checked. Please try again.'));
+    throw new SimUnavailableError(
+      errorMessage(error, 'The SIM could not be checked. Please try again.'),
+    );
   }
 
   let pricingTableId =

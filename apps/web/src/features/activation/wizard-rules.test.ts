@@ -54,7 +54,15 @@ describe('the wizard e-mail (spec §5)', () => {
     for (const email of ['a@b.co', 'farmer.jones@example.co.uk', ' padded@example.com ']) {
       expect(isValidEmail(email), email).toBe(true);
     }
-    for (const email of ['', 'farmer', 'farmer@', 'farmer@example', '@example.com', 'a b@c.d', 'a@b.']) {
+    for (const email of [
+      '',
+      'farmer',
+      'farmer@',
+      'farmer@example',
+      '@example.com',
+      'a b@c.d',
+      'a@b.',
+    ]) {
       expect(isValidEmail(email), email).toBe(false);
     }
   });

@@ -11,7 +11,8 @@ import {
 const start = (query = '', signedInEmail?: string) =>
   initialWizardState(new URLSearchParams(query), signedInEmail);
 
-const run = (state: WizardState, ...actions: WizardAction[]) => actions.reduce(wizardReducer, state);
+const run = (state: WizardState, ...actions: WizardAction[]) =>
+  actions.reduce(wizardReducer, state);
 
 const iccid = '8944110000000009017';
 
@@ -33,7 +34,9 @@ describe('loading the wizard', () => {
     expect(start('', 'me@farm.co').email).toBe('me@farm.co');
     expect(start('email=other%40farm.co', 'me@farm.co').email).toBe('other@farm.co');
     expect(run(start(), { type: 'emailPrefilled', email: 'me@farm.co' }).email).toBe('me@farm.co');
-    expect(run(start('email=x%40y.z'), { type: 'emailPrefilled', email: 'me@farm.co' }).email).toBe('x@y.z');
+    expect(run(start('email=x%40y.z'), { type: 'emailPrefilled', email: 'me@farm.co' }).email).toBe(
+      'x@y.z',
+    );
   });
 
   it('drops what does not fit: an unknown code type, letters in an ICCID', () => {
@@ -42,26 +45,53 @@ describe('loading the wizard', () => {
   });
 
   it('mirrors email, code_type, code and location into the query', () => {
-    const state = run(start(), { type: 'emailChanged', email: 'a@b.co' }, { type: 'codeTypeChosen', codeType: '4-digits' }, { type: 'codeChanged', input: 'kq' });
-    expect(wizardQuery(state)).toEqual({ email: 'a@b.co', code_type: '4-digits', code: 'KQ', location: 'uk' });
-    expect(wizardQuery(start())).toEqual({ email: undefined, code_type: undefined, code: undefined, location: 'uk' });
+    const state = run(
+      start(),
+      { type: 'emailChanged', email: 'a@b.co' },
+      { type: 'codeTypeChosen', codeType: '4-digits' },
+      { type: 'codeChanged', input: 'kq' },
+    );
+    expect(wizardQuery(state)).toEqual({
+      email: 'a@b.co',
+      code_type: '4-digits',
+      code: 'KQ',
+      location: 'uk',
+    });
+    expect(wizardQuery(start())).toEqual({
+      email: undefined,
+      code_type: undefined,
+      code: undefined,
+      location: 'uk',
+    });
   });
 });
 
 describe('step 0: e-mail', () => {
   it('goes to step 1 with a valid e-mail', () => {
-    expect(run(start(), { type: 'emailChanged', email: 'a@b.co' }, { type: 'emailSubmitted' }).step).toBe(1);
+    expect(
+      run(start(), { type: 'emailChanged', email: 'a@b.co' }, { type: 'emailSubmitted' }).step,
+    ).toBe(1);
   });
 
   it('goes straight to step 2 when a code or code type exists', () => {
-    expect(run(start('code_type=20-digits&email=a%40b.co'), { type: 'emailSubmitted' }).step).toBe(2);
-    expect(run(start('code_type=4-digits&code=KQTX&email=a%40b.co'), { type: 'emailSubmitted' }).step).toBe(2);
+    expect(run(start('code_type=20-digits&email=a%40b.co'), { type: 'emailSubmitted' }).step).toBe(
+      2,
+    );
+    expect(
+      run(start('code_type=4-digits&code=KQTX&email=a%40b.co'), { type: 'emailSubmitted' }).step,
+    ).toBe(2);
   });
 
   it('stays with "Please enter a valid email" otherwise, cleared on typing', () => {
-    const refused = run(start(), { type: 'emailChanged', email: 'farmer@example' }, { type: 'emailSubmitted' });
+    const refused = run(
+      start(),
+      { type: 'emailChanged', email: 'farmer@example' },
+      { type: 'emailSubmitted' },
+    );
     expect(refused).toMatchObject({ step: 0, emailError: wizardMessages.invalidEmail });
-    expect(run(refused, { type: 'emailChanged', email: 'farmer@example.com' }).emailError).toBeNull();
+    expect(
+      run(refused, { type: 'emailChanged', email: 'farmer@example.com' }).emailError,
+    ).toBeNull();
   });
 });
 
@@ -69,14 +99,23 @@ describe('step 1: code type', () => {
   it('goes to step 2 once a type is chosen, and back to step 0', () => {
     const atOne = run(start('email=a%40b.co'), { type: 'emailSubmitted' });
     expect(run(atOne, { type: 'codeTypeSubmitted' }).step).toBe(1);
-    expect(run(atOne, { type: 'codeTypeChosen', codeType: '4-digits' }, { type: 'codeTypeSubmitted' }).step).toBe(2);
+    expect(
+      run(atOne, { type: 'codeTypeChosen', codeType: '4-digits' }, { type: 'codeTypeSubmitted' })
+        .step,
+    ).toBe(2);
     expect(run(atOne, { type: 'back' }).step).toBe(0);
   });
 
   it('clears the entered codes when the type changes, not when the same type is chosen again', () => {
-    const typed = run(start('code_type=4-digits&code=KQTX'), { type: 'codeTypeChosen', codeType: '4-digits' });
+    const typed = run(start('code_type=4-digits&code=KQTX'), {
+      type: 'codeTypeChosen',
+      codeType: '4-digits',
+    });
     expect(typed.code).toBe('KQTX');
-    expect(run(typed, { type: 'codeTypeChosen', codeType: '20-digits' })).toMatchObject({ codeType: '20-digits', code: '' });
+    expect(run(typed, { type: 'codeTypeChosen', codeType: '20-digits' })).toMatchObject({
+      codeType: '20-digits',
+      code: '',
+    });
   });
 });
 
@@ -85,19 +124,38 @@ describe('step 2: code', () => {
     run(start(`email=a%40b.co&code_type=${codeType}`), { type: 'emailSubmitted' });
 
   it('a 4-letter code waits for the SIM Validated confirmation, then goes to step 3', () => {
-    const validated = run(atTwo('4-digits'), { type: 'codeChanged', input: 'kqtx' }, { type: 'validationSucceeded', iccid });
+    const validated = run(
+      atTwo('4-digits'),
+      { type: 'codeChanged', input: 'kqtx' },
+      { type: 'validationSucceeded', iccid },
+    );
     expect(validated).toMatchObject({ step: 2, pendingIccid: iccid, iccid: null });
-    expect(run(validated, { type: 'simConfirmationDismissed' })).toMatchObject({ step: 2, pendingIccid: null });
-    expect(run(validated, { type: 'simConfirmed' })).toMatchObject({ step: 3, iccid, pendingIccid: null });
+    expect(run(validated, { type: 'simConfirmationDismissed' })).toMatchObject({
+      step: 2,
+      pendingIccid: null,
+    });
+    expect(run(validated, { type: 'simConfirmed' })).toMatchObject({
+      step: 3,
+      iccid,
+      pendingIccid: null,
+    });
   });
 
   it('an ICCID goes to step 3 at once', () => {
-    const validated = run(atTwo('20-digits'), { type: 'codeChanged', input: iccid }, { type: 'validationSucceeded', iccid });
+    const validated = run(
+      atTwo('20-digits'),
+      { type: 'codeChanged', input: iccid },
+      { type: 'validationSucceeded', iccid },
+    );
     expect(validated).toMatchObject({ step: 3, iccid });
   });
 
   it('keeps the server’s message until the code changes; "Try 20-digit method" switches and clears', () => {
-    const failed = run(atTwo('4-digits'), { type: 'codeChanged', input: 'ZZZZ' }, { type: 'validationFailed', message: 'Nope' });
+    const failed = run(
+      atTwo('4-digits'),
+      { type: 'codeChanged', input: 'ZZZZ' },
+      { type: 'validationFailed', message: 'Nope' },
+    );
     expect(failed).toMatchObject({ step: 2, validationError: 'Nope' });
     expect(run(failed, { type: 'codeChanged', input: 'ZZZ' }).validationError).toBeNull();
     expect(run(failed, { type: 'twentyDigitMethodChosen' })).toMatchObject({
@@ -107,8 +165,15 @@ describe('step 2: code', () => {
       validationError: null,
     });
     // Already on the 20-digit method: it clears the number for a fresh try.
-    const iccidFailed = run(atTwo('20-digits'), { type: 'codeChanged', input: iccid }, { type: 'validationFailed', message: 'Nope' });
-    expect(run(iccidFailed, { type: 'twentyDigitMethodChosen' })).toMatchObject({ codeType: '20-digits', code: '' });
+    const iccidFailed = run(
+      atTwo('20-digits'),
+      { type: 'codeChanged', input: iccid },
+      { type: 'validationFailed', message: 'Nope' },
+    );
+    expect(run(iccidFailed, { type: 'twentyDigitMethodChosen' })).toMatchObject({
+      codeType: '20-digits',
+      code: '',
+    });
   });
 
   it('Back returns to step 1', () => {
@@ -132,7 +197,11 @@ describe('steps 3 and 4: region and plan', () => {
   });
 
   it('step 4 without an e-mail returns to step 0 with "You must enter an email"', () => {
-    const noEmail = run(atThree(), { type: 'emailChanged', email: '' }, { type: 'planStepEntered' });
+    const noEmail = run(
+      atThree(),
+      { type: 'emailChanged', email: '' },
+      { type: 'planStepEntered' },
+    );
     expect(noEmail).toMatchObject({ step: 0, emailError: wizardMessages.missingEmail });
   });
 

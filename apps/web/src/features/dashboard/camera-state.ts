@@ -9,12 +9,7 @@ import type { ChipTone } from '../../components/ui/chip.tsx';
 
 /** Spec §4 derived card states. */
 export type CardState =
-  | 'active'
-  | 'paused'
-  | 'pause-scheduled'
-  | 'overdue'
-  | 'terminated'
-  | 'no-subscription';
+  'active' | 'paused' | 'pause-scheduled' | 'overdue' | 'terminated' | 'no-subscription';
 
 /**
  * Active: SubStatus active. Paused: paused. Overdue: past_due or overdue. Terminated: SimStatus
@@ -150,8 +145,7 @@ export function formatDay(day: string | number): string {
 }
 
 export const cardTexts = {
-  overdue:
-    'Overdue payments on account. Please pay now or your Streaming Plan will be terminated.',
+  overdue: 'Overdue payments on account. Please pay now or your Streaming Plan will be terminated.',
   noSubscription:
     'No active subscription found, please renew immediately or your Streaming Plan will be terminated.',
   terminated: 'Streaming plan cancelled and SIM deactivated.',

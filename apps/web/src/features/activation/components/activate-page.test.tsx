@@ -5,6 +5,7 @@ import { authStore } from '../../../lib/auth-store.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { jsonResponse, mockFetch, renderRoute, requestHeaders } from '../../../test/test-utils.tsx';
 import { customerSecretErrorMessage } from '../pricing-table-setup.ts';
+import { ActivatePage } from './activate-page.tsx';
 
 const iccid = '8944110000000009017';
 const config = {
@@ -54,7 +55,14 @@ function serve(handler: Handler = () => undefined) {
       case '/api/activation/log-price-table':
         return jsonResponse(200, { success: true });
       case '/api/auth/user-data':
-        return jsonResponse(200, { data: { email: 'signed.in@farm.test', role: 'customer' } });
+        return jsonResponse(200, {
+          data: {
+            email: 'signed.in@farm.test',
+            role: 'customer',
+            customerId: 'c1',
+            impersonation: null,
+          },
+        });
       default:
         if (url.pathname.startsWith('/api/activation/pricing-tables/')) {
           return jsonResponse(200, pricingTable(url.pathname.split('/').at(-1)!));
@@ -64,9 +72,12 @@ function serve(handler: Handler = () => undefined) {
   });
 }
 
-const bodyOf = (init: RequestInit | undefined) => JSON.parse(String(init?.body)) as Record<string, unknown>;
+const bodyOf = (init: RequestInit | undefined) =>
+  JSON.parse(String(init?.body)) as Record<string, unknown>;
 const callsTo = (fetchMock: ReturnType<typeof serve>, path: string) =>
-  fetchMock.mock.calls.filter(([url]) => new URL(String(url), window.location.origin).pathname === path);
+  fetchMock.mock.calls.filter(
+    ([url]) => new URL(String(url), window.location.origin).pathname === path,
+  );
 
 const nextButton = () => screen.getByRole('button', { name: 'Next' });
 const stepTitle = (name: string) => screen.findByRole('heading', { level: 2, name });
@@ -106,7 +117,12 @@ describe('activation wizard: steps and transitions', () => {
     expect(nextButton()).toHaveProperty('disabled', true);
     await user.type(field, 'xy');
     expect(field).toHaveProperty('value', 'KQTX');
-    expect(searchOf()).toEqual({ email: 'new@farm.test', location: 'uk', code_type: '4-digits', code: 'KQTX' });
+    expect(searchOf()).toEqual({
+      email: 'new@farm.test',
+      location: 'uk',
+      code_type: '4-digits',
+      code: 'KQTX',
+    });
     await user.click(nextButton());
 
     const modal = await screen.findByRole('dialog', { name: 'SIM Validated' });
@@ -126,7 +142,10 @@ describe('activation wizard: steps and transitions', () => {
     expect(bodyOf(callsTo(fetchMock, '/api/activation/validate-activation-code')[0]![1])).toEqual({
       activationCode: 'KQTX',
     });
-    expect(bodyOf(callsTo(fetchMock, '/api/activation/check-solar-sim')[0]![1])).toEqual({ iccid, location: 'ie' });
+    expect(bodyOf(callsTo(fetchMock, '/api/activation/check-solar-sim')[0]![1])).toEqual({
+      iccid,
+      location: 'ie',
+    });
     expect(bodyOf(callsTo(fetchMock, '/api/activation/log-price-table')[0]![1])).toEqual({
       'client-reference-id': iccid,
       'customer-email': 'new@farm.test',
@@ -134,10 +153,14 @@ describe('activation wizard: steps and transitions', () => {
       pricing_table_id: 'local_uk',
     });
     // Every look-up carries the tab's wizard session, for the per-session guessing limit.
-    const session = requestHeaders(callsTo(fetchMock, '/api/activation/validate')[0]![1]).get('x-activation-session');
+    const session = requestHeaders(callsTo(fetchMock, '/api/activation/validate')[0]![1]).get(
+      'x-activation-session',
+    );
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
     expect(
-      requestHeaders(callsTo(fetchMock, '/api/activation/validate-activation-code')[0]![1]).get('x-activation-session'),
+      requestHeaders(callsTo(fetchMock, '/api/activation/validate-activation-code')[0]![1]).get(
+        'x-activation-session',
+      ),
     ).toBe(session);
   });
 
@@ -163,10 +186,16 @@ describe('activation wizard: steps and transitions', () => {
     const user = userEvent.setup();
     serve();
     renderRoute('/activate?email=back%40farm.test&code_type=4-digits&code=kqtx&location=ie');
-    expect(await screen.findByLabelText('E-mail address')).toHaveProperty('value', 'back@farm.test');
+    expect(await screen.findByLabelText('E-mail address')).toHaveProperty(
+      'value',
+      'back@farm.test',
+    );
     await user.click(nextButton());
     expect(await stepTitle('Enter the code')).toBeDefined();
-    expect(screen.getByRole('textbox', { name: 'Activation code' })).toHaveProperty('value', 'KQTX');
+    expect(screen.getByRole('textbox', { name: 'Activation code' })).toHaveProperty(
+      'value',
+      'KQTX',
+    );
   });
 
   it('refuses an e-mail without the dot part', async () => {
@@ -175,7 +204,12 @@ describe('activation wizard: steps and transitions', () => {
     renderRoute('/activate');
     await user.type(await screen.findByLabelText('E-mail address'), 'farmer@example');
     await user.click(nextButton());
-    expect(screen.getByRole('textbox', { name: 'E-mail address', description: 'Please enter a valid email' })).toBeDefined();
+    expect(
+      screen.getByRole('textbox', {
+        name: 'E-mail address',
+        description: 'Please enter a valid email',
+      }),
+    ).toBeDefined();
     expect(screen.getByRole('heading', { level: 2, name: 'Your e-mail' })).toBeDefined();
   });
 
@@ -209,7 +243,46 @@ describe('activation wizard: steps and transitions', () => {
     const help = await screen.findByRole('dialog', { name: 'Where to find your code' });
     expect(within(help).getByRole('heading', { name: /Virtual SIM/ })).toBeDefined();
     expect(within(help).getByRole('heading', { name: /Physical SIM/ })).toBeDefined();
-    expect(within(help).getByRole('link', { name: /APN settings/ }).getAttribute('href')).toMatch(/apn-settings$/);
+    expect(
+      within(help)
+        .getByRole('link', { name: /APN settings/ })
+        .getAttribute('href'),
+    ).toMatch(/apn-settings$/);
+  });
+});
+
+describe('activation wizard: the optional coverage check', () => {
+  it('opens in the region step with the postcode the visitor came with, and keeps new ones in the query', async () => {
+    const user = userEvent.setup();
+    serve();
+    const seen: string[] = [];
+    function FakeCoverageCheck(props: {
+      initialPostcode?: string;
+      onPostcodeChange?: (postcode: string) => void;
+    }) {
+      seen.push(props.initialPostcode ?? '');
+      return (
+        <button type="button" onClick={() => props.onPostcodeChange?.('TA11AA')}>
+          Check another postcode
+        </button>
+      );
+    }
+    const routes = [
+      { path: '/activate', element: <ActivatePage coverageCheck={FakeCoverageCheck} /> },
+    ];
+    const { router } = renderRoute(
+      `/activate?postcode=EX363LH&email=a%40b.co&code_type=20-digits&code=${iccid}`,
+      routes,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await stepTitle('Select Region')).toBeDefined();
+    expect(
+      screen.getByText(/Check the signal where the camera will go/).closest('details')?.open,
+    ).toBe(true);
+    expect(seen).toContain('EX363LH');
+    await user.click(screen.getByRole('button', { name: 'Check another postcode' }));
+    expect(new URLSearchParams(router.state.location.search).get('postcode')).toBe('TA11AA');
   });
 });
 
@@ -218,7 +291,10 @@ describe('activation wizard: validation failures', () => {
     const user = userEvent.setup();
     serve((url) =>
       url.pathname === '/api/activation/validate-activation-code'
-        ? jsonResponse(404, { code: 'NOT_FOUND', message: 'We don’t recognise this activation code.' })
+        ? jsonResponse(404, {
+            code: 'NOT_FOUND',
+            message: 'We don’t recognise this activation code.',
+          })
         : undefined,
     );
     const { router } = renderRoute('/activate?email=a%40b.co&code_type=4-digits&code=ZZZZ');
@@ -245,7 +321,9 @@ describe('activation wizard: validation failures', () => {
     const field = await screen.findByRole('textbox', { name: 'SIM number (ICCID)' });
     await user.type(field, '8944-1100 0000 0009 018');
     expect(field).toHaveProperty('value', '8944110000000009018');
-    expect(screen.getByRole('status').textContent).toMatch(/last digit does not pass the usual check/);
+    expect(screen.getByRole('status').textContent).toMatch(
+      /last digit does not pass the usual check/,
+    );
     expect(nextButton()).toHaveProperty('disabled', false);
     await user.clear(field);
     await user.type(field, iccid);
@@ -269,7 +347,10 @@ describe('activation wizard: validation failures', () => {
 });
 
 describe('activation wizard: the plan step', () => {
-  async function reachPlans(query = `email=a%40b.co&code_type=20-digits&code=${iccid}`, region = 'United Kingdom') {
+  async function reachPlans(
+    query = `email=a%40b.co&code_type=20-digits&code=${iccid}`,
+    region = 'United Kingdom',
+  ) {
     const user = userEvent.setup();
     renderRoute(`/activate?${query}`);
     await user.click(await screen.findByRole('button', { name: 'Next' }));
@@ -280,7 +361,9 @@ describe('activation wizard: the plan step', () => {
 
   it('falls back to the region’s table when the solar check fails', async () => {
     const fetchMock = serve((url) =>
-      url.pathname === '/api/activation/check-solar-sim' ? jsonResponse(503, { code: 'X', message: 'down' }) : undefined,
+      url.pathname === '/api/activation/check-solar-sim'
+        ? jsonResponse(503, { code: 'X', message: 'down' })
+        : undefined,
     );
     await reachPlans(undefined, 'Ireland');
     expect(await screen.findByRole('heading', { name: 'Heavy Streaming' })).toBeDefined();
@@ -299,8 +382,12 @@ describe('activation wizard: the plan step', () => {
     const user = await reachPlans();
     await user.click(await screen.findByRole('radio', { name: 'Annually' }));
     expect(screen.queryByRole('heading', { name: 'Heavy Streaming' })).toBeNull();
-    await user.click(screen.getByRole('button', { name: /Subscribe to Light Streaming, £120\.00 per year/ }));
-    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://portal.test/billing-engine/checkout/cs_1'));
+    await user.click(
+      screen.getByRole('button', { name: /Subscribe to Light Streaming, £120\.00 per year/ }),
+    );
+    await vi.waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('http://portal.test/billing-engine/checkout/cs_1'),
+    );
     expect(bodyOf(callsTo(fetchMock, '/api/activation/checkout')[0]![1])).toEqual({
       pricing_table_id: 'local_uk',
       price_id: 'price_light_year_uk',
@@ -314,27 +401,40 @@ describe('activation wizard: the plan step', () => {
   it('pre-fills a signed-in customer’s e-mail and gives the table a customer session', async () => {
     authStore.signIn('a-session-token-that-is-long-enough');
     const fetchMock = serve((url) => {
-      if (url.pathname === '/api/activation/billing-customer') return jsonResponse(200, { customer_id: 'cus_new' });
-      if (url.pathname === '/api/billing/create-customer-secret') return jsonResponse(200, { secret: 'cuss_secret_1' });
+      if (url.pathname === '/api/activation/billing-customer')
+        return jsonResponse(200, { customer_id: 'cus_new' });
+      if (url.pathname === '/api/billing/create-customer-secret')
+        return jsonResponse(200, { secret: 'cuss_secret_1' });
       return undefined;
     });
     const user = userEvent.setup();
     renderRoute(`/activate?code_type=20-digits&code=${iccid}`);
-    await vi.waitFor(() => expect(screen.getByLabelText('E-mail address')).toHaveProperty('value', 'signed.in@farm.test'));
+    await vi.waitFor(() =>
+      expect(screen.getByLabelText('E-mail address')).toHaveProperty(
+        'value',
+        'signed.in@farm.test',
+      ),
+    );
     await user.click(nextButton());
     await user.click(await screen.findByRole('button', { name: 'Next' }));
     await user.click(await screen.findByRole('button', { name: 'United Kingdom' }));
     expect(await screen.findByRole('heading', { name: 'Heavy Streaming' })).toBeDefined();
-    expect(bodyOf(callsTo(fetchMock, '/api/billing/create-customer-secret')[0]![1])).toEqual({ customerId: 'cus_new' });
-    expect(bodyOf(callsTo(fetchMock, '/api/activation/log-price-table')[0]![1])['customer-session-client-secret']).toBe(
-      'cuss_secret_1',
-    );
+    expect(bodyOf(callsTo(fetchMock, '/api/billing/create-customer-secret')[0]![1])).toEqual({
+      customerId: 'cus_new',
+    });
+    expect(
+      bodyOf(callsTo(fetchMock, '/api/activation/log-price-table')[0]![1])[
+        'customer-session-client-secret'
+      ],
+    ).toBe('cuss_secret_1');
   });
 
   it('toasts "Error fetching customer secret" and still shows the table', async () => {
     authStore.signIn('a-session-token-that-is-long-enough');
     serve((url) =>
-      url.pathname === '/api/activation/billing-customer' ? jsonResponse(503, { code: 'X', message: 'down' }) : undefined,
+      url.pathname === '/api/activation/billing-customer'
+        ? jsonResponse(503, { code: 'X', message: 'down' })
+        : undefined,
     );
     await reachPlans();
     expect(await screen.findByRole('heading', { name: 'Heavy Streaming' })).toBeDefined();
@@ -346,23 +446,33 @@ describe('thank-you page (/order-confirmation)', () => {
   it('shows the order and product from the query, the message and the links', async () => {
     serve();
     renderRoute('/order-confirmation?order=ord_123&product=Heavy%20Streaming');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeDefined();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Thank you for your order' }),
+    ).toBeDefined();
     expect(screen.getByText('Your Multi-network Streaming plan has been activated.')).toBeDefined();
     expect(screen.getByText('ord_123')).toBeDefined();
     expect(screen.getByText('Heavy Streaming')).toBeDefined();
     expect(screen.getByText(/come online within a few hours/).textContent).toMatch(/power-cycle/);
     expect(screen.getByRole('link', { name: 'Go to dashboard' }).getAttribute('href')).toBe('/');
-    expect(screen.getByRole('link', { name: 'Activate another camera' }).getAttribute('href')).toBe('/activate');
-    await vi.waitFor(() =>
-      expect(screen.getByRole('link', { name: /Camera setup guide/ }).getAttribute('href')).toBe('https://guide.test/setup'),
+    expect(screen.getByRole('link', { name: 'Activate another camera' }).getAttribute('href')).toBe(
+      '/activate',
     );
-    expect(screen.getByRole('link', { name: 'help@farmcam.test' }).getAttribute('href')).toBe('mailto:help@farmcam.test');
+    await vi.waitFor(() =>
+      expect(screen.getByRole('link', { name: /Camera setup guide/ }).getAttribute('href')).toBe(
+        'https://guide.test/setup',
+      ),
+    );
+    expect(screen.getByRole('link', { name: 'help@farmcam.test' }).getAttribute('href')).toBe(
+      'mailto:help@farmcam.test',
+    );
   });
 
   it('leaves out what the query does not give', async () => {
     serve();
     renderRoute('/order-confirmation');
-    expect(await screen.findByText('Your Multi-network Streaming plan has been activated.')).toBeDefined();
+    expect(
+      await screen.findByText('Your Multi-network Streaming plan has been activated.'),
+    ).toBeDefined();
     expect(screen.queryByText('Order')).toBeNull();
     expect(screen.queryByText('Plan')).toBeNull();
   });

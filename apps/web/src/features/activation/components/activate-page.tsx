@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
-import type { FormEvent, ReactNode } from 'react';
+import type { ComponentType, FormEvent, ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ActivationCodeType, ActivationRegion } from '@farmcam/contract';
 import { Button } from '../../../components/ui/button.tsx';
@@ -54,11 +54,20 @@ const regions: { value: ActivationRegion; label: string }[] = [
   { value: 'ie', label: 'Ireland' },
 ];
 
+/** An optional signal check for the region step (the coverage feature's, given by the app). */
+export type CoverageCheckComponent = ComponentType<{
+  initialPostcode?: string;
+  onPostcodeChange?: (postcode: string) => void;
+  title?: string;
+}>;
+
 /**
  * The five-step activation wizard (/activate, spec §2, §4, §5, §8): open to new visitors, pre-filled
  * for signed-in customers, its state mirrored in the query so a reload or a shared link resumes it.
+ * A visitor sent from a coverage result ("Activate a camera here", ?postcode=) finds that
+ * postcode's signal check open in the region step.
  */
-export function ActivatePage() {
+export function ActivatePage({ coverageCheck }: { coverageCheck?: CoverageCheckComponent }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const isSignedIn = useIsSignedIn();
   const currentUser = useCurrentUser();
@@ -68,7 +77,10 @@ export function ActivatePage() {
   const [isHelpOpen, setIsHelpOpen] = useState(false);
   const config = useActivationConfig();
 
-  const signedInEmail = currentUser.data?.email;
+  // A customer's own session (or staff inside a customer's portal): plain staff have no account
+  // to activate into, so nothing is filled in and no customer session is made for them.
+  const hasCustomerScope = isSignedIn && Boolean(currentUser.data?.customerId);
+  const signedInEmail = hasCustomerScope ? currentUser.data?.email : undefined;
   useEffect(() => {
     if (signedInEmail) dispatch({ type: 'emailPrefilled', email: signedInEmail });
   }, [signedInEmail]);
@@ -117,7 +129,26 @@ export function ActivatePage() {
       {state.step === 2 && (
         <CodeStep state={state} dispatch={dispatch} onHelp={() => setIsHelpOpen(true)} />
       )}
-      {state.step === 3 && <RegionStep state={state} dispatch={dispatch} />}
+      {state.step === 3 && (
+        <RegionStep state={state} dispatch={dispatch}>
+          {coverageCheck && (
+            <OptionalCoverageCheck
+              CoverageCheck={coverageCheck}
+              postcode={searchParams.get('postcode') ?? ''}
+              onPostcodeChange={(postcode) =>
+                setSearchParams(
+                  (current) => {
+                    const next = new URLSearchParams(current);
+                    next.set('postcode', postcode);
+                    return next;
+                  },
+                  { replace: true },
+                )
+              }
+            />
+          )}
+        </RegionStep>
+      )}
       {state.step === 4 && state.iccid && (
         <>
           {config.isPending ? (
@@ -132,7 +163,7 @@ export function ActivatePage() {
               iccid={state.iccid}
               email={state.email}
               location={state.location}
-              isSignedIn={isSignedIn}
+              isSignedIn={hasCustomerScope}
               onSimUnavailable={onSimUnavailable}
             />
           )}
@@ -152,9 +183,7 @@ export function ActivatePage() {
 function StepProgress({ step }: { step: WizardStep }) {
   return (
     <div className={styles.progress}>
-      <p className={styles.stepCount}>
-        Step {step + 1} of 5
-      </p>
+      <p className={styles.stepCount}>Step {step + 1} of 5</p>
       <ol className={styles.steps} aria-label="Activation steps">
         {([0, 1, 2, 3, 4] as const).map((index) => (
           <li
@@ -303,9 +332,7 @@ function CodeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => void 
       <TextField
         label={isFourLetters ? 'Activation code' : 'SIM number (ICCID)'}
         hint={
-          isFourLetters
-            ? 'The 4 letters, e.g. ABCD'
-            : 'The 19 or 20 digits printed on the SIM card'
+          isFourLetters ? 'The 4 letters, e.g. ABCD' : 'The 19 or 20 digits printed on the SIM card'
         }
         name="code"
         className={isFourLetters ? styles.codeField : styles.iccidField}
@@ -340,7 +367,34 @@ function CodeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => void 
   );
 }
 
-function RegionStep({ state, dispatch }: StepProps) {
+function OptionalCoverageCheck({
+  CoverageCheck,
+  postcode,
+  onPostcodeChange,
+}: {
+  CoverageCheck: CoverageCheckComponent;
+  postcode: string;
+  onPostcodeChange: (postcode: string) => void;
+}) {
+  // Opened at once for a visitor who came from a coverage result; otherwise on request.
+  const [initialPostcode] = useState(postcode);
+  return (
+    <details className={styles.coverage} open={initialPostcode !== ''}>
+      <summary className={styles.coverageSummary}>
+        Check the signal where the camera will go (UK postcodes, optional)
+      </summary>
+      <div className={styles.coverageBody}>
+        <CoverageCheck
+          initialPostcode={initialPostcode}
+          onPostcodeChange={onPostcodeChange}
+          title="Signal at the camera’s site"
+        />
+      </div>
+    </details>
+  );
+}
+
+function RegionStep({ state, dispatch, children }: StepProps & { children?: ReactNode }) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const choose = (location: ActivationRegion) => {
@@ -368,6 +422,7 @@ function RegionStep({ state, dispatch }: StepProps) {
           </button>
         ))}
       </div>
+      {children}
       <StepActions onBack={() => dispatch({ type: 'back' })} />
     </div>
   );

@@ -42,8 +42,8 @@ export function OrderConfirmationPage() {
         </dl>
       )}
       <p>
-        Your camera should come online within a few hours. If it is not online by then,
-        power-cycle it: switch it off, wait ten seconds and switch it on again.
+        Your camera should come online within a few hours. If it is not online by then, power-cycle
+        it: switch it off, wait ten seconds and switch it on again.
       </p>
       <p>We have e-mailed you a link to sign in and see the camera in your portal.</p>
       <div className={styles.actions}>

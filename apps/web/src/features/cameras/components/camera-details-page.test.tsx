@@ -95,7 +95,9 @@ describe('Camera details', () => {
     expect(screen.getByText(/0.56 GB used from 1 /)).toBeDefined();
     expect(screen.getByRole('link', { name: /Back/ })).toHaveProperty('pathname', '/dashboard');
 
-    const usageCall = calledPaths(fetchMock).find((url) => url.pathname.startsWith('/api/data-usage'));
+    const usageCall = calledPaths(fetchMock).find((url) =>
+      url.pathname.startsWith('/api/data-usage'),
+    );
     const range = currentMonthUsageRange(new Date());
     expect(Object.fromEntries(usageCall!.searchParams)).toEqual({
       startDate: range.startDate,
@@ -124,9 +126,7 @@ describe('Camera details', () => {
       'Currently active': 'No',
       'Terminate date': '1 January 2026',
     });
-    expect(
-      screen.getByText('Router information is shown while the SIM is active.'),
-    ).toBeDefined();
+    expect(screen.getByText('Router information is shown while the SIM is active.')).toBeDefined();
     expect(await screen.findByText('No data usage recorded for this period yet.')).toBeDefined();
     expect(
       calledPaths(fetchMock).some((url) => url.pathname.startsWith('/api/cameras/router-info')),

@@ -46,6 +46,36 @@ const shortDay = (day: string) =>
     timeZone: 'UTC',
   });
 
+/** Spec §2/§9: GB on the y axis, legend at the bottom, the given font size everywhere. */
+export function buildUsageChartOptions(
+  fontSize: number,
+  isReducedMotion: boolean,
+): ChartOptions<'line'> {
+  const font = { size: fontSize };
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: isReducedMotion ? false : { duration: 400 },
+    interaction: { mode: 'index', intersect: false },
+    plugins: {
+      legend: { position: 'bottom', labels: { font } },
+      tooltip: {
+        titleFont: font,
+        bodyFont: font,
+        callbacks: { label: (item) => ` ${(item.parsed.y ?? 0).toFixed(2)} GB` },
+      },
+    },
+    scales: {
+      x: { ticks: { font, maxRotation: 0, autoSkipPadding: 8 }, grid: { display: false } },
+      y: {
+        beginAtZero: true,
+        title: { display: true, text: 'GB', font },
+        ticks: { font },
+      },
+    },
+  };
+}
+
 export default function UsageChart({ dailyGB }: { dailyGB: Record<string, number> }) {
   const isNarrow = useIsNarrowScreen();
   const fontSize = isNarrow ? chartFontSizes.narrow : chartFontSizes.wide;
@@ -71,32 +101,14 @@ export default function UsageChart({ dailyGB }: { dailyGB: Record<string, number
     };
   }, [dailyGB]);
 
-  const options = useMemo<ChartOptions<'line'>>(() => {
-    const font = { size: fontSize };
-    const isReducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    return {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: isReducedMotion ? false : { duration: 400 },
-      interaction: { mode: 'index', intersect: false },
-      plugins: {
-        legend: { position: 'bottom', labels: { font } },
-        tooltip: {
-          titleFont: font,
-          bodyFont: font,
-          callbacks: { label: (item) => ` ${(item.parsed.y ?? 0).toFixed(2)} GB` },
-        },
-      },
-      scales: {
-        x: { ticks: { font, maxRotation: 0, autoSkipPadding: 8 }, grid: { display: false } },
-        y: {
-          beginAtZero: true,
-          title: { display: true, text: 'GB', font },
-          ticks: { font },
-        },
-      },
-    };
-  }, [fontSize]);
+  const options = useMemo(
+    () =>
+      buildUsageChartOptions(
+        fontSize,
+        window.matchMedia('(prefers-reduced-motion: reduce)').matches,
+      ),
+    [fontSize],
+  );
 
   const values = Object.values(dailyGB);
   const total = values.reduce((sum, value) => sum + value, 0);

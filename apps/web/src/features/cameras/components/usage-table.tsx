@@ -24,7 +24,12 @@ export function UsageTable({ dailyGB }: { dailyGB: Record<string, number> }) {
                   timeZone: 'UTC',
                 })}
               </th>
-              <td>{gigabytes.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}</td>
+              <td>
+                {gigabytes.toLocaleString('en-GB', {
+                  minimumFractionDigits: 2,
+                  maximumFractionDigits: 2,
+                })}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -22,9 +22,8 @@ export function CombinedPlanCard({ summary }: { summary: PlansResponse['overallS
             valueText={`${percentText} remaining`}
           />
           <p className={styles.detail}>
-            {formatGb(summary.totalUsageGB, 1)} of {formatGb(summary.totalAllowanceGB, 1)} used
-            this month across {summary.countedPlans}{' '}
-            {summary.countedPlans === 1 ? 'plan' : 'plans'}.
+            {formatGb(summary.totalUsageGB, 1)} of {formatGb(summary.totalAllowanceGB, 1)} used this
+            month across {summary.countedPlans} {summary.countedPlans === 1 ? 'plan' : 'plans'}.
           </p>
         </>
       ) : (

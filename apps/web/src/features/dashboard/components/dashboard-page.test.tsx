@@ -36,7 +36,8 @@ function mockPortalApi(plans: PlansResponse | (() => PlansResponse | Response)) 
   });
 }
 
-const cardOf = async (name: string) => (await screen.findByRole('article', { name })) as HTMLElement;
+const cardOf = async (name: string) =>
+  (await screen.findByRole('article', { name })) as HTMLElement;
 const plansCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
   fetchMock.mock.calls.filter(([url]) => String(url).includes('/api/cameras/plansV2')).length;
 
@@ -112,7 +113,9 @@ describe('Dashboard', () => {
 
     const terminated = await cardOf('Old dairy');
     expect(within(terminated).getByText('Terminated')).toBeDefined();
-    expect(within(terminated).getByText('Streaming plan cancelled and SIM deactivated.')).toBeDefined();
+    expect(
+      within(terminated).getByText('Streaming plan cancelled and SIM deactivated.'),
+    ).toBeDefined();
     expect(within(terminated).queryByRole('link', { name: /Manage plan/ })).toBeNull();
 
     const unsubscribed = await cardOf('Machinery shed');
@@ -220,9 +223,7 @@ describe('Dashboard', () => {
       expect(await cardOf('North paddock')).toBeDefined();
       expect(toast.success).toHaveBeenCalledWith('Camera name updated successfully');
       expect((dialog as HTMLDialogElement).open).toBe(false);
-      const rename = fetchMock.mock.calls.find(([url]) =>
-        String(url).includes('update-nickname'),
-      );
+      const rename = fetchMock.mock.calls.find(([url]) => String(url).includes('update-nickname'));
       expect(JSON.parse(String(rename?.[1]?.body))).toEqual({
         simIccid: camera.SIM_ICCID,
         nickname: 'North paddock',
@@ -255,7 +256,9 @@ describe('Dashboard', () => {
         expect(toast.error).toHaveBeenCalledWith('Failed to update camera name'),
       );
       expect(
-        await within(dialog).findByText('nickname: A camera name cannot contain control characters'),
+        await within(dialog).findByText(
+          'nickname: A camera name cannot contain control characters',
+        ),
       ).toBeDefined();
       expect((dialog as HTMLDialogElement).open).toBe(true);
     });

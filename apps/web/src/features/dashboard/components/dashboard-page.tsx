@@ -20,14 +20,20 @@ export function DashboardPage() {
 
   let content;
   if (isRefreshing || plans.isPending) {
-    content = <Loader label={isRefreshing ? 'Refreshing your cameras…' : 'Loading your cameras…'} />;
+    content = (
+      <Loader label={isRefreshing ? 'Refreshing your cameras…' : 'Loading your cameras…'} />
+    );
   } else if (plans.isError) {
     content = (
       <Card title="My cameras">
         <p role="alert" className={styles.error}>
           {errorMessage(plans.error, 'Could not load your cameras, please try again')}
         </p>
-        <Button variant="secondary" onClick={() => void plans.refetch()} isLoading={plans.isFetching}>
+        <Button
+          variant="secondary"
+          onClick={() => void plans.refetch()}
+          isLoading={plans.isFetching}
+        >
           Try again
         </Button>
       </Card>
@@ -68,7 +74,10 @@ export function DashboardPage() {
               >
                 Where do I find my activation code?
               </button>
-              <Link to={paths.activate.href()} className={buttonClassName({ variant: 'secondary' })}>
+              <Link
+                to={paths.activate.href()}
+                className={buttonClassName({ variant: 'secondary' })}
+              >
                 Activate a camera
               </Link>
             </div>

@@ -117,6 +117,10 @@ export function camerasInEveryState(): Record<string, Camera> {
       statusData: { subscriptionStatus: { status: null, pause: null } },
       usage: { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null },
     }),
-    barred: buildCamera({ nicknameInDatabase: 'Barred one', labelDashboard: 'Barred', isBarred: true }),
+    barred: buildCamera({
+      nicknameInDatabase: 'Barred one',
+      labelDashboard: 'Barred',
+      isBarred: true,
+    }),
   };
 }

@@ -12,7 +12,8 @@ export function showcaseQueryOptions() {
     queryKey: ['livestreaming', 'showcase'],
     queryFn: ({ signal }) => fetchShowcase(signal),
     // While the first demo clip is being recorded, look again every few seconds.
-    refetchInterval: (query) => (query.state.data && query.state.data.url === null ? 3000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.isRecording && query.state.data.url === null ? 3000 : false,
   });
 }
 

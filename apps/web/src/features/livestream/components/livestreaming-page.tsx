@@ -146,6 +146,8 @@ function LiveDemo() {
         data-testid="livestream-demo"
       />
     );
+  } else if (showcase.data && !showcase.data.isRecording) {
+    content = <p className={styles.demoMessage}>The live demo is not available right now.</p>;
   } else {
     content = (
       <p className={styles.demoMessage} role="status">
