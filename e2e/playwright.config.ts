@@ -60,6 +60,8 @@ export default defineConfig({
       WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '../apps/web/dist',
       // Journeys send X-Forwarded-For so per-IP limits see one client per test.
       TRUST_PROXY: 'true',
+      // Every spec signs demo@example.com in; the per-address limit is proven by the server tests.
+      LOGIN_LINKS_PER_EMAIL: '200',
       ADMIN_PASSWORD: staffPasswords.admin,
       TEAM_PASSWORD: staffPasswords.team,
     },

@@ -14,7 +14,6 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, expectAccessible, test } from '../fixtures/portal.ts';
 
 const farmyardIccid = '8944110000000001030';
-const topGateIccid = '8944110000000001014';
 const stableYardIccid = '8944110000000002012';
 
 /** Waits until the video has data and its playhead moves. */
@@ -63,6 +62,12 @@ async function startCustomerSite(embedCode: string) {
   };
 }
 
+interface PlanCamera {
+  nicknameInDatabase: string | null;
+  SubStatus: string;
+  stripeSubscription: { productName: string | null } | null;
+}
+
 const bearer = async (page: Page) => ({
   authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`,
 });
@@ -102,8 +107,20 @@ test.describe('livestreaming', () => {
     await page.getByRole('link', { name: 'Set Up Livestream' }).first().click();
     await expect(page).toHaveURL(/\/livestreaming\/setup$/);
     await expect(page.getByRole('heading', { name: 'Setup Livestreaming' })).toBeVisible();
-    await expect(page.getByRole('radio')).toHaveCount(2);
-    await expect(page.getByRole('radio', { name: /Top gate/ })).toHaveCount(0);
+    // Exactly the cameras on an active Heavy plan (other journeys may have changed some plans).
+    const plans = await page.request.get('/api/cameras/plansV2', { headers: await bearer(page) });
+    const eligible = ((await plans.json()) as { cameras: PlanCamera[] }).cameras.filter(
+      (camera) =>
+        camera.SubStatus === 'active' &&
+        /heavy/i.test(camera.stripeSubscription?.productName ?? ''),
+    );
+    expect(eligible.map((camera) => camera.nicknameInDatabase)).toEqual(
+      expect.arrayContaining(['Farmyard', 'Calving pen']),
+    );
+    await expect(page.getByRole('radio')).toHaveCount(eligible.length);
+    await expect(page.getByRole('radio', { name: /Old dairy|Grain store|Fuel tank/ })).toHaveCount(
+      0,
+    );
     await page.getByRole('radio', { name: /Farmyard/ }).check();
     await expectAccessible(page);
     await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'setup-select');
@@ -207,32 +224,33 @@ test.describe('livestreaming', () => {
     page,
     signIn,
   }) => {
-    await signIn('demo@example.com');
+    // second@example.com has one camera, on the Standard plan.
+    await signIn('second@example.com');
     const headers = await bearer(page);
     const setUp = (iccid: string) =>
       page.request.post('/api/livestreaming/setup-camera', {
         headers,
         data: { sim_number: iccid, ports: [554] },
       });
-    const light = await setUp(topGateIccid);
-    expect(light.status()).toBe(422);
-    expect((await light.json()).message).toContain('Heavy Streaming plan');
-    expect((await setUp(stableYardIccid)).status()).toBe(404);
-    const recordLight = await page.request.post('/api/livestreaming/rtsp-now', {
+    const standard = await setUp(stableYardIccid);
+    expect(standard.status()).toBe(422);
+    expect((await standard.json()).message).toContain('Heavy Streaming plan');
+    const recordStandard = await page.request.post('/api/livestreaming/rtsp-now', {
       headers,
       data: {
-        camera_id: topGateIccid,
+        camera_id: stableYardIccid,
         rtsp_port: 554,
         rtsp_path: '/12',
         duration: 5,
         include_audio: false,
       },
     });
-    expect(recordLight.status()).toBe(422);
+    expect(recordStandard.status()).toBe(422);
+    // Another customer's Heavy camera is not there at all.
+    expect((await setUp(farmyardIccid)).status()).toBe(404);
+    const list = await page.request.get('/api/livestreaming/cameras', { headers });
+    expect((await list.json()).cameras).toEqual([]);
 
-    // second@example.com has no Heavy camera: the setup says so.
-    await page.evaluate(() => localStorage.clear());
-    await signIn('second@example.com');
     await page.goto('/livestreaming/setup');
     await expect(
       page.getByRole('heading', { name: 'No Heavy Streaming Cameras Found' }),

@@ -97,6 +97,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     mailer: deps.mailer,
     rateLimiter,
     publicUrl: config.publicUrl,
+    loginLinksPerEmail: config.loginLinksPerEmail,
   });
 
   const coverage = createCoverageService({

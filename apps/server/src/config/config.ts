@@ -29,6 +29,7 @@ const environmentSchema = z.object({
     .regex(/^smtps?:\/\//, 'SMTP_URL must be smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().default('Farmcam <no-reply@farmcam.example>'),
+  LOGIN_LINKS_PER_EMAIL: z.coerce.number().int().min(1).max(1000).default(5),
   ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD needs at least 12 characters').optional(),
   TEAM_PASSWORD: z.string().min(12, 'TEAM_PASSWORD needs at least 12 characters').optional(),
   COMPANY_URL: z.url().default('https://www.example.com'),
@@ -110,6 +111,8 @@ export interface Config {
   isDemoDataEnabled: boolean;
   mail: { mode: 'outbox' } | { mode: 'smtp'; url: string; from: string };
   mailFrom: string;
+  /** Login links one e-mail address may request per 15 minutes. */
+  loginLinksPerEmail: number;
   adminPassword: string | undefined;
   teamPassword: string | undefined;
   companyUrl: string;
@@ -227,6 +230,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         ? { mode: 'smtp', url: env.SMTP_URL as string, from: env.MAIL_FROM }
         : { mode: 'outbox' },
     mailFrom: env.MAIL_FROM,
+    loginLinksPerEmail: env.LOGIN_LINKS_PER_EMAIL,
     adminPassword: env.ADMIN_PASSWORD,
     teamPassword: env.TEAM_PASSWORD,
     companyUrl: env.COMPANY_URL,

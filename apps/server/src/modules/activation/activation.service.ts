@@ -4,7 +4,6 @@
  * as it is, choosing the pricing table, and starting the hosted checkout that ends in fulfilment
  * (fulfilment.service.ts). Every look-up goes through the guessing limits (activation-throttle.ts).
  */
-import { randomUUID } from 'node:crypto';
 import type {
   ActivationBillingCustomerResponse,
   ActivationCheckoutResponse,
@@ -317,7 +316,7 @@ export function createActivationService(deps: ActivationServiceDeps) {
             order: orderId,
             region: table.region,
           },
-          idempotencyKey: `activation-checkout-${orderId}-${randomUUID()}`,
+          idempotencyKey: `activation-checkout-${orderId}`,
         });
         await writeAudit(db, {
           actorType: caller.principal?.staffId ? 'staff' : 'customer',

@@ -75,8 +75,13 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
         .innerJoin(customers, eq(customers.id, billingCustomers.customerId))
         .where(eq(billingCustomers.id, order.billingCustomerId));
       const [subscription] = await transaction
-        .select()
+        .select({
+          simIccid: subscriptions.simIccid,
+          status: subscriptions.status,
+          region: prices.region,
+        })
         .from(subscriptions)
+        .innerJoin(prices, eq(prices.id, subscriptions.priceId))
         .where(eq(subscriptions.id, order.subscriptionId));
       if (!sim || !account || !subscription || subscription.simIccid !== order.iccid) {
         throw new Error(`Paid order ${order.subscriptionId} does not match SIM ${order.iccid}`);
@@ -95,6 +100,8 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
           customerId: account.customerId,
           billingCustomerId: account.id,
           nickname: sim.nickname ?? defaultNickname(sim.iccid),
+          // The region the plan was bought for: renewals offer that region's plans.
+          region: subscription.region,
           updatedAt: now,
         })
         .where(eq(sims.iccid, sim.iccid))

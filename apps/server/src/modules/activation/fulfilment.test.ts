@@ -495,7 +495,8 @@ describe('other paths through checkout', () => {
     const iccid = '8944110000000009090';
     platformFailures = 1;
     const path = await checkoutPath(iccid, 'patient@example.com', {
-      price_id: 'price_light_month_uk',
+      pricing_table_id: 'local_ie',
+      price_id: 'price_light_month_ie',
     });
     expect((await pay(path)).headers.location).toContain('/order-confirmation');
     const waiting = await simOf(iccid);
@@ -507,7 +508,8 @@ describe('other paths through checkout', () => {
       fulfilled: 1,
       failed: 0,
     });
-    expect((await simOf(iccid)).state).toBe('active');
+    // Bought in Ireland: the camera's region follows the plan.
+    expect(await simOf(iccid)).toMatchObject({ state: 'active', region: 'ie' });
     expect(await mailsTo('patient@example.com')).toHaveLength(1);
     expect(await context.app.activation.fulfilment.reconcile()).toEqual({
       fulfilled: 0,

@@ -63,8 +63,11 @@ export function createAuthService(deps: {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   publicUrl: string;
+  /** Overrides authPolicy.loginRequestsPerEmail.limit (e.g. for browser journeys). */
+  loginLinksPerEmail?: number;
 }) {
   const { db, clock, mailer, rateLimiter, publicUrl } = deps;
+  const loginLinksPerEmail = deps.loginLinksPerEmail ?? authPolicy.loginRequestsPerEmail.limit;
   const sessionCache = new Map<string, { principal: Principal; cachedAt: number }>();
   // A fixed hash to compare against when the e-mail is unknown, so timing does not tell.
   const decoyPasswordHash = hashPassword(createOpaqueToken());
@@ -135,6 +138,7 @@ export function createAuthService(deps: {
         {
           key: `login-request:email:${email}`,
           ...authPolicy.loginRequestsPerEmail,
+          limit: loginLinksPerEmail,
           message: 'Too many login links were requested for this e-mail. Please wait 15 minutes.',
         },
       ]);

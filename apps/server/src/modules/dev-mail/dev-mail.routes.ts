@@ -16,7 +16,7 @@ const outboxMessage = z.object({
 });
 
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="/dev/mail.css"></head><body><main>${body}</main></body></html>`;
+  `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="/dev/mail.css"><link rel="icon" href="/logo.svg" type="image/svg+xml"></head><body><main>${body}</main></body></html>`;
 
 const styles = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f4;color:#1d2a1f}main{max-width:900px;margin:0 auto;padding:24px}h1{font-size:1.4rem}table{width:100%;border-collapse:collapse;background:#fff}th,td{text-align:left;padding:10px;border-bottom:1px solid #e2e6e2;vertical-align:top}a{color:#1f5a2b}pre{white-space:pre-wrap;background:#fff;padding:16px;border-radius:6px}.note{color:#555}`;
 

@@ -48,6 +48,7 @@ function page(title: string, body: string): string {
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · Farmcam billing</title>
 <link rel="stylesheet" href="/billing-engine/assets/engine.css">
+<link rel="icon" href="/logo.svg" type="image/svg+xml">
 </head>
 <body>
 <header class="banner"><span class="brand">Farmcam billing</span><span class="test-mode">Test mode</span></header>

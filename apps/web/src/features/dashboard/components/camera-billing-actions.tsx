@@ -48,21 +48,26 @@ export function CameraBillingActions({ camera, state }: { camera: Camera; state:
           Cancel Scheduled Pause{about}
         </Button>
       )}
-      <PauseSubscriptionModal
-        billingCustomerId={billingId}
-        cameraName={name}
-        isOpen={openModal === 'pause'}
-        onClose={() => setOpenModal(null)}
-        onPaused={reloadSoon}
-      />
-      <CancelPauseModal
-        billingCustomerId={billingId}
-        pause={pause?.end_date ? { startDate: pause.start_date, endDate: pause.end_date } : null}
-        isOpen={openModal === 'cancel-pause'}
-        onClose={() => setOpenModal(null)}
-        onCanceled={reloadSoon}
-        onChangeDate={() => setOpenModal('pause')}
-      />
+      {/* Mounted only while open: a dashboard of a thousand cards keeps no dialogs it is not showing. */}
+      {openModal === 'pause' && (
+        <PauseSubscriptionModal
+          billingCustomerId={billingId}
+          cameraName={name}
+          isOpen
+          onClose={() => setOpenModal(null)}
+          onPaused={reloadSoon}
+        />
+      )}
+      {openModal === 'cancel-pause' && (
+        <CancelPauseModal
+          billingCustomerId={billingId}
+          pause={pause?.end_date ? { startDate: pause.start_date, endDate: pause.end_date } : null}
+          isOpen
+          onClose={() => setOpenModal(null)}
+          onCanceled={reloadSoon}
+          onChangeDate={() => setOpenModal('pause')}
+        />
+      )}
     </>
   );
 }

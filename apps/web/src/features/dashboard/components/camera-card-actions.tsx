@@ -1,5 +1,4 @@
 import type { Camera } from '@farmcam/contract';
-import { Link } from 'react-router';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { paths } from '../../../config/paths.ts';
 import { cameraNameOf, isLivestreamEligible, type CardState } from '../camera-state.ts';
@@ -8,7 +7,9 @@ import styles from './camera-card-actions.module.css';
 
 /**
  * The card's actions (spec §2): renewal for a camera without a subscription, Setup Livestreaming
- * for active Heavy plans, and the links to More info, Manage plan and Invoices.
+ * for active Heavy plans, and the links to More info, Manage plan and Invoices. The links are
+ * plain anchors marked `data-route`, which the grid turns into in-app navigation with one click
+ * handler for all cards (thousands of router Links cost more than the rest of the card).
  *
  * Billing actions (Pay now for overdue cards, Pause and Cancel Scheduled Pause) belong in the
  * `primary` row below, decided by `state` like the others.
@@ -16,7 +17,8 @@ import styles from './camera-card-actions.module.css';
 export function CameraCardActions({ camera, state }: { camera: Camera; state: CardState }) {
   const billingId = camera.STRIPE_CUSTOMER_ID;
   const name = cameraNameOf(camera);
-  const about = <span className="visually-hidden"> for {name}</span>;
+  // Each link's name says which camera it is about (an attribute, not more elements per card).
+  const about = (label: string) => ({ 'aria-label': `${label} for ${name}` });
   const canManagePlan = billingId !== null && state !== 'terminated' && state !== 'no-subscription';
 
   const primary = [
@@ -24,22 +26,26 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
       <CameraBillingActions key="billing" camera={camera} state={state} />
     ),
     state === 'no-subscription' && billingId && (
-      <Link
+      <a
         key="renew"
-        to={paths.pricing.href(camera.SIM_ICCID, billingId)}
+        data-route
+        href={paths.pricing.href(camera.SIM_ICCID, billingId)}
         className={buttonClassName({ variant: 'primary' })}
+        {...about('Renew subscription')}
       >
-        Renew subscription{about}
-      </Link>
+        Renew subscription
+      </a>
     ),
     isLivestreamEligible(camera) && (
-      <Link
+      <a
         key="livestream"
-        to={paths.livestreamingSetup.href()}
+        data-route
+        href={paths.livestreamingSetup.href()}
         className={buttonClassName({ variant: 'secondary' })}
+        {...about('Setup Livestreaming')}
       >
-        Setup Livestreaming{about}
-      </Link>
+        Setup Livestreaming
+      </a>
     ),
   ].filter(Boolean);
 
@@ -48,16 +54,22 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
       {primary.length > 0 && <div className={styles.primary}>{primary}</div>}
       <ul className={styles.links}>
         <li>
-          <Link to={paths.camera.href(camera.SIM_ICCID)}>More info{about}</Link>
+          <a data-route href={paths.camera.href(camera.SIM_ICCID)} {...about('More info')}>
+            More info
+          </a>
         </li>
         {canManagePlan && (
           <li>
-            <Link to={paths.subscription.href(billingId)}>Manage plan{about}</Link>
+            <a data-route href={paths.subscription.href(billingId)} {...about('Manage plan')}>
+              Manage plan
+            </a>
           </li>
         )}
         {billingId !== null && (
           <li>
-            <Link to={paths.invoices.href(billingId)}>Invoices{about}</Link>
+            <a data-route href={paths.invoices.href(billingId)} {...about('Invoices')}>
+              Invoices
+            </a>
           </li>
         )}
       </ul>

@@ -1,5 +1,6 @@
 import type { Camera } from '@farmcam/contract';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type MouseEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { CameraCard } from './camera-card.tsx';
 import styles from './camera-grid.module.css';
 import { RenameCameraModal } from './rename-camera-modal.tsx';
@@ -15,6 +16,22 @@ export function CameraGrid({ cameras }: { cameras: Camera[] }) {
   const [renaming, setRenaming] = useState<Camera | null>(null);
   const openRename = useCallback((camera: Camera) => setRenaming(camera), []);
   const closeRename = useCallback(() => setRenaming(null), []);
+  const navigate = useNavigate();
+
+  // The cards' links are plain anchors (see CameraCardActions): follow them inside the app,
+  // unless the visitor asked for a new tab or window.
+  const followRoute = useCallback(
+    (event: MouseEvent<HTMLUListElement>) => {
+      if (event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const anchor = (event.target as Element).closest('a[data-route]');
+      const href = anchor?.getAttribute('href');
+      if (!href) return;
+      event.preventDefault();
+      void navigate(href);
+    },
+    [navigate],
+  );
 
   useEffect(() => {
     performance.mark(cardsRenderedMark, { detail: { cards: cameras.length } });
@@ -22,7 +39,7 @@ export function CameraGrid({ cameras }: { cameras: Camera[] }) {
 
   return (
     <>
-      <ul className={styles.grid}>
+      <ul className={styles.grid} onClick={followRoute}>
         {cameras.map((camera) => (
           <li key={camera.SIM_ICCID} className={styles.item}>
             <CameraCard camera={camera} onRename={openRename} />

@@ -142,6 +142,17 @@ describe('Dashboard', () => {
     expect(barred.textContent).toContain('The network provider has disabled this SIM.');
   });
 
+  it("follows a card's links inside the app", async () => {
+    authStore.signIn('token');
+    const camera = buildCamera({ nicknameInDatabase: 'Top gate' });
+    mockPortalApi(buildPlans([camera]));
+    const { router } = renderRoute('/dashboard');
+    await userEvent.click(await screen.findByRole('link', { name: 'More info for Top gate' }));
+    await vi.waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/camera/${camera.SIM_ICCID}`),
+    );
+  });
+
   it('points a customer without cameras to /activate', async () => {
     authStore.signIn('token');
     mockPortalApi(buildPlans([], 100));
