@@ -26,6 +26,8 @@ export default defineConfig({
   outputDir: './test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // One server and one database for the run; files run in name order, so the journeys that
+  // only read the demo data (01-04) come before those that change it (05-07).
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

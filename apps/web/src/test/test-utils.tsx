@@ -45,3 +45,11 @@ export function mockFetch(handler: FetchHandler) {
 export function requestHeaders(init: RequestInit | undefined): Headers {
   return new Headers(init?.headers);
 }
+
+/** A signed-in customer with no cameras yet: the answers the framed pages ask for first. */
+export function customerWithoutCameras(url: URL, user: unknown): Response {
+  if (url.pathname === '/api/cameras/plansV2') {
+    return jsonResponse(200, { overallSummary: { overallPercentageLeft: 100 }, cameras: [] });
+  }
+  return jsonResponse(200, { data: user });
+}

@@ -2,7 +2,12 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../lib/auth-store.ts';
-import { jsonResponse, mockFetch, renderRoute } from '../../test/test-utils.tsx';
+import {
+  customerWithoutCameras,
+  jsonResponse,
+  mockFetch,
+  renderRoute,
+} from '../../test/test-utils.tsx';
 
 const customerUser = {
   email: 'farmer@example.com',
@@ -25,7 +30,7 @@ describe('Page frame', () => {
 
   it('shows the navigation with a token, and no logo above the title', async () => {
     authStore.signIn('session-token');
-    mockFetch(() => jsonResponse(200, { data: customerUser }));
+    mockFetch((url) => customerWithoutCameras(url, customerUser));
     renderRoute('/dashboard');
 
     await screen.findByRole('heading', { level: 1, name: 'Account' });
@@ -41,7 +46,7 @@ describe('Page frame', () => {
     expect(links[3]!.getAttribute('rel')).toContain('noopener');
     expect(within(navigation).getByRole('button', { name: 'Logout' })).toBeDefined();
     expect(screen.queryByRole('link', { name: 'Farmcam Portal home' })).toBeNull();
-    expect(await screen.findByText('farmer@example.com')).toBeDefined();
+    expect(await screen.findByText('You have no cameras yet.')).toBeDefined();
   });
 
   it('redirects the framed pages to / without a token', async () => {
@@ -54,10 +59,10 @@ describe('Page frame', () => {
     const fetchMock = mockFetch((url) =>
       url.pathname === '/api/auth/logout'
         ? new Response(null, { status: 204 })
-        : jsonResponse(200, { data: customerUser }),
+        : customerWithoutCameras(url, customerUser),
     );
     const { router } = renderRoute('/dashboard');
-    await screen.findByText('farmer@example.com');
+    await screen.findByText('You have no cameras yet.');
 
     const navigation = screen.getByRole('navigation', { name: 'Main' });
     await userEvent.click(within(navigation).getByRole('button', { name: 'Logout' }));
@@ -73,7 +78,7 @@ describe('Page frame', () => {
 describe('Mobile menu', () => {
   async function renderSignedIn() {
     authStore.signIn('session-token');
-    mockFetch(() => jsonResponse(200, { data: customerUser }));
+    mockFetch((url) => customerWithoutCameras(url, customerUser));
     const view = renderRoute('/dashboard');
     const menuButton = await screen.findByRole('button', { name: 'Menu' });
     const panel = document.getElementById(menuButton.getAttribute('aria-controls')!);

@@ -2,7 +2,12 @@ import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import { toast } from '../../../lib/toast.tsx';
-import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import {
+  customerWithoutCameras,
+  jsonResponse,
+  mockFetch,
+  renderRoute,
+} from '../../../test/test-utils.tsx';
 import { loginSuccessfulMessage } from './magic-link-page.tsx';
 
 describe('Magic-link landing', () => {
@@ -16,13 +21,11 @@ describe('Magic-link landing', () => {
       if (url.pathname === '/api/auth/login') {
         return jsonResponse(200, { token: 'session-token', expiresAt: '2030-01-01T00:00:00Z' });
       }
-      return jsonResponse(200, {
-        data: {
-          email: 'farmer@example.com',
-          role: 'customer',
-          customerId: 'c1',
-          impersonation: null,
-        },
+      return customerWithoutCameras(url, {
+        email: 'farmer@example.com',
+        role: 'customer',
+        customerId: 'c1',
+        impersonation: null,
       });
     });
     const { router } = renderRoute('/login/link-token-1');
@@ -38,7 +41,7 @@ describe('Magic-link landing', () => {
     );
     expect(exchanges).toHaveLength(1);
     expect(String(exchanges[0]![0])).toBe('/api/auth/login?token=link-token-1');
-    expect(await screen.findByText('farmer@example.com')).toBeDefined();
+    expect(await screen.findByText('You have no cameras yet.')).toBeDefined();
   });
 
   it("shows the server's message and returns to / when the link does not work", async () => {
