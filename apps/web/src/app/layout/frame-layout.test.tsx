@@ -2,12 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../lib/auth-store.ts';
-import {
-  customerWithoutCameras,
-  jsonResponse,
-  mockFetch,
-  renderRoute,
-} from '../../test/test-utils.tsx';
+import { customerWithoutCameras, mockFetch, renderRoute } from '../../test/test-utils.tsx';
 
 const customerUser = {
   email: 'farmer@example.com',
