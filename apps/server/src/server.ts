@@ -69,6 +69,7 @@ async function main() {
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
         : { kind: 'directory', dataDir: config.dataDir },
+      { onConnectionError: (error) => logger.warn({ err: error }, 'Database connection lost') },
     );
   } catch (error) {
     if (error instanceof DatabaseLockedError) {

@@ -88,9 +88,17 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
+export async function openDatabase(
+  location: DatabaseLocation,
+  options: {
+    /** An idle pooled connection failed (e.g. the server restarted); the pool replaces it. */
+    onConnectionError?: (error: Error) => void;
+  } = {},
+): Promise<DatabaseHandle> {
   if (location.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: location.url, max: 10 });
+    // Without a listener, an idle connection's error would crash the process.
+    pool.on('error', (error) => options.onConnectionError?.(error));
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
     await migrateNodePostgres(db as never, { migrationsFolder });
     return {

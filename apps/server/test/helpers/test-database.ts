@@ -22,9 +22,21 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     ...handle,
     close: async () => {
       await handle.close();
+      // The pool has closed its connections; dropping without force lets any still closing
+      // finish instead of being terminated under them.
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await cleanup.query(
+            `drop database if exists ${name}${attempt >= 50 ? ' with (force)' : ''}`,
+          );
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       await cleanup.end();
     },
   };
