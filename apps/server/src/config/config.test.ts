@@ -59,6 +59,78 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PLANS_CACHE_SECONDS: '-1' })).toThrow(/PLANS_CACHE_SECONDS/);
   });
 
+  it('keeps the development conveniences outside production: outbox, test clock, API docs', () => {
+    const config = loadConfig({});
+    expect(config.nodeEnv).toBe('development');
+    expect(config.billing).toEqual({ mode: 'local', isTestClockEnabled: true });
+    expect(config.isApiDocsEnabled).toBe(true);
+    expect(loadConfig({ API_DOCS: 'false' }).isApiDocsEnabled).toBe(false);
+    expect(loadConfig({ BILLING_TEST_CLOCK: 'false' }).billing).toEqual({
+      mode: 'local',
+      isTestClockEnabled: false,
+    });
+  });
+
+  describe('in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://portal.example.com',
+      SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
+    };
+
+    it('comes up with PUBLIC_URL and SMTP_URL alone, safe by default', () => {
+      const config = loadConfig(production);
+      expect(config).toMatchObject({
+        nodeEnv: 'production',
+        publicUrl: 'https://portal.example.com',
+        mail: { mode: 'smtp', url: production.SMTP_URL },
+        isDemoDataEnabled: false,
+        isApiDocsEnabled: false,
+        billing: { mode: 'local', isTestClockEnabled: false },
+        connectivity: { mode: 'local' },
+        storage: { mode: 'fs' },
+      });
+    });
+
+    it('seeds demo data and serves the API docs only when asked to', () => {
+      expect(loadConfig({ ...production, DEMO_DATA: 'true' }).isDemoDataEnabled).toBe(true);
+      expect(loadConfig({ ...production, API_DOCS: 'true' }).isApiDocsEnabled).toBe(true);
+      expect(loadConfig({ ...production, BILLING_TEST_CLOCK: 'false' }).billing).toMatchObject({
+        isTestClockEnabled: false,
+      });
+    });
+
+    it('needs PUBLIC_URL and SMTP_URL, listed together', () => {
+      try {
+        loadConfig({ NODE_ENV: 'production' });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as ConfigError).problems).toEqual([
+          'PUBLIC_URL: required in production (the address e-mailed sign-in links open)',
+          'SMTP_URL: required in production (customers sign in with e-mailed links)',
+        ]);
+      }
+    });
+
+    it('refuses the mail outbox and the billing test clock with a reason', () => {
+      expect(() => loadConfig({ ...production, MAIL: 'outbox' })).toThrow(
+        /MAIL: the outbox cannot be used in production \(anyone could read sign-in links\); set MAIL=smtp/,
+      );
+      expect(() => loadConfig({ ...production, BILLING_TEST_CLOCK: 'true' })).toThrow(
+        /BILLING_TEST_CLOCK: the test clock moves billing time for every customer and cannot be turned on in production/,
+      );
+    });
+
+    it('keeps secrets out of its own error messages', () => {
+      try {
+        loadConfig({ ...production, MAIL: 'outbox', DATABASE_URL: 'mysql://root:hunter2@db/x' });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as ConfigError).message).not.toMatch(/secret|hunter2/);
+      }
+    });
+  });
+
   it('drops a trailing slash from PUBLIC_URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' }).publicUrl).toBe(
       'https://portal.example.com',

@@ -23,7 +23,8 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanText.default(false),
   DEMO_DATA: booleanText.optional(),
-  MAIL: z.enum(['outbox', 'smtp']).default('outbox'),
+  /** Default: smtp in production, outbox elsewhere (docs/decisions/061). */
+  MAIL: z.enum(['outbox', 'smtp']).optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'SMTP_URL must be smtp:// or smtps://')
@@ -44,6 +45,7 @@ const environmentSchema = z.object({
   OFCOM_API_KEY: z.string().min(1).optional(),
   BILLING: z.enum(['local', 'stripe']).default('local'),
   BILLING_TEST_CLOCK: booleanText.optional(),
+  API_DOCS: booleanText.optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_/, 'STRIPE_SECRET_KEY must start with sk_ or rk_')
@@ -109,6 +111,8 @@ export interface Config {
   trustProxy: boolean;
   /** Seed demo customers, SIMs and staff on first start. */
   isDemoDataEnabled: boolean;
+  /** Serve the OpenAPI viewer and document at /api/docs. */
+  isApiDocsEnabled: boolean;
   mail: { mode: 'outbox' } | { mode: 'smtp'; url: string; from: string };
   mailFrom: string;
   /** Login links one e-mail address may request per 15 minutes. */
@@ -190,8 +194,27 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     );
   }
   const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  const mailMode = env.MAIL ?? (isProduction ? 'smtp' : 'outbox');
   const problems: string[] = [];
-  if (env.MAIL === 'smtp' && !env.SMTP_URL) problems.push('SMTP_URL: required when MAIL=smtp');
+  // Production refuses what would expose customers (docs/decisions/061-production-mode.md).
+  if (isProduction && !env.PUBLIC_URL) {
+    problems.push('PUBLIC_URL: required in production (the address e-mailed sign-in links open)');
+  }
+  if (isProduction && env.MAIL === 'outbox') {
+    problems.push(
+      'MAIL: the outbox cannot be used in production (anyone could read sign-in links); set MAIL=smtp with SMTP_URL',
+    );
+  } else if (isProduction && !env.SMTP_URL) {
+    problems.push('SMTP_URL: required in production (customers sign in with e-mailed links)');
+  } else if (mailMode === 'smtp' && !env.SMTP_URL) {
+    problems.push('SMTP_URL: required when MAIL=smtp');
+  }
+  if (isProduction && env.BILLING_TEST_CLOCK === true) {
+    problems.push(
+      'BILLING_TEST_CLOCK: the test clock moves billing time for every customer and cannot be turned on in production',
+    );
+  }
   if (env.BILLING === 'stripe' && !env.STRIPE_SECRET_KEY) {
     problems.push('STRIPE_SECRET_KEY: required when BILLING=stripe');
   }
@@ -224,9 +247,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
-    isDemoDataEnabled: env.DEMO_DATA ?? !env.DATABASE_URL,
+    // Production seeds demo data only when asked to, whatever the database.
+    isDemoDataEnabled: env.DEMO_DATA ?? (!isProduction && !env.DATABASE_URL),
+    isApiDocsEnabled: env.API_DOCS ?? !isProduction,
     mail:
-      env.MAIL === 'smtp'
+      mailMode === 'smtp'
         ? { mode: 'smtp', url: env.SMTP_URL as string, from: env.MAIL_FROM }
         : { mode: 'outbox' },
     mailFrom: env.MAIL_FROM,
@@ -266,7 +291,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
           }
         : {
             mode: 'local',
-            isTestClockEnabled: env.BILLING_TEST_CLOCK ?? env.NODE_ENV !== 'production',
+            isTestClockEnabled: !isProduction && (env.BILLING_TEST_CLOCK ?? true),
           },
     activation: {
       stripePricingTables: {
