@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -15,6 +16,7 @@ import type { PlansResponse } from '@farmcam/contract';
 import type { Config } from './config/config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import { redactedLogPaths, serializeRequest } from './lib/log-redaction.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createActivationModule } from './modules/activation/activation-module.ts';
@@ -64,6 +66,8 @@ export interface AppDependencies {
   coverage?: CoverageProvider;
   /** Folder of the built SPA; defaults to the configured WEB_DIST_DIR. */
   webRoot?: string;
+  /** Where the request log goes (stdout when absent); tests read the lines through it. */
+  logStream?: DestinationStream;
   /**
    * The SIM platform, for services that change SIM state (server.ts picks it from CONNECTIVITY).
    * Where absent (tests), use `createLocalSimPlatform({ db, clock })`.
@@ -80,7 +84,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         ? false
         : {
             level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.query.token'],
+            // URLs carry login tokens and billing session ids (docs/decisions/061).
+            serializers: { req: serializeRequest },
+            redact: redactedLogPaths,
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
           },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
@@ -167,11 +174,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/api/docs',
-    staticCSP: true,
-    uiConfig: { deepLinking: false },
-  });
+  // The document is built in every mode (tests read it); it is served only when enabled.
+  if (config.isApiDocsEnabled) {
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      uiConfig: { deepLinking: false },
+    });
+  }
   await app.register(authPlugin, { auth });
 
   await app.register(
@@ -195,15 +205,18 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       engine: billing.engine,
       supplierName: 'Farmcam',
       testClock:
-        config.billing.mode === 'local' && config.billing.isTestClockEnabled
-          ? { runCycle: () => billing.runCycle() }
+        config.billing.mode === 'local' &&
+        config.billing.isTestClockEnabled &&
+        config.nodeEnv !== 'production'
+          ? { runCycle: () => billing.runCycle(), portalOrigin: new URL(config.publicUrl).origin }
           : undefined,
     });
   }
 
   await app.register(livestreamPublicPlugin, { livestreaming, db, clock: deps.clock });
 
-  if (isOutboxMailer(deps.mailer)) {
+  // Never in production, whatever mailer it was given: the outbox holds sign-in links.
+  if (isOutboxMailer(deps.mailer) && config.nodeEnv !== 'production') {
     await app.register(devMailRoutes, { outbox: deps.mailer });
   }
   await app.register(staticSpaPlugin, { root: deps.webRoot ?? config.webDistDir });

@@ -34,6 +34,7 @@ export const staticSpaPlugin = fp(
         request.method === 'GET' &&
         !request.url.startsWith('/api/') &&
         !request.url.startsWith('/dev/') &&
+        !request.url.startsWith('/billing-engine/') &&
         !path.extname(request.url.split('?')[0] ?? '');
       if (isPageRequest && hasBuild) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -8,9 +8,10 @@
  * signed token in the URL (see ledger.invoiceUrls). Nothing here uses the portal's bearer token.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../../db/client.ts';
+import { AppError } from '../../../errors.ts';
 import {
   billingCustomers,
   billingSessions,
@@ -33,7 +34,11 @@ export interface HostedPagesOptions {
   engine: LocalBillingEngine;
   supplierName: string;
   /** Present when the test clock may be moved (never in production). */
-  testClock?: { runCycle: () => Promise<{ renewed: number; simsChanged: number }> };
+  testClock?: {
+    runCycle: () => Promise<{ renewed: number; simsChanged: number }>;
+    /** The portal's own origin (from PUBLIC_URL): the only site whose pages may move the clock. */
+    portalOrigin: string;
+  };
 }
 
 const escapeHtml = (value: string) =>
@@ -507,6 +512,27 @@ ${cardForm(`/billing-engine/checkout/${session.id}/pay`, `Subscribe and pay ${fo
   const testClock = options.testClock;
   if (!testClock) return;
 
+  /**
+   * The test clock needs no sign-in (a developer's tool), so another site's page must not be
+   * able to move it through a visitor's browser (CSRF): browsers name the page's origin on every
+   * POST; where an old one does not, Sec-Fetch-Site still tells another site apart. Scripts
+   * (curl) send neither and are let through (docs/decisions/061-production-mode.md).
+   */
+  const refuseOtherSites = async (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    const fetchSite = request.headers['sec-fetch-site'];
+    const isOtherSite =
+      origin !== undefined
+        ? origin !== testClock.portalOrigin
+        : fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none';
+    if (isOtherSite) {
+      throw new AppError(
+        'FORBIDDEN',
+        `The test clock can only be moved from the portal's own pages at ${testClock.portalOrigin}.`,
+      );
+    }
+  };
+
   const advanceBy = async (input: { days?: number; months?: number }) => {
     const now = engine.now();
     const target = new Date(now);
@@ -554,6 +580,7 @@ ${[
 
   app.post<{ Body: Record<string, unknown> }>(
     '/billing-engine/test-clock/advance',
+    { onRequest: refuseOtherSites },
     async (request, reply) => {
       const result = await advanceBy(advanceBody(request.body ?? {}));
       if (request.headers['content-type']?.includes('application/json')) {
@@ -570,18 +597,22 @@ ${[
     },
   );
 
-  app.post('/billing-engine/test-clock/run', async (request, reply) => {
-    const result = await testClock.runCycle();
-    if (request.headers['content-type']?.includes('application/json')) {
-      return { now: engine.now().toISOString(), ...result };
-    }
-    return reply.redirect(
-      withMessage(
-        '/billing-engine/test-clock',
-        'notice',
-        `Billing cycle run. ${result.renewed} renewal(s), ${result.simsChanged} SIM change(s).`,
-      ),
-      303,
-    );
-  });
+  app.post(
+    '/billing-engine/test-clock/run',
+    { onRequest: refuseOtherSites },
+    async (request, reply) => {
+      const result = await testClock.runCycle();
+      if (request.headers['content-type']?.includes('application/json')) {
+        return { now: engine.now().toISOString(), ...result };
+      }
+      return reply.redirect(
+        withMessage(
+          '/billing-engine/test-clock',
+          'notice',
+          `Billing cycle run. ${result.renewed} renewal(s), ${result.simsChanged} SIM change(s).`,
+        ),
+        303,
+      );
+    },
+  );
 }

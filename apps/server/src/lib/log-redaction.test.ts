@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/helpers/test-app.ts';
+import { redactUrl } from './log-redaction.ts';
+
+describe('redactUrl', () => {
+  it.each([
+    ['/api/auth/login?token=abc123', '/api/auth/login?token=[redacted]'],
+    ['/login/abc123', '/login/[redacted]'],
+    ['/login/abc123?next=%2Fdashboard', '/login/[redacted]?next=%2Fdashboard'],
+    ['/billing-engine/portal/bps_1a2b', '/billing-engine/portal/[redacted]'],
+    [
+      '/billing-engine/portal/bps_1a2b/cards/pm_9/default',
+      '/billing-engine/portal/[redacted]/cards/[redacted]/default',
+    ],
+    ['/billing-engine/checkout/cs_77/pay', '/billing-engine/checkout/[redacted]/pay'],
+    [
+      '/billing-engine/invoices/in_5/tok_5/pdf',
+      '/billing-engine/invoices/[redacted]/[redacted]/pdf',
+    ],
+    ['/billing-engine/test-clock/advance', '/billing-engine/test-clock/advance'],
+    ['/billing-engine/assets/engine.css', '/billing-engine/assets/engine.css'],
+    [
+      '/media/clips/a.mp4?expires=1&signature=s3cr3t',
+      '/media/clips/a.mp4?expires=1&signature=[redacted]',
+    ],
+    [
+      '/x?X-Amz-Credential=AKIA&X-Amz-Security-Token=t&X-Amz-Signature=s&keep=1',
+      '/x?X-Amz-Credential=[redacted]&X-Amz-Security-Token=[redacted]&X-Amz-Signature=[redacted]&keep=1',
+    ],
+    ['/order-confirmation?order=cs_test_1', '/order-confirmation?order=[redacted]'],
+    [
+      '/api/x?session_id=1&customerId=2&Session%5Fid=3',
+      '/api/x?session_id=[redacted]&customerId=2&Session%5Fid=[redacted]',
+    ],
+    ['/api/staff/customers?q=owner', '/api/staff/customers?q=owner'],
+    ['/camera/8944110000000001011', '/camera/8944110000000001011'],
+    ['/api/x?%E0%A4%A=1&flag', '/api/x?%E0%A4%A=1&flag'],
+  ])('%s → %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+});
+
+describe('request log', () => {
+  const lines: string[] = [];
+  let context: TestContext;
+  beforeAll(async () => {
+    context = await createTestContext({ logLevel: 'info' }, undefined, () => ({
+      logStream: { write: (line: string) => void lines.push(line) },
+    }));
+  });
+  afterAll(() => context.close());
+
+  it('never holds a token, session id or credential header', async () => {
+    const secrets = {
+      loginToken: 'LOGINTOKEN0123456789abcdef',
+      pageToken: 'PAGETOKEN0123456789abcdef',
+      portalSession: 'bps_PORTALSESSION0123456789',
+      checkoutSession: 'bcs_CHECKOUTSESSION0123456789',
+      invoiceToken: 'INVOICETOKEN0123456789',
+      bearer: 'BEARERTOKEN0123456789',
+      cookie: 'COOKIEVALUE0123456789',
+      stripeSignature: 'STRIPESIGNATURE0123456789',
+    };
+    const headers = {
+      authorization: `Bearer ${secrets.bearer}`,
+      cookie: `session=${secrets.cookie}`,
+      'stripe-signature': `t=1,v1=${secrets.stripeSignature}`,
+      referer: `http://portal.test/login/${secrets.pageToken}`,
+    };
+    const requests = [
+      { method: 'GET' as const, url: `/api/auth/login?token=${secrets.loginToken}` },
+      { method: 'POST' as const, url: `/api/auth/login?token=${secrets.loginToken}` },
+      { method: 'GET' as const, url: `/login/${secrets.pageToken}` },
+      { method: 'GET' as const, url: `/billing-engine/portal/${secrets.portalSession}` },
+      {
+        method: 'POST' as const,
+        url: `/billing-engine/portal/${secrets.portalSession}/cards/pm_1/remove`,
+      },
+      { method: 'GET' as const, url: `/billing-engine/checkout/${secrets.checkoutSession}` },
+      { method: 'POST' as const, url: `/billing-engine/checkout/${secrets.checkoutSession}/pay` },
+      { method: 'GET' as const, url: `/billing-engine/invoices/in_1/${secrets.invoiceToken}/pdf` },
+      { method: 'GET' as const, url: '/api/auth/user-data' },
+      { method: 'POST' as const, url: '/api/webhooks/stripe' },
+    ];
+    for (const request of requests) {
+      await context.app.inject({
+        ...request,
+        headers,
+        payload: request.method === 'POST' ? {} : undefined,
+      });
+    }
+
+    const log = lines.join('');
+    expect(log).toContain('"url":"/login/[redacted]"');
+    expect(log).toContain('"url":"/api/auth/login?token=[redacted]"');
+    expect(log).toContain('"url":"/billing-engine/portal/[redacted]"');
+    expect(log).toContain('incoming request');
+    expect(log).toContain('request completed');
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect(log, `${name} leaked into the log`).not.toContain(secret);
+    }
+  });
+});
