@@ -57,6 +57,7 @@ import {
 } from './modules/livestream/create-livestreaming.ts';
 import { livestreamPublicPlugin } from './modules/livestream/livestream.plugin.ts';
 import { livestreamRoutes } from './modules/livestream/livestream.routes.ts';
+import { trustProxyOption } from './lib/client-address.ts';
 
 export interface AppDependencies {
   database: DatabaseHandle;
@@ -89,7 +90,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
             redact: redactedLogPaths,
             ...(deps.logStream ? { stream: deps.logStream } : {}),
           },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 

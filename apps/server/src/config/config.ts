@@ -2,6 +2,7 @@
  * The environment, read and validated exactly once. Every variable is listed in the README's
  * configuration table; nothing else in the server reads `process.env`.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -9,6 +10,46 @@ import { z } from 'zod';
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** The names proxy-addr (Fastify's `trustProxy`) knows for private and local ranges. */
+const namedProxyRanges = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (namedProxyRanges.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  // A /0 range is every address: "trust everyone" under another name.
+  return (
+    /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128)
+  );
+}
+
+/**
+ * TRUST_PROXY: how many proxies stand in front of the server (a hop count), or their addresses
+ * (IPs, CIDR ranges, or loopback/linklocal/uniquelocal). Never "trust everyone": then any client
+ * names its own address in X-Forwarded-For and gets a fresh per-IP allowance per request
+ * (docs/decisions/063).
+ */
+const trustProxyText = z
+  .string()
+  .default('false')
+  .transform((value, context): false | number | string[] => {
+    const text = value.trim().toLowerCase();
+    if (['', 'false', 'no', '0'].includes(text)) return false;
+    if (/^\d+$/.test(text) && Number(text) <= 20) return Number(text);
+    const entries = text.split(',').map((entry) => entry.trim());
+    if (entries.every(isProxyAddress)) return entries;
+    context.addIssue({
+      code: 'custom',
+      message:
+        text === 'true' || text === 'yes'
+          ? 'true would trust any X-Forwarded-For header; give the number of proxies in front of the server (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.1,10.0.0.0/8)'
+          : 'give the number of proxies in front of the server (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.1,10.0.0.0/8)',
+    });
+    return z.NEVER;
+  });
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -21,7 +62,7 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanText.default(false),
+  TRUST_PROXY: trustProxyText,
   DEMO_DATA: booleanText.optional(),
   /** Default: smtp in production, outbox elsewhere (docs/decisions/061). */
   MAIL: z.enum(['outbox', 'smtp']).optional(),
@@ -108,7 +149,8 @@ export interface Config {
   /** PostgreSQL server URL; when absent the embedded PGlite in `dataDir` is used. */
   databaseUrl: string | undefined;
   logLevel: string;
-  trustProxy: boolean;
+  /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses and ranges. */
+  trustProxy: false | number | string[];
   /** Seed demo customers, SIMs and staff on first start. */
   isDemoDataEnabled: boolean;
   /** Serve the OpenAPI viewer and document at /api/docs. */
