@@ -6,7 +6,7 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
-import { seedDemoData } from './db/seed/demo.ts';
+import { seedCatalogue, seedDemoData } from './db/seed/demo.ts';
 import { ensureStaffAccounts, type StaffCredential } from './db/seed/staff.ts';
 import { activationFulfilmentJob } from './jobs/activation-fulfilment.job.ts';
 import { billingCycleJob } from './jobs/billing-cycle.job.ts';
@@ -35,7 +35,9 @@ function printBanner(config: Config, staffCredentials: StaffCredential[]) {
     `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
     '',
     '  Customers sign in with an e-mailed link:',
-    `    1. open ${config.publicUrl} and enter demo@example.com (or second@example.com)`,
+    config.isDemoDataEnabled
+      ? `    1. open ${config.publicUrl} and enter demo@example.com (or second@example.com)`
+      : `    1. open ${config.publicUrl} and enter their e-mail address`,
     config.mail.mode === 'outbox'
       ? `    2. open the local outbox at ${config.publicUrl}/dev/mail and click the link`
       : '    2. click the link in the e-mail (sent over SMTP)',
@@ -86,6 +88,8 @@ async function main() {
       : createOutboxMailer(database.db);
 
   const staffCredentials = await ensureStaffAccounts(database.db, config);
+  // The plans on sale are not demo data: every portal needs them, production included.
+  await seedCatalogue(database.db);
   if (config.isDemoDataEnabled && (await seedDemoData(database.db, clock))) {
     logger.info('Seeded demo data');
   }

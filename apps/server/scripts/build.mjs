@@ -1,0 +1,77 @@
+/**
+ * Compiles the server for `npm run start:prod` (docs/decisions/061-production-mode.md): one ESM
+ * file, dist/server.js, that plain `node` runs. The workspace contract package (TypeScript
+ * source) is bundled in; every other package stays in node_modules.
+ *
+ * Files the server reads from disk at run time (migrations, the camera script and its element
+ * list, embed assets, the coverage dataset) are found through `import.meta.url`. Each module's
+ * `import.meta.url` is rewritten to its own place in a mirror of src/ under dist/, and every
+ * file of src/ that is not TypeScript is copied into that mirror, so the same relative paths
+ * resolve from dist/ (config.ts's `../../../web/dist` included).
+ */
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sourceRoot = path.join(serverRoot, 'src');
+const outputRoot = path.join(serverRoot, 'dist');
+
+/** Bundles @farmcam/* workspace packages; leaves other packages and node: built-ins external. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@farmcam/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/** Points each server module's `import.meta.url` at its mirror under dist/ (see above). */
+const importMetaUrlPerModule = {
+  name: 'import-meta-url-per-module',
+  setup(builder) {
+    builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      if (!args.path.startsWith(sourceRoot + path.sep) || !source.includes('import.meta.url')) {
+        return undefined;
+      }
+      const fromDist = path.relative(sourceRoot, args.path).split(path.sep).join('/');
+      const contents = source.replaceAll(
+        'import.meta.url',
+        `new URL(${JSON.stringify(`./${fromDist}`)}, import.meta.url).href`,
+      );
+      return { contents, loader: 'ts', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+function copyRuntimeFiles(from, to) {
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      copyRuntimeFiles(source, target);
+    } else if (!/\.tsx?$/.test(entry.name)) {
+      fs.mkdirSync(to, { recursive: true });
+      fs.copyFileSync(source, target);
+    }
+  }
+}
+
+fs.rmSync(outputRoot, { recursive: true, force: true });
+await build({
+  entryPoints: [path.join(sourceRoot, 'server.ts')],
+  outfile: path.join(outputRoot, 'server.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [externalPackages, importMetaUrlPerModule],
+});
+copyRuntimeFiles(sourceRoot, outputRoot);
+process.stdout.write(`Built ${path.relative(process.cwd(), path.join(outputRoot, 'server.js'))}\n`);
