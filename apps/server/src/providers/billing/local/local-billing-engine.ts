@@ -22,6 +22,7 @@ import {
   products,
   subscriptions,
 } from '../../../db/schema.ts';
+import { isUniqueViolation } from '../../../lib/database-errors.ts';
 import { hashRequest } from '../../../lib/idempotency.ts';
 import {
   BillingError,
@@ -161,7 +162,7 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
       return await run();
     } catch (error) {
       // Two identical calls at once: the loser's insert hits the key; the winner's result stands.
-      if ((error as { code?: string }).code === '23505') return run();
+      if (isUniqueViolation(error)) return run();
       throw error;
     }
   }
