@@ -43,7 +43,9 @@ const localTables: Record<string, PricingTableSelection> = Object.fromEntries(
  */
 export function createPricingTables(config: Pick<Config, 'billing' | 'activation'>): PricingTables {
   const stripe = config.activation.stripePricingTables;
-  const describeLocal = (pricingTableId: string) => localTables[pricingTableId];
+  // Own keys only: an id like `constructor` must not find Object.prototype's members.
+  const describeLocal = (pricingTableId: string) =>
+    Object.hasOwn(localTables, pricingTableId) ? localTables[pricingTableId] : undefined;
   if (config.billing.mode === 'stripe' && config.billing.publishableKey && stripe.uk) {
     const uk = stripe.uk;
     const ie = stripe.ie ?? uk;
