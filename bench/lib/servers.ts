@@ -53,7 +53,9 @@ export async function startPortal(
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'production',
+    // Not production: the bench signs in through the outbox and needs demo data, which production
+    // refuses (docs/decisions/061). No request path of the server depends on NODE_ENV.
+    NODE_ENV: 'development',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: baseUrl,
