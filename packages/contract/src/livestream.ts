@@ -219,3 +219,15 @@ export const showcaseResponse = z.object({
   isRecording: z.boolean().describe('A fresh demo clip is being recorded (look again soon)'),
 });
 export type ShowcaseResponse = z.infer<typeof showcaseResponse>;
+
+/** Whether the local demo camera (the stand-in for every camera in local mode) can run here. */
+export const demoCameraResponse = z.object({
+  problem: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the demo camera cannot run on this server, with what to install; null if it can',
+    ),
+  packages: z.array(z.string()).describe('The Debian packages to install'),
+});
+export type DemoCameraResponse = z.infer<typeof demoCameraResponse>;

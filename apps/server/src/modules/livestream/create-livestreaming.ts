@@ -54,6 +54,8 @@ export interface LivestreamingDependencies {
   recorder?: Recorder;
   /** The RTSP address the marketing page's demo clip is recorded from, if any. */
   showcaseSource?: () => Promise<string>;
+  /** The local demo camera, when this process runs one (local mode). */
+  demoCamera?: Pick<LocalCamera, 'check'>;
 }
 
 /** Retries: a scheduled slot gets three more tries with back-off; on-request clips one (the person is waiting). */
@@ -114,6 +116,7 @@ export function createLivestreaming(
     supportEmail: config.supportEmail,
     log: deps.log,
     showcaseSource: deps.showcaseSource,
+    demoCamera: deps.demoCamera,
   });
 
   return {

@@ -594,4 +594,13 @@ describe('livestreaming endpoints', () => {
       expect((await get('/api/livestreaming/showcase', {})).statusCode).toBe(401);
     }, 70_000);
   });
+
+  describe('GET /api/livestreaming/demo-camera', () => {
+    it('says the demo camera can run here (the suite needs it), to signed-in customers only', async () => {
+      const response = await get('/api/livestreaming/demo-camera');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ problem: null, packages: [] });
+      expect((await get('/api/livestreaming/demo-camera', {})).statusCode).toBe(401);
+    });
+  });
 });

@@ -7,6 +7,7 @@ import {
   clipStatusResponse,
   configureRtspBody,
   configureRtspResponse,
+  demoCameraResponse,
   errorBody,
   livestreamActiveBody,
   livestreamActiveResponse,
@@ -177,6 +178,21 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     async (request) => {
       requireCustomerScope(request);
       return livestream.showcase();
+    },
+  );
+
+  app.get(
+    '/livestreaming/demo-camera',
+    {
+      schema: {
+        ...common,
+        summary: 'Whether the demo camera can run on this server, and what to install if not',
+        response: { 200: demoCameraResponse, ...errors },
+      },
+    },
+    async (request) => {
+      requireCustomerScope(request);
+      return livestream.demoCamera();
     },
   );
 };

@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type {
   ClipStatusResponse,
+  DemoCameraResponse,
   LivestreamCamera,
   LivestreamCamerasResponse,
   LivestreamSummary,
@@ -30,6 +31,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
+import type { LocalCamera } from '../../providers/camera/local-camera.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
@@ -66,6 +68,8 @@ export interface LivestreamServiceDependencies {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Where the marketing page's live demo is recorded from, if anywhere. */
   showcaseSource?: () => Promise<string>;
+  /** The local demo camera, when this process runs one (local mode). */
+  demoCamera?: Pick<LocalCamera, 'check'>;
 }
 
 export interface CustomerScope {
@@ -559,6 +563,13 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
         recordedAt: state.recordedAt,
         isRecording,
       };
+    },
+
+    /** Whether the demo camera can run here, so the pages can say so (docs/decisions/060). */
+    async demoCamera(): Promise<DemoCameraResponse> {
+      if (!deps.demoCamera) return { problem: null, packages: [] };
+      const { problem, packages } = await deps.demoCamera.check();
+      return { problem, packages };
     },
   };
 }

@@ -101,6 +101,7 @@ export async function createLivestreamTestContext(
           const address = await camera.ensureRunning();
           return `rtsp://${address.host}:${address.port}/12`;
         },
+        demoCamera: camera,
       },
     );
     return { livestreaming, connectivity: platform };

@@ -17,7 +17,7 @@ import { queryRows } from '../../db/client.ts';
 import { appSettings, dailyUsage, sims } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { LocalCamera } from '../camera/local-camera.ts';
+import { LocalCameraUnavailableError, type LocalCamera } from '../camera/local-camera.ts';
 import {
   assertOpenableCameraPorts,
   maxPlatformBatchSize,
@@ -147,7 +147,7 @@ export function createLocalSimPlatform(deps: {
    * The RTSP server standing in for every SIM's camera (providers/camera/local-camera.ts);
    * without one, opening camera ports answers PROVIDER_UNAVAILABLE.
    */
-  camera?: LocalCamera;
+  camera?: Pick<LocalCamera, 'ensureRunning' | 'stop'>;
 }): LocalSimPlatform {
   const { db, clock } = deps;
 
@@ -239,6 +239,10 @@ export function createLocalSimPlatform(deps: {
       }
       // Every demo SIM's camera is the one local RTSP server, started on first use.
       const address = await deps.camera.ensureRunning().catch((error: unknown) => {
+        // Missing packages: trying again later will not help, so say what to install.
+        if (error instanceof LocalCameraUnavailableError) {
+          throw new AppError('PROVIDER_UNAVAILABLE', error.message);
+        }
         throw new AppError(
           'PROVIDER_UNAVAILABLE',
           `The demo camera could not start (${(error as Error).message}). Please try again later.`,

@@ -29,6 +29,7 @@ import {
 } from '../setup-messages.ts';
 import { useSimulatedProgress } from '../use-simulated-progress.ts';
 import { ConfigureStep } from './configure-step.tsx';
+import { DemoCameraNotice } from './demo-camera-notice.tsx';
 import { SelectStep } from './select-step.tsx';
 import { SetupFailedModal } from './setup-failed-modal.tsx';
 import { SubmittedStep } from './submitted-step.tsx';
@@ -222,6 +223,7 @@ export function LivestreamSetupPage() {
   const currentIndex = steps.findIndex((candidate) => candidate.step === step);
   return (
     <div className={styles.page}>
+      <DemoCameraNotice />
       <ol className={styles.steps} aria-label="Setup steps">
         {steps.map((candidate, index) => (
           <li

@@ -41,7 +41,7 @@ const camera = (overrides: Partial<LivestreamCamera>): LivestreamCamera => ({
   ...overrides,
 });
 
-function mockApi(options: { showcase: object; cameras?: LivestreamCamera[] }) {
+function mockApi(options: { showcase: object; cameras?: LivestreamCamera[]; demoCamera?: object }) {
   const calls: { path: string; body: unknown }[] = [];
   let isActive = true;
   mockFetch((url, init) => {
@@ -58,6 +58,8 @@ function mockApi(options: { showcase: object; cameras?: LivestreamCamera[] }) {
         });
       case '/api/livestreaming/showcase':
         return jsonResponse(200, options.showcase);
+      case '/api/livestreaming/demo-camera':
+        return jsonResponse(200, options.demoCamera ?? { problem: null, packages: [] });
       case '/api/livestreaming/cameras':
         return jsonResponse(200, {
           cameras: (options.cameras ?? [camera({})]).map((entry) =>
@@ -117,6 +119,28 @@ describe('Livestreaming page', () => {
     mockApi({ showcase: { url: null, recordedAt: null, isRecording: true }, cameras: [] });
     renderRoute('/livestreaming');
     expect(await screen.findByText(/Recording a fresh clip from our demo camera/)).toBeTruthy();
+  });
+
+  it('says plainly when the demo camera cannot run on this server, here and in the setup', async () => {
+    const problem =
+      "The demo camera cannot run on this server: GStreamer's clockoverlay is missing (install gstreamer1.0-x).";
+    const demoCamera = { problem, packages: ['gstreamer1.0-x'] };
+    mockApi({ showcase: { url: null, recordedAt: null, isRecording: true }, demoCamera });
+    const page = renderRoute('/livestreaming');
+    expect(await screen.findByText(problem)).toBeTruthy();
+    // No endless "recording a fresh clip" while the camera cannot run.
+    expect(screen.getByText('The live demo is not available right now.')).toBeTruthy();
+    page.unmount();
+
+    renderRoute('/livestreaming/setup');
+    expect(await screen.findByText(problem)).toBeTruthy();
+  });
+
+  it('shows no notice while the demo camera can run', async () => {
+    mockApi({ showcase: { url: null, recordedAt: null, isRecording: true }, cameras: [] });
+    renderRoute('/livestreaming');
+    expect(await screen.findByText(/Recording a fresh clip from our demo camera/)).toBeTruthy();
+    expect(screen.queryByText(/cannot run on this server/)).toBeNull();
   });
 
   it('shows each livestream with its clips, failures and views, and switches it off and on', async () => {

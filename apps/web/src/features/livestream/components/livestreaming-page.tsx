@@ -4,7 +4,9 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { useDemoCamera } from '../api/demo-camera.ts';
 import { useShowcase } from '../api/showcase.ts';
+import { DemoCameraNotice } from './demo-camera-notice.tsx';
 import { LivestreamManager } from './livestream-manager.tsx';
 import styles from './livestreaming-page.module.css';
 
@@ -36,6 +38,7 @@ const benefits = [
 export function LivestreamingPage() {
   return (
     <div className={styles.page}>
+      <DemoCameraNotice />
       <section className={styles.hero} aria-labelledby="livestream-hero">
         <div className={styles.heroText}>
           <h2 id="livestream-hero">Your camera, live on your website</h2>
@@ -126,6 +129,7 @@ export function LivestreamingPage() {
 /** A real clip from our demo camera, playing the way it would on your website. */
 function LiveDemo() {
   const showcase = useShowcase();
+  const demoCamera = useDemoCamera();
   let content;
   if (showcase.isError) {
     content = (
@@ -146,7 +150,7 @@ function LiveDemo() {
         data-testid="livestream-demo"
       />
     );
-  } else if (showcase.data && !showcase.data.isRecording) {
+  } else if ((showcase.data && !showcase.data.isRecording) || demoCamera.data?.problem) {
     content = <p className={styles.demoMessage}>The live demo is not available right now.</p>;
   } else {
     content = (
