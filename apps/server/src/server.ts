@@ -103,6 +103,8 @@ async function main() {
           log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
         })
       : undefined;
+  // Say at start when the demo camera cannot run, not at its first recording (decision 060).
+  void localCamera?.check().then(({ problem }) => problem && logger.warn(problem));
   const connectivity = createConnectivityPlatform(config.connectivity, {
     db: database.db,
     clock,
@@ -117,6 +119,7 @@ async function main() {
     cameraAccess: connectivity,
     log: logger,
     showcaseSource: showcaseSourceFrom(config, localCamera),
+    demoCamera: localCamera,
   });
   const app = await buildApp(config, { database, clock, mailer, connectivity, livestreaming });
   const alerts = () =>
