@@ -16,7 +16,7 @@ import type { PlansResponse } from '@farmcam/contract';
 import type { Config } from './config/config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
-import { redactedLogPaths, serializeRequest } from './lib/log-redaction.ts';
+import { redactedLogPaths, serializeError, serializeRequest } from './lib/log-redaction.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createActivationModule } from './modules/activation/activation-module.ts';
@@ -86,7 +86,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         : {
             level: config.logLevel,
             // URLs carry login tokens and billing session ids (docs/decisions/061).
-            serializers: { req: serializeRequest },
+            serializers: { req: serializeRequest, err: serializeError },
             redact: redactedLogPaths,
             ...(deps.logStream ? { stream: deps.logStream } : {}),
           },

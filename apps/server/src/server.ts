@@ -17,6 +17,7 @@ import { syncConnectivityJob } from './jobs/sync-connectivity.job.ts';
 import { syncFromPlatform } from './modules/usage/connectivity-sync.service.ts';
 import { sendUsageAlerts } from './modules/usage/usage-alerts.service.ts';
 import { createConnectivityPlatform } from './providers/connectivity/create-connectivity-platform.ts';
+import { serializeError } from './lib/log-redaction.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import {
   createDefaultLivestreaming,
@@ -63,7 +64,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel, serializers: { err: serializeError } });
 
   let database;
   try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/test-app.ts';
-import { redactUrl } from './log-redaction.ts';
+import { redactUrl, redactUrlCredentials, serializeError } from './log-redaction.ts';
 
 describe('redactUrl', () => {
   it.each([
@@ -40,13 +40,37 @@ describe('redactUrl', () => {
   });
 });
 
+describe('serializeError', () => {
+  it('takes passwords out of URLs in the message, stack, cause and properties', () => {
+    const error = Object.assign(
+      new Error('Connection to smtps://mailer:hunter2@smtp.example.com:465 failed', {
+        cause: new Error('postgres://portal:s3cret@db.example.com/portal refused'),
+      }),
+      { detail: 'rtsp://cam:pa55@10.0.0.9:554/12: Connection refused', code: 'ECONNREFUSED' },
+    );
+    const serialized = JSON.stringify(serializeError(error));
+    expect(serialized).not.toMatch(/hunter2|s3cret|pa55/);
+    expect(serialized).toContain('smtps://[redacted]@smtp.example.com:465');
+    expect(serialized).toContain('rtsp://[redacted]@10.0.0.9:554/12');
+    expect(serialized).toContain('ECONNREFUSED');
+    expect(redactUrlCredentials('see https://example.com/a@b and mailto:x@y')).toBe(
+      'see https://example.com/a@b and mailto:x@y',
+    );
+  });
+});
+
 describe('request log', () => {
   const lines: string[] = [];
   let context: TestContext;
   beforeAll(async () => {
-    context = await createTestContext({ logLevel: 'info' }, undefined, () => ({
-      logStream: { write: (line: string) => void lines.push(line) },
-    }));
+    context = await createTestContext(
+      { logLevel: 'info' },
+      (app) =>
+        app.get('/api/test-probe/fails', async () => {
+          throw new Error('Connection to smtp://mailer:SMTPPASSWORD0123@smtp.example.com failed');
+        }),
+      () => ({ logStream: { write: (line: string) => void lines.push(line) } }),
+    );
   });
   afterAll(() => context.close());
 
@@ -60,6 +84,7 @@ describe('request log', () => {
       bearer: 'BEARERTOKEN0123456789',
       cookie: 'COOKIEVALUE0123456789',
       stripeSignature: 'STRIPESIGNATURE0123456789',
+      smtpPassword: 'SMTPPASSWORD0123',
     };
     const headers = {
       authorization: `Bearer ${secrets.bearer}`,
@@ -81,6 +106,7 @@ describe('request log', () => {
       { method: 'GET' as const, url: `/billing-engine/invoices/in_1/${secrets.invoiceToken}/pdf` },
       { method: 'GET' as const, url: '/api/auth/user-data' },
       { method: 'POST' as const, url: '/api/webhooks/stripe' },
+      { method: 'GET' as const, url: '/api/test-probe/fails' },
     ];
     for (const request of requests) {
       await context.app.inject({
@@ -96,6 +122,7 @@ describe('request log', () => {
     expect(log).toContain('"url":"/billing-engine/portal/[redacted]"');
     expect(log).toContain('incoming request');
     expect(log).toContain('request completed');
+    expect(log).toContain('smtp://[redacted]@smtp.example.com');
     for (const [name, secret] of Object.entries(secrets)) {
       expect(log, `${name} leaked into the log`).not.toContain(secret);
     }

@@ -4,6 +4,7 @@
  * redacted before pino writes it, and credential headers never reach a log line.
  */
 import type { FastifyRequest } from 'fastify';
+import pino from 'pino';
 
 export const redacted = '[redacted]';
 
@@ -84,6 +85,31 @@ export function serializeRequest(request: FastifyRequest) {
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
+}
+
+/** `scheme://user:password@` in any text: SMTP, database and camera URLs in error messages. */
+const urlCredentials = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi;
+
+export function redactUrlCredentials(text: string): string {
+  return text.replace(urlCredentials, `$1${redacted}@`);
+}
+
+function redactStrings(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redactUrlCredentials(value);
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, redactStrings(item, depth + 1)]),
+  );
+}
+
+/**
+ * pino's error serializer with credentials taken out of every URL in it (message, stack, cause
+ * and properties such as a recording's ffmpeg output): a failed SMTP or database connection,
+ * or ffmpeg's last words, can quote a URL with its password.
+ */
+export function serializeError(error: Error) {
+  return redactStrings(pino.stdSerializers.err(error), 0);
 }
 
 /** Header paths pino blanks in case a log call ever passes headers along. */
