@@ -108,7 +108,11 @@ export async function startFakeS3Server(
     accessKeyId?: string;
     secretAccessKey?: string;
     region?: string;
-    /** The server's idea of now, to test expiry; the wall clock by default. */
+    /**
+     * The server's idea of now for presigned URLs (their expiry), so tests set it with the app's
+     * clock; the wall clock by default. Header-signed calls are signed by the SDK with the
+     * machine's clock, so their skew is checked against that clock, as S3 does.
+     */
     now?: () => Date;
   } = {},
 ): Promise<FakeS3Server> {
@@ -177,7 +181,7 @@ export async function startFakeS3Server(
         return { status: 400, code: 'XAmzContentSHA256Mismatch', message: 'Payload hash' };
       }
       const signedAt = parseAmzDate(amzDate);
-      if (!signedAt || Math.abs(signedAt.getTime() - now().getTime()) > 15 * 60_000) {
+      if (!signedAt || Math.abs(signedAt.getTime() - Date.now()) > 15 * 60_000) {
         return denied('RequestTimeTooSkewed', 'The request time is too far from ours');
       }
     }

@@ -15,12 +15,14 @@ describe('S3 storage', () => {
   let folder: string;
   let clipPath: string;
   const clip = Buffer.from('\0\0\0 ftypisom fake mp4 body '.repeat(200));
-  // The bucket keeps real time; the app's clock is moved to test expiry.
-  const clock = new ManualClock(new Date());
-  let serverNow = new Date();
+  // A fixed time one minute into a 10-minute signing step (s3-storage.ts), so moving a few
+  // seconds on never crosses into the next step whenever the suite runs. The bucket judges
+  // presigned URLs by the same clock unless a test moves it on.
+  const clock = new ManualClock('2026-03-10T12:01:00Z');
+  let serverNow: Date | undefined;
 
   beforeAll(async () => {
-    s3 = await startFakeS3Server({ now: () => serverNow });
+    s3 = await startFakeS3Server({ now: () => serverNow ?? clock.now() });
     folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'farmcam-s3-'));
     clipPath = path.join(folder, 'clip.mp4');
     await fs.promises.writeFile(clipPath, clip);
@@ -86,7 +88,7 @@ describe('S3 storage', () => {
     const expired = await fetch(first);
     expect(expired.status).toBe(403);
     expect(await expired.text()).toContain('Request has expired');
-    serverNow = new Date();
+    serverNow = undefined;
   });
 
   it('refuses a tampered URL and wrong credentials', async () => {

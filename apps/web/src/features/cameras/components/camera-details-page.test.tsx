@@ -1,9 +1,8 @@
 import type { SimInfoResponse } from '@farmcam/contract';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
-import { currentMonthUsageRange } from '../usage-range.ts';
 
 // Chart.js needs a real canvas; the chart's own options are checked in the browser (e2e).
 vi.mock('./usage-chart.tsx', () => ({
@@ -68,7 +67,15 @@ const definitions = (card: HTMLElement) =>
   );
 
 describe('Camera details', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('fetches, then shows the SIM and router cards and this month’s usage', async () => {
+    // The page asks for the month it is rendered in: a fixed day, so a run at midnight at the
+    // end of a month cannot see two different months (only Date is faked; timers run).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 2, 10, 12));
     authStore.signIn('token');
     const fetchMock = mockCameraApi(activeSim, { '2026-03-01': 0.21, '2026-03-02': 0.35 });
     renderRoute(`/camera/${iccid}`);
@@ -98,10 +105,9 @@ describe('Camera details', () => {
     const usageCall = calledPaths(fetchMock).find((url) =>
       url.pathname.startsWith('/api/data-usage'),
     );
-    const range = currentMonthUsageRange(new Date());
     expect(Object.fromEntries(usageCall!.searchParams)).toEqual({
-      startDate: range.startDate,
-      endDate: range.endDate,
+      startDate: '2026-03-01',
+      endDate: '2026-03-31',
     });
   });
 
