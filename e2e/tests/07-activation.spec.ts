@@ -3,14 +3,14 @@ import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/po
 
 /** Demo stock SIMs (README): code and ICCID. */
 const stock = {
-  kqtx: { code: 'KQTX', iccid: '8944110000000009017' },
-  bwlm: { code: 'BWLM', iccid: '8944110000000009025' },
-  rhzd: { code: 'RHZD', iccid: '8944110000000009033' },
+  kqtx: { code: 'KQTX', iccid: '8944711800958764932' },
+  bwlm: { code: 'BWLM', iccid: '8944252042800073627' },
+  rhzd: { code: 'RHZD', iccid: '8944304126752840832' },
 };
 
 /**
  * The browser logs every 4xx answer as an error. The wizard's refusals (an unknown code, a SIM
- * already active) are answers it shows, and the billing engine's hosted page has no favicon:
+ * that cannot be activated) are answers it shows, and the billing engine's hosted page has no favicon:
  * those are expected; anything else fails the test.
  */
 function unexpectedConsoleErrors(page: Page): string[] {
@@ -73,11 +73,11 @@ test.describe('activating a camera', () => {
 
     const modal = page.getByRole('dialog', { name: 'SIM Validated' });
     await expect(modal).toBeVisible();
-    await expect(modal).toContainText('8944 1100 0000 0009 017');
+    await expect(modal).toContainText('8944 7118 0095 8764 932');
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('wizard-sim-validated-1280.png') });
     await expect(modal.getByRole('button', { name: 'Continue' })).toBeDisabled();
-    await modal.getByRole('checkbox', { name: /9017/ }).check();
+    await modal.getByRole('checkbox', { name: /4932/ }).check();
     await modal.getByRole('button', { name: 'Continue' }).click();
 
     await expect(stepTitle(page, 'Select Region')).toBeVisible();
@@ -123,7 +123,7 @@ test.describe('activating a camera', () => {
     const link = await waitForLoginLink(page.request, email, requestedAt);
     await page.goto(link);
     await expect(page).toHaveURL(/\/dashboard$/);
-    const card = page.getByRole('article', { name: 'Camera 9017' });
+    const card = page.getByRole('article', { name: 'Camera 4932' });
     await expect(card).toBeVisible();
     await expect(card).toContainText(stock.kqtx.iccid);
     await expect(card).toContainText('Heavy Streaming');
@@ -134,11 +134,13 @@ test.describe('activating a camera', () => {
       fullPage: true,
     });
 
-    // The SIM is no longer for sale.
+    // The SIM is no longer for sale: it gets the answer an unknown code gets (decision 063).
     await page.goto(`/activate?email=${encodeURIComponent(email)}&code_type=4-digits&code=KQTX`);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.getByRole('alert')).toContainText('This SIM is already active');
+    await expect(page.getByRole('alert')).toContainText(
+      "We can't activate a SIM with this activation code.",
+    );
     expect(consoleErrors).toEqual([]);
   });
 
@@ -160,8 +162,8 @@ test.describe('activating a camera', () => {
 
     const field = page.getByRole('textbox', { name: 'SIM number (ICCID)' });
     // A mistyped check digit warns but does not block.
-    await field.fill('8944 1100 0000 0009 026');
-    await expect(field).toHaveValue('8944110000000009026');
+    await field.fill('8944 2520 4280 0073 628');
+    await expect(field).toHaveValue('8944252042800073628');
     await expect(
       page.getByRole('status').filter({ hasText: 'last digit does not pass' }),
     ).toBeVisible();
@@ -191,7 +193,7 @@ test.describe('activating a camera', () => {
     await page.getByRole('link', { name: 'Go to dashboard' }).click();
     await page.getByRole('link', { name: 'Go to dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard/);
-    const card = page.getByRole('article', { name: 'Camera 9025' });
+    const card = page.getByRole('article', { name: 'Camera 3627' });
     await expect(card).toContainText('Light Streaming');
     await expect(page.getByRole('article', { name: 'Stable yard' })).toBeVisible();
     expect(consoleErrors).toEqual([]);
@@ -210,7 +212,7 @@ test.describe('activating a camera', () => {
     await page.getByRole('textbox', { name: 'Activation code' }).fill('ZZZZ');
     await page.getByRole('button', { name: 'Next' }).click();
     const alert = page.getByRole('alert');
-    await expect(alert).toContainText("We don't recognise this activation code.");
+    await expect(alert).toContainText("We can't activate a SIM with this activation code.");
     await expectAccessible(page);
     await page.screenshot({
       path: testInfo.outputPath('wizard-wrong-code-390.png'),

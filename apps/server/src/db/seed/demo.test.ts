@@ -8,7 +8,7 @@ import { ManualClock } from '../../lib/clock.ts';
 import { openTestDatabase } from '../../../test/helpers/test-database.ts';
 import type { DatabaseHandle } from '../client.ts';
 import { customers, dailyUsage, sims, subscriptions } from '../schema.ts';
-import { demoIccid, demoStockSims, seedDemoData } from './demo.ts';
+import { demoStockSims, seedDemoData } from './demo.ts';
 
 let database: DatabaseHandle;
 const clock = new ManualClock('2026-11-22T10:00:00Z');
@@ -67,6 +67,17 @@ describe('demo data', () => {
     }
     expect(stock.some((sim) => sim.kind === 'solar')).toBe(true);
   });
+
+  it('gives stock SIMs numbers that do not lead from one to another', () => {
+    // Numbers in sequence let one SIM's number find the rest (docs/decisions/063).
+    const bodies = demoStockSims.map((sim) => BigInt(sim.iccid.slice(0, -1))).sort();
+    for (let index = 1; index < bodies.length; index += 1) {
+      expect(bodies[index]! - bodies[index - 1]!).toBeGreaterThan(1_000_000n);
+    }
+    expect(new Set(demoStockSims.map((sim) => sim.iccid.slice(0, 8))).size).toBe(
+      demoStockSims.length,
+    );
+  });
 });
 
 describe('README demo section', () => {
@@ -77,7 +88,7 @@ describe('README demo section', () => {
     );
     for (const sim of demoStockSims) {
       expect(readme).toMatch(
-        new RegExp(`\\| ${sim.activationCode} \\| ${demoIccid(sim.serial)} \\| ${sim.kind} \\|`),
+        new RegExp(`\\| ${sim.activationCode} \\| ${sim.iccid} \\| ${sim.kind} \\|`),
       );
     }
   });

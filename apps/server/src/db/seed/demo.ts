@@ -111,15 +111,26 @@ export const demoCustomers: { email: string; cameras: DemoCamera[] }[] = [
   },
 ];
 
-/** Unactivated SIMs in stock; the README lists their codes. */
+/**
+ * Unactivated SIMs in stock; the README lists them so that anyone can try the wizard. Their numbers
+ * were drawn once with crypto.randomInt (89 44, then 14 random digits and the Luhn digit), fixed
+ * here: numbers in sequence would let one SIM's number lead a guesser to the rest
+ * (docs/decisions/063).
+ */
 export const demoStockSims = [
-  { serial: 901, activationCode: 'KQTX', kind: 'standard' as const },
-  { serial: 902, activationCode: 'BWLM', kind: 'standard' as const },
-  { serial: 903, activationCode: 'RHZD', kind: 'standard' as const },
-  { serial: 904, activationCode: 'PJNV', kind: 'standard' as const },
-  { serial: 905, activationCode: 'CXGE', kind: 'solar' as const },
-  { serial: 906, activationCode: 'TMYF', kind: 'standard' as const },
+  { iccid: '8944711800958764932', activationCode: 'KQTX', kind: 'standard' as const },
+  { iccid: '8944252042800073627', activationCode: 'BWLM', kind: 'standard' as const },
+  { iccid: '8944304126752840832', activationCode: 'RHZD', kind: 'standard' as const },
+  { iccid: '8944442619579162078', activationCode: 'PJNV', kind: 'standard' as const },
+  { iccid: '8944686441257967867', activationCode: 'CXGE', kind: 'solar' as const },
+  { iccid: '8944702345135332725', activationCode: 'TMYF', kind: 'standard' as const },
 ];
+
+export type DemoStockCode = (typeof demoStockSims)[number]['activationCode'];
+
+/** The ICCID of the demo stock SIM with this activation code. */
+export const demoStockIccid = (activationCode: DemoStockCode): string =>
+  demoStockSims.find((stock) => stock.activationCode === activationCode)!.iccid;
 
 /** A UK-style 19-digit ICCID (89 44 …) with a valid Luhn digit. */
 export const demoIccid = (serial: number) =>
@@ -187,7 +198,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
       await transaction
         .insert(sims)
         .values({
-          iccid: demoIccid(stock.serial),
+          iccid: stock.iccid,
           activationCode: stock.activationCode,
           kind: stock.kind,
           state: 'stock',

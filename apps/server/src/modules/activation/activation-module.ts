@@ -43,7 +43,7 @@ export function createActivationModule(deps: {
   const { config, db, clock } = deps;
   const service = createActivationService({
     db,
-    throttle: createActivationThrottle({ db, clock, rateLimiter: deps.rateLimiter }),
+    throttle: createActivationThrottle({ rateLimiter: deps.rateLimiter }),
     pricingTables: createPricingTables(config),
     billing: deps.billing,
     publicUrl: config.publicUrl,

@@ -1,39 +1,55 @@
 /**
  * Guessing protection for SIM look-ups (DESIGN §4). A 4-letter code has 26^4 = 456,976 values, so
- * with many SIMs in stock a blind guess hits one now and then: look-ups are throttled per visitor
- * session, per IP and for everyone together, and a stock SIM's code locks when wrong guesses pile up
- * around it. The numbers and the reasoning are in docs/decisions/051-activation-guessing-limits.md.
+ * with many SIMs in stock a blind guess hits one now and then. Every look-up reserves a place in
+ * its session's and its network's allowance, and a look-up that finds a SIM for sale gives it
+ * back: only failures use the allowance, so a farmer who types the right code is never slowed.
+ * Going over the allowance again and again doubles the wait (back-off). A global guard bounds
+ * what many networks together can try, but it only counts networks that have already failed a
+ * few times today, so neither one client nor a crowd of them can shut the door on everyone else.
+ * No SIM is ever locked: the SIM's holder always has both methods. The numbers and the maths are
+ * in docs/decisions/063-guessing-and-rate-limits.md.
  */
-import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { Clock } from '../../lib/clock.ts';
+import { clientNetwork } from '../../lib/client-address.ts';
 import { describeWait, type RateLimiter, type RateLimitRule } from '../../lib/rate-limiter.ts';
-import { activationRepository as repository } from './activation.repository.ts';
 
 const minute = 60;
+const hour = 60 * minute;
+
+/** The allowance of one kind of look-up (4-letter codes, or SIM numbers). */
+export interface LookupLimits {
+  /** Failed look-ups per session (a signed-in session, or the wizard's own id on its address). */
+  perSession: { limit: number; windowSeconds: number };
+  /** Failed look-ups per network (an IPv4 address, an IPv6 /64). */
+  perNetwork: { limit: number; windowSeconds: number };
+  /** How the wait grows when a session or network keeps going over. */
+  backoff: { maxSeconds: number; memorySeconds: number };
+  /** A network with fewer failed look-ups than this today never meets the global guard. */
+  freePerNetworkPerDay: number;
+  /** Failed look-ups from networks past their free ones, all networks together. */
+  global: { limit: number; windowSeconds: number };
+}
+
+const backoff = { maxSeconds: 24 * hour, memorySeconds: 48 * hour };
 
 export const activationLimits = {
-  /** 4-letter codes: one visitor session (the signed-in session, or the wizard's own id + IP). */
-  codeLookupsPerSession: { limit: 10, windowSeconds: 15 * minute },
-  codeLookupsPerIp: { limit: 20, windowSeconds: 15 * minute },
-  /** Every visitor together: the whole space takes over five days at this pace. */
-  codeLookupsGlobal: { limit: 60, windowSeconds: minute },
-  /** SIM-number look-ups (validate-iccid, validate, check-solar-sim, checkout, billing account). */
-  simLookupsPerSession: { limit: 30, windowSeconds: 15 * minute },
-  simLookupsPerIp: { limit: 60, windowSeconds: 15 * minute },
-  simLookupsGlobal: { limit: 600, windowSeconds: minute },
-  priceTableLogsPerIp: { limit: 60, windowSeconds: 15 * minute },
-  /**
-   * A wrong guess one letter away from a stock SIM's code is a near miss for that SIM. Someone
-   * working through the space passes most of a code's 100 neighbours before reaching it, so the code
-   * locks first; a person with a typo makes one or two.
-   */
-  codeLock: {
-    nearMissesToLock: 10,
-    windowSeconds: 7 * 24 * 60 * minute,
-    lockSeconds: 24 * 60 * minute,
+  code: {
+    perSession: { limit: 5, windowSeconds: 15 * minute },
+    perNetwork: { limit: 10, windowSeconds: 15 * minute },
+    backoff,
+    freePerNetworkPerDay: 3,
+    global: { limit: 30, windowSeconds: 15 * minute },
   },
-} as const;
+  /** validate-iccid, validate, check-solar-sim, checkout and billing-customer. */
+  simNumber: {
+    perSession: { limit: 5, windowSeconds: 15 * minute },
+    perNetwork: { limit: 10, windowSeconds: 15 * minute },
+    backoff,
+    freePerNetworkPerDay: 3,
+    global: { limit: 30, windowSeconds: 15 * minute },
+  },
+  priceTableLogsPerNetwork: { limit: 60, windowSeconds: 15 * minute },
+} as const satisfies Record<'code' | 'simNumber', LookupLimits> & Record<string, unknown>;
 
 /** Who is looking: the per-session bucket key and the client address. */
 export interface LookupSubject {
@@ -41,18 +57,9 @@ export interface LookupSubject {
   sessionKey: string;
 }
 
-const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-/** The 100 codes one letter away from `code` (4 positions × 25 other letters). */
-export function codeNeighbours(code: string): string[] {
-  const neighbours: string[] = [];
-  for (let position = 0; position < code.length; position += 1) {
-    for (const letter of alphabet) {
-      if (letter === code[position]) continue;
-      neighbours.push(`${code.slice(0, position)}${letter}${code.slice(position + 1)}`);
-    }
-  }
-  return neighbours;
+/** The buckets one look-up counted in, to give back when it finds a SIM for sale. */
+export interface LookupReservation {
+  keys: string[];
 }
 
 const useTheIccid = 'You can also use the 20-digit SIM number printed on your SIM card.';
@@ -72,109 +79,67 @@ async function consumeWithMessage(
   }
 }
 
-export function createActivationThrottle(deps: {
-  db: Database;
-  clock: Clock;
-  rateLimiter: RateLimiter;
-}) {
-  const { db, clock, rateLimiter } = deps;
-  const limits = activationLimits;
+export function createActivationThrottle(deps: { rateLimiter: RateLimiter }) {
+  const { rateLimiter } = deps;
+
+  async function reserve(
+    kind: 'code' | 'sim',
+    limits: LookupLimits,
+    subject: LookupSubject,
+    words: { tooMany: (wait: string) => string; busy: (wait: string) => string },
+  ): Promise<LookupReservation> {
+    const network = clientNetwork(subject.ip);
+    const keys = [`activation-${kind}:session:${subject.sessionKey}`];
+    await consumeWithMessage(
+      rateLimiter,
+      { key: keys[0]!, ...limits.perSession, backoff: limits.backoff },
+      words.tooMany,
+    );
+    keys.push(`activation-${kind}:network:${network}`);
+    await consumeWithMessage(
+      rateLimiter,
+      { key: keys[1]!, ...limits.perNetwork, backoff: limits.backoff },
+      words.tooMany,
+    );
+    const todayKey = `activation-${kind}:network-day:${network}`;
+    keys.push(todayKey);
+    const failuresToday = await rateLimiter.count(todayKey, 24 * hour);
+    if (failuresToday > limits.freePerNetworkPerDay) {
+      keys.push(`activation-${kind}:global`);
+      await consumeWithMessage(rateLimiter, { key: keys[3]!, ...limits.global }, words.busy);
+    }
+    return { keys };
+  }
 
   return {
-    /** Before a 4-letter code is looked up: session, IP, then everyone (429 with Retry-After). */
-    async beforeCodeLookup(subject: LookupSubject): Promise<void> {
-      const tooMany = (wait: string) =>
-        `Too many activation code attempts. Please try again in ${wait}. ${useTheIccid}`;
-      await consumeWithMessage(
-        rateLimiter,
-        { key: `activation-code:session:${subject.sessionKey}`, ...limits.codeLookupsPerSession },
-        tooMany,
-      );
-      await consumeWithMessage(
-        rateLimiter,
-        { key: `activation-code:ip:${subject.ip}`, ...limits.codeLookupsPerIp },
-        tooMany,
-      );
-      await consumeWithMessage(
-        rateLimiter,
-        { key: 'activation-code:global', ...limits.codeLookupsGlobal },
-        (wait) =>
+    /** Before a 4-letter code is looked up (429 with Retry-After when over an allowance). */
+    beforeCodeLookup(subject: LookupSubject): Promise<LookupReservation> {
+      return reserve('code', activationLimits.code, subject, {
+        tooMany: (wait) =>
+          `Too many activation code attempts. Please try again in ${wait}. ${useTheIccid}`,
+        busy: (wait) =>
           `Activation codes are being checked too often right now. Please try again in ${wait}. ${useTheIccid}`,
-      );
+      });
     },
 
     /** Before a SIM is looked up by its number. */
-    async beforeSimLookup(subject: LookupSubject): Promise<void> {
-      const tooMany = (wait: string) => `Too many SIM checks. Please try again in ${wait}.`;
-      await consumeWithMessage(
-        rateLimiter,
-        { key: `activation-sim:session:${subject.sessionKey}`, ...limits.simLookupsPerSession },
-        tooMany,
-      );
-      await consumeWithMessage(
-        rateLimiter,
-        { key: `activation-sim:ip:${subject.ip}`, ...limits.simLookupsPerIp },
-        tooMany,
-      );
-      await consumeWithMessage(
-        rateLimiter,
-        { key: 'activation-sim:global', ...limits.simLookupsGlobal },
-        (wait) => `SIMs are being checked too often right now. Please try again in ${wait}.`,
-      );
+    beforeSimLookup(subject: LookupSubject): Promise<LookupReservation> {
+      return reserve('sim', activationLimits.simNumber, subject, {
+        tooMany: (wait) => `Too many SIM checks. Please try again in ${wait}.`,
+        busy: (wait) => `SIMs are being checked too often right now. Please try again in ${wait}.`,
+      });
+    },
+
+    /** The look-up found a SIM for sale: it does not use the allowance. */
+    async succeeded(reservation: LookupReservation): Promise<void> {
+      await rateLimiter.giveBack(reservation.keys);
     },
 
     async beforePriceTableLog(subject: LookupSubject): Promise<void> {
       await rateLimiter.consume({
-        key: `activation-price-table-log:ip:${subject.ip}`,
-        ...limits.priceTableLogsPerIp,
+        key: `activation-price-table-log:network:${clientNetwork(subject.ip)}`,
+        ...activationLimits.priceTableLogsPerNetwork,
       });
-    },
-
-    /** The lock in force on a SIM's code, if any. */
-    lockedUntil(sim: { codeLockedUntil: Date | null }): Date | null {
-      return sim.codeLockedUntil && sim.codeLockedUntil > clock.now() ? sim.codeLockedUntil : null;
-    },
-
-    /**
-     * A guess on a locked code keeps it locked: whoever keeps trying it must not learn when the
-     * lock ends.
-     */
-    async extendLock(iccid: string, failures: number): Promise<void> {
-      const now = clock.now();
-      await repository.recordCodeFailures(db, {
-        iccid,
-        failures,
-        lockedUntil: new Date(now.getTime() + limits.codeLock.lockSeconds * 1000),
-        now,
-      });
-    },
-
-    /**
-     * Counts a wrong guess against every stock SIM whose code is one letter away, and locks the
-     * codes that reach the limit. Returns the SIMs it locked.
-     */
-    async recordWrongCode(guess: string): Promise<string[]> {
-      const near = await repository.stockSimsWithCodes(db, codeNeighbours(guess));
-      const locked: string[] = [];
-      for (const { iccid } of near) {
-        const now = clock.now();
-        const failures = await repository.countNearMiss(db, {
-          iccid,
-          now,
-          windowSeconds: limits.codeLock.windowSeconds,
-        });
-        const shouldLock = failures >= limits.codeLock.nearMissesToLock;
-        await repository.recordCodeFailures(db, {
-          iccid,
-          failures,
-          lockedUntil: shouldLock
-            ? new Date(now.getTime() + limits.codeLock.lockSeconds * 1000)
-            : null,
-          now,
-        });
-        if (shouldLock) locked.push(iccid);
-      }
-      return locked;
     },
   };
 }

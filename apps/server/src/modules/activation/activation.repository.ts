@@ -1,18 +1,30 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.ts';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
 import { prices, products, sims, subscriptions, type Region } from '../../db/schema.ts';
 
 export type SimRow = typeof sims.$inferSelect;
 
-export const activationRepository = {
-  findSimByCode: async (executor: Executor, activationCode: string) => {
-    const [row] = await executor.select().from(sims).where(eq(sims.activationCode, activationCode));
-    return row;
-  },
+/** A SIM the wizard looked up, with whether someone has already bought a plan for it. */
+export interface ActivationCandidate {
+  sim: SimRow;
+  hasLiveSubscription: boolean;
+}
 
-  findSimByIccid: async (executor: Executor, iccid: string) => {
-    const [row] = await executor.select().from(sims).where(eq(sims.iccid, iccid));
-    return row;
+const hasLiveSubscriptionSql = sql<boolean>`exists (
+  select 1 from ${subscriptions}
+  where ${subscriptions.simIccid} = ${sims.iccid} and ${subscriptions.status} <> 'canceled')`;
+
+export const activationRepository = {
+  /** The SIM with this code or number and its subscription state, in one query. */
+  findActivationCandidate: async (
+    executor: Executor,
+    by: { activationCode: string } | { iccid: string },
+  ): Promise<ActivationCandidate | undefined> => {
+    const [row] = await executor
+      .select({ sim: sims, hasLiveSubscription: hasLiveSubscriptionSql })
+      .from(sims)
+      .where('iccid' in by ? eq(sims.iccid, by.iccid) : eq(sims.activationCode, by.activationCode));
+    return row && { sim: row.sim, hasLiveSubscription: Boolean(row.hasLiveSubscription) };
   },
 
   /** Locks the SIM's row until the transaction ends: racing activations of one SIM queue here. */
@@ -29,50 +41,6 @@ export const activationRepository = {
       .where(and(eq(subscriptions.simIccid, iccid), ne(subscriptions.status, 'canceled')))
       .limit(1);
     return rows.length > 0;
-  },
-
-  /** Stock SIMs whose activation code is one of `codes`. */
-  stockSimsWithCodes: async (executor: Executor, codes: string[]) =>
-    executor
-      .select({ iccid: sims.iccid })
-      .from(sims)
-      .where(and(inArray(sims.activationCode, codes), eq(sims.state, 'stock'))),
-
-  /**
-   * Counts one wrong guess near a SIM's code in a window that restarts once it has passed (the
-   * `rate_limits` table, shared by every process); returns the count in the current window.
-   */
-  countNearMiss: async (
-    executor: Executor,
-    input: { iccid: string; now: Date; windowSeconds: number },
-  ): Promise<number> => {
-    const resetAt = new Date(input.now.getTime() + input.windowSeconds * 1000).toISOString();
-    const now = input.now.toISOString();
-    const [row] = await queryRows<{ hits: number }>(
-      executor,
-      sql`
-      insert into rate_limits (key, hits, reset_at)
-      values (${`activation-code-near-miss:${input.iccid}`}, 1, ${resetAt})
-      on conflict (key) do update set
-        hits = case when rate_limits.reset_at <= ${now} then 1 else rate_limits.hits + 1 end,
-        reset_at = case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end
-      returning hits`,
-    );
-    return Number(row?.hits ?? 0);
-  },
-
-  recordCodeFailures: async (
-    executor: Executor,
-    input: { iccid: string; failures: number; lockedUntil: Date | null; now: Date },
-  ) => {
-    await executor
-      .update(sims)
-      .set({
-        failedCodeAttempts: input.failures,
-        ...(input.lockedUntil && { codeLockedUntil: input.lockedUntil }),
-        updatedAt: input.now,
-      })
-      .where(eq(sims.iccid, input.iccid));
   },
 
   /** The active prices of one pricing table, cheapest tier first, monthly before annual. */

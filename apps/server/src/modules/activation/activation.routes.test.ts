@@ -4,8 +4,8 @@ import { createActors, type Actors } from '../../../test/helpers/authorization.t
 import { createTestContext, nextIp, type TestContext } from '../../../test/helpers/test-app.ts';
 import { testConfig } from '../../config/config.ts';
 import { auditLog, billingCustomers, rateLimits, sims } from '../../db/schema.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
-import { activationLimits, codeNeighbours } from './activation-throttle.ts';
+import { demoIccid, seedDemoData, demoStockIccid } from '../../db/seed/demo.ts';
+import { activationLimits } from './activation-throttle.ts';
 import { activationMessages } from './activation.service.ts';
 
 let context: TestContext;
@@ -27,11 +27,6 @@ function visitor(ip = nextIp(), session = `wizard-${ip.replaceAll('.', '-')}`) {
 const validateCode = (activationCode: string, ip?: string, session?: string) =>
   visitor(ip, session)('/api/activation/validate-activation-code', { activationCode });
 
-async function simRow(iccid: string) {
-  const [row] = await context.database.db.select().from(sims).where(eq(sims.iccid, iccid));
-  return row!;
-}
-
 beforeAll(async () => {
   context = await createTestContext();
   actors = await createActors(context, 'demo@example.com');
@@ -49,11 +44,13 @@ beforeAll(async () => {
 afterAll(() => context.close());
 
 beforeEach(async () => {
-  // Every test starts with empty buckets and unlocked codes; the clock moves on a little.
+  // Every test starts with empty buckets; the clock moves on a little.
   await context.database.db.delete(rateLimits);
-  await context.database.db.update(sims).set({ failedCodeAttempts: 0, codeLockedUntil: null });
   context.clock.advance(60_000);
 });
+
+const codeLimits = activationLimits.code;
+const simLimits = activationLimits.simNumber;
 
 describe('POST /api/activation/validate-activation-code', () => {
   it('returns the ICCID of a stock SIM for its 4 letters, in any case', async () => {
@@ -62,7 +59,7 @@ describe('POST /api/activation/validate-activation-code', () => {
     expect(response.json()).toEqual({
       success: true,
       message: 'SIM validated',
-      iccid: demoIccid(901),
+      iccid: demoStockIccid('KQTX'),
     });
   });
 
@@ -74,132 +71,148 @@ describe('POST /api/activation/validate-activation-code', () => {
     }
   });
 
-  it('answers an unknown code with 404 and words the wizard shows as they are', async () => {
-    const response = await validateCode('ZZZZ');
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ code: 'NOT_FOUND', message: messages.unknownCode });
-  });
-
-  it('says clearly when the SIM is already active or terminated', async () => {
-    const live = await validateCode('LIVE');
-    expect(live.statusCode).toBe(409);
-    expect(live.json().message).toBe(messages.alreadyActive);
-    const dead = await validateCode('DEAD');
-    expect(dead.statusCode).toBe(409);
-    expect(dead.json().message).toBe(messages.terminated);
-    expect(messages.terminated).toContain(testConfig().supportEmail);
-  });
-
-  it('refuses a barred stock SIM', async () => {
+  it('answers unknown, live, terminated, barred and bought SIMs alike: no existence oracle', async () => {
     await context.database.db
       .update(sims)
       .set({ isBarred: true })
-      .where(eq(sims.iccid, demoIccid(906)));
-    const response = await validateCode('TMYF');
-    expect(response.statusCode).toBe(409);
-    expect(response.json().message).toBe(messages.barred);
+      .where(eq(sims.iccid, demoStockIccid('TMYF')));
+    const answers = [];
+    for (const code of ['ZZZZ', 'LIVE', 'DEAD', 'TMYF']) {
+      const response = await validateCode(code);
+      answers.push({ status: response.statusCode, body: response.body });
+    }
     await context.database.db
       .update(sims)
       .set({ isBarred: false })
-      .where(eq(sims.iccid, demoIccid(906)));
+      .where(eq(sims.iccid, demoStockIccid('TMYF')));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(answers[0]).toEqual({
+      status: 404,
+      body: JSON.stringify({ code: 'NOT_FOUND', message: messages.unavailableCode }),
+    });
+    expect(messages.unavailableCode).toContain('20-digit method');
+    expect(messages.unavailableCode).toContain(testConfig().supportEmail);
   });
 });
 
 describe('guessing limits on 4-letter codes', () => {
-  it(`allows ${activationLimits.codeLookupsPerSession.limit} look-ups per session in 15 minutes, then 429 with Retry-After`, async () => {
+  it('counts only failures: a farmer with the right code is never slowed', async () => {
     const ip = nextIp();
-    for (let attempt = 0; attempt < activationLimits.codeLookupsPerSession.limit; attempt += 1) {
+    for (let attempt = 0; attempt < codeLimits.perSession.limit * 3; attempt += 1) {
+      expect((await validateCode('KQTX', ip, 'session-right')).statusCode).toBe(200);
+    }
+  });
+
+  it(`allows ${codeLimits.perSession.limit} failures per session, then 429 with Retry-After, and doubles the wait each time`, async () => {
+    const ip = nextIp();
+    const windowSeconds = codeLimits.perSession.windowSeconds;
+    for (const round of [1, 2, 3]) {
+      for (let attempt = 0; attempt < codeLimits.perSession.limit; attempt += 1) {
+        expect((await validateCode('ZZZZ', ip, 'session-one')).statusCode).toBe(404);
+      }
+      const refused = await validateCode('KQTX', ip, 'session-one');
+      expect(refused.statusCode).toBe(429);
+      const wait = Number(refused.headers['retry-after']);
+      expect(wait, `round ${round}`).toBe(windowSeconds * 2 ** (round - 1));
+      expect(refused.json().message).toMatch(
+        /^Too many activation code attempts\. Please try again in \d+ (minutes|hours)\./,
+      );
+      expect(refused.json().message).toContain('20-digit SIM number');
+      // Still shut just before the wait ends, open after it.
+      context.clock.advance((wait - 1) * 1000);
+      expect((await validateCode('KQTX', ip, 'session-one')).statusCode).toBe(429);
+      context.clock.advance(1000);
       expect((await validateCode('KQTX', ip, 'session-one')).statusCode).toBe(200);
     }
-    const refused = await validateCode('KQTX', ip, 'session-one');
-    expect(refused.statusCode).toBe(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused.json().message).toMatch(
-      /^Too many activation code attempts\. Please try again in \d+ minutes\./,
+    // Someone who stops is forgotten: after the memory, the first wait is short again.
+    context.clock.advance(codeLimits.backoff.memorySeconds * 1000);
+    for (let attempt = 0; attempt < codeLimits.perSession.limit; attempt += 1) {
+      await validateCode('ZZZZ', ip, 'session-one');
+    }
+    expect(Number((await validateCode('ZZZZ', ip, 'session-one')).headers['retry-after'])).toBe(
+      windowSeconds,
     );
-    expect(refused.json().message).toContain('20-digit SIM number');
-
-    // The window passes and the session may try again.
-    context.clock.advance(activationLimits.codeLookupsPerSession.windowSeconds * 1000);
-    expect((await validateCode('KQTX', ip, 'session-one')).statusCode).toBe(200);
   });
 
-  it('limits an IP however many wizard sessions it makes up', async () => {
+  it('caps the wait at a day', async () => {
     const ip = nextIp();
-    for (let attempt = 0; attempt < activationLimits.codeLookupsPerIp.limit; attempt += 1) {
+    let wait = 0;
+    for (let round = 0; round < 10; round += 1) {
+      for (let attempt = 0; attempt <= codeLimits.perSession.limit; attempt += 1) {
+        const response = await validateCode('ZZZZ', ip, 'session-capped');
+        if (response.statusCode === 429) wait = Number(response.headers['retry-after']);
+      }
+      context.clock.advance(wait * 1000);
+    }
+    expect(wait).toBe(codeLimits.backoff.maxSeconds);
+  });
+
+  it('limits a network however many wizard sessions it makes up, and no one else', async () => {
+    const ip = nextIp();
+    for (let attempt = 0; attempt < codeLimits.perNetwork.limit; attempt += 1) {
       expect((await validateCode('ZZZZ', ip, `made-up-session-${attempt}`)).statusCode).toBe(404);
     }
-    const refused = await validateCode('ZZZZ', ip, 'yet-another-session');
+    const refused = await validateCode('KQTX', ip, 'yet-another-session');
     expect(refused.statusCode).toBe(429);
-    // Another visitor is not affected.
-    expect((await validateCode('KQTX')).statusCode).toBe(200);
-  });
-
-  it(`allows ${activationLimits.codeLookupsGlobal.limit} look-ups a minute from everyone together`, async () => {
-    for (let attempt = 0; attempt < activationLimits.codeLookupsGlobal.limit; attempt += 1) {
-      expect((await validateCode('ZZZZ')).statusCode).toBe(404);
-    }
-    const refused = await validateCode('KQTX');
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json().message).toMatch(/being checked too often right now/);
-    // The SIM-number method has its own budget: the wizard's way out still works.
-    const byIccid = await visitor()('/api/activation/validate-iccid', { iccid: demoIccid(901) });
-    expect(byIccid.statusCode).toBe(200);
-    context.clock.advance(60_000);
-    expect((await validateCode('KQTX')).statusCode).toBe(200);
-  });
-
-  it('locks a stock SIM’s code after 10 wrong guesses one letter away, and keeps it locked while tried', async () => {
-    const neighbours = codeNeighbours('BWLM');
-    expect(neighbours).toHaveLength(100);
-    expect(new Set(neighbours).size).toBe(100);
-    expect(neighbours).not.toContain('BWLM');
-    // A guess far from every code counts against none.
-    await validateCode('ZZZZ');
-    expect((await simRow(demoIccid(902))).failedCodeAttempts).toBe(0);
-
-    for (let attempt = 0; attempt < activationLimits.codeLock.nearMissesToLock - 1; attempt += 1) {
-      expect((await validateCode(neighbours[attempt * 7]!)).statusCode).toBe(404);
-    }
-    expect((await simRow(demoIccid(902))).failedCodeAttempts).toBe(9);
-    expect((await simRow(demoIccid(902))).codeLockedUntil).toBeNull();
-    expect((await validateCode('BWLM')).statusCode).toBe(200);
-
-    expect((await validateCode(neighbours[99]!)).statusCode).toBe(404);
-    const locked = await simRow(demoIccid(902));
-    expect(locked.codeLockedUntil?.getTime()).toBe(
-      context.clock.now().getTime() + activationLimits.codeLock.lockSeconds * 1000,
-    );
-
-    const refused = await validateCode('BWLM');
-    expect(refused.statusCode).toBe(423);
-    expect(refused.json()).toEqual({ code: 'LOCKED', message: messages.codeLocked });
-    // Other SIMs' codes are not affected, and the SIM number still works for the owner.
+    expect(Number(refused.headers['retry-after'])).toBe(codeLimits.perNetwork.windowSeconds);
+    // Another visitor is not affected, and the SIM's holder still has the 20-digit method.
     expect((await validateCode('KQTX')).statusCode).toBe(200);
     expect(
-      (await visitor()('/api/activation/validate-iccid', { iccid: demoIccid(902) })).statusCode,
+      (
+        await visitor(ip, 'yet-another-session')('/api/activation/validate-iccid', {
+          iccid: demoStockIccid('KQTX'),
+        })
+      ).statusCode,
     ).toBe(200);
-
-    // Trying the locked code pushes the end of the lock on.
-    context.clock.advance(23 * 3600_000);
-    expect((await validateCode('BWLM')).statusCode).toBe(423);
-    context.clock.advance(2 * 3600_000);
-    expect((await validateCode('BWLM')).statusCode).toBe(423);
-    context.clock.advance(activationLimits.codeLock.lockSeconds * 1000 + 1000);
-    expect((await validateCode('BWLM')).statusCode).toBe(200);
   });
 
-  it('forgets near misses older than the window', async () => {
-    const neighbours = codeNeighbours('RHZD');
-    for (let attempt = 0; attempt < 9; attempt += 1) await validateCode(neighbours[attempt]!);
-    context.clock.advance(activationLimits.codeLock.windowSeconds * 1000 + 1000);
-    await validateCode(neighbours[50]!);
-    expect((await simRow(demoIccid(903))).failedCodeAttempts).toBe(1);
-    expect((await simRow(demoIccid(903))).codeLockedUntil).toBeNull();
+  it('counts an IPv6 client by its /64, so new addresses buy nothing', async () => {
+    for (let attempt = 0; attempt < codeLimits.perNetwork.limit; attempt += 1) {
+      const ip = `2001:db8:77:1::${(attempt + 1).toString(16)}`;
+      expect((await validateCode('ZZZZ', ip, `v6-session-${attempt}`)).statusCode).toBe(404);
+    }
+    expect((await validateCode('KQTX', '2001:db8:77:1::ffff', 'v6-new')).statusCode).toBe(429);
+    expect((await validateCode('KQTX', '2001:db8:77:2::1', 'v6-other')).statusCode).toBe(200);
+  });
+
+  it('never shuts the door on a network with few failures today, however busy the global guard is', async () => {
+    // A crowd of networks, each past its free failures, fills the global guard.
+    let refusedByGlobal: Awaited<ReturnType<typeof validateCode>> | undefined;
+    for (let network = 0; network < 20 && !refusedByGlobal; network += 1) {
+      const ip = nextIp();
+      for (let attempt = 0; attempt < codeLimits.perNetwork.limit; attempt += 1) {
+        const response = await validateCode('ZZZZ', ip, `crowd-${network}-${attempt}`);
+        if (response.statusCode === 429) {
+          refusedByGlobal = response;
+          break;
+        }
+      }
+    }
+    expect(refusedByGlobal?.json().message).toMatch(/being checked too often right now/);
+    expect(Number(refusedByGlobal?.headers['retry-after'])).toBeGreaterThan(0);
+    // A farmer on another network, with a typo or two, is not refused.
+    const farmer = nextIp();
+    for (let attempt = 1; attempt < codeLimits.freePerNetworkPerDay; attempt += 1) {
+      expect((await validateCode('ZZZZ', farmer, 'farmer')).statusCode).toBe(404);
+    }
+    expect((await validateCode('KQTX', farmer, 'farmer')).statusCode).toBe(200);
+    // The SIM-number method has its own budget.
+    const byIccid = await visitor()('/api/activation/validate-iccid', {
+      iccid: demoStockIccid('KQTX'),
+    });
+    expect(byIccid.statusCode).toBe(200);
+  });
+
+  it('never locks a SIM: many wrong guesses near its code do not stop its holder', async () => {
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const near = `BWL${String.fromCharCode(65 + (attempt % 26))}`;
+      if (near !== 'BWLM') await validateCode(near);
+    }
+    expect((await validateCode('BWLM')).statusCode).toBe(200);
   });
 
   it('cannot find a code by blind guessing within the limits: a run over the space is stopped early', async () => {
-    // One client going through the space in order gets 20 answers, then only 429s.
+    // One client going through the space in order gets its allowance, then only 429s.
     const ip = nextIp();
     const statuses: number[] = [];
     for (let index = 0; index < 30; index += 1) {
@@ -207,7 +220,7 @@ describe('guessing limits on 4-letter codes', () => {
       statuses.push((await validateCode(code, ip, `guessing-session-${index}`)).statusCode);
     }
     expect(statuses.filter((status) => status === 429)).toHaveLength(
-      30 - activationLimits.codeLookupsPerIp.limit,
+      30 - codeLimits.perNetwork.limit,
     );
     expect(statuses).not.toContain(200);
   });
@@ -215,22 +228,24 @@ describe('guessing limits on 4-letter codes', () => {
 
 describe('POST /api/activation/validate-iccid and /api/activation/validate', () => {
   for (const path of ['/api/activation/validate-iccid', '/api/activation/validate']) {
-    it(`${path}: a stock SIM passes; unknown, live, terminated and malformed numbers do not`, async () => {
+    it(`${path}: a stock SIM passes; unknown, live and terminated numbers get one answer`, async () => {
       const call = visitor();
-      expect((await call(path, { iccid: demoIccid(904) })).json()).toEqual({
+      expect((await call(path, { iccid: demoStockIccid('PJNV') })).json()).toEqual({
         success: true,
         message: 'SIM validated',
-        iccid: demoIccid(904),
+        iccid: demoStockIccid('PJNV'),
       });
-      const unknown = await call(path, { iccid: '8944110000000999999' });
-      expect(unknown.statusCode).toBe(404);
-      expect(unknown.json().message).toBe(messages.unknownIccid);
-      expect((await call(path, { iccid: demoIccid(101) })).json().message).toBe(
-        messages.alreadyActive,
-      );
-      expect((await call(path, { iccid: demoIccid(109) })).json().message).toBe(
-        messages.terminated,
-      );
+      const answers = new Set<string>();
+      for (const iccid of ['8944110000000999999', demoIccid(101), demoIccid(109)]) {
+        const response = await visitor()(path, { iccid });
+        answers.add(JSON.stringify({ status: response.statusCode, body: response.json() }));
+      }
+      expect([...answers]).toEqual([
+        JSON.stringify({
+          status: 404,
+          body: { code: 'NOT_FOUND', message: messages.unavailableIccid },
+        }),
+      ]);
       for (const iccid of ['894411000000000901', '894411000000000901712', '89441100000000090I7']) {
         const malformed = await call(path, { iccid });
         expect(malformed.statusCode, iccid).toBe(400);
@@ -239,41 +254,52 @@ describe('POST /api/activation/validate-iccid and /api/activation/validate', () 
     });
   }
 
-  it('limits SIM-number look-ups per session and per IP', async () => {
+  it('limits failed SIM-number look-ups per session and per network, with back-off', async () => {
     const ip = nextIp();
-    for (let attempt = 0; attempt < activationLimits.simLookupsPerSession.limit; attempt += 1) {
-      await visitor(ip, 'same-session')('/api/activation/validate-iccid', {
-        iccid: demoIccid(904),
-      });
+    const unknown = { iccid: '8944110000000999999' };
+    for (let attempt = 0; attempt < simLimits.perSession.limit; attempt += 1) {
+      await visitor(ip, 'same-session')('/api/activation/validate-iccid', unknown);
     }
-    const refused = await visitor(ip, 'same-session')('/api/activation/validate-iccid', {
-      iccid: demoIccid(904),
-    });
+    const refused = await visitor(ip, 'same-session')('/api/activation/validate-iccid', unknown);
     expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBe(simLimits.perSession.windowSeconds);
     expect(refused.json().message).toMatch(
       /^Too many SIM checks\. Please try again in \d+ minutes\.$/,
     );
     for (
-      let attempt = activationLimits.simLookupsPerSession.limit;
-      attempt < activationLimits.simLookupsPerIp.limit;
+      let attempt = simLimits.perSession.limit;
+      attempt < simLimits.perNetwork.limit;
       attempt += 1
     ) {
-      await visitor(ip, `other-${attempt}`)('/api/activation/validate', { iccid: demoIccid(904) });
+      await visitor(ip, `other-${attempt}`)('/api/activation/validate', unknown);
     }
     expect(
-      (await visitor(ip, 'fresh')('/api/activation/validate', { iccid: demoIccid(904) }))
+      (await visitor(ip, 'fresh')('/api/activation/validate', { iccid: demoStockIccid('PJNV') }))
         .statusCode,
     ).toBe(429);
+  });
+
+  it('does not count the look-ups of a SIM that is for sale: the wizard checks it several times', async () => {
+    const call = visitor(nextIp(), 'whole-wizard');
+    for (let attempt = 0; attempt < simLimits.perSession.limit * 2; attempt += 1) {
+      expect(
+        (await call('/api/activation/validate-iccid', { iccid: demoStockIccid('PJNV') }))
+          .statusCode,
+      ).toBe(200);
+      expect(
+        (await call('/api/activation/validate', { iccid: demoStockIccid('PJNV') })).statusCode,
+      ).toBe(200);
+    }
   });
 
   it('keys a signed-in customer on their session, not their IP', async () => {
     actors = await createActors(context);
     const ip = nextIp();
-    for (let attempt = 0; attempt < activationLimits.codeLookupsPerSession.limit; attempt += 1) {
+    for (let attempt = 0; attempt < codeLimits.perSession.limit; attempt += 1) {
       await context.app.inject({
         method: 'POST',
         url: '/api/activation/validate-activation-code',
-        payload: { activationCode: 'KQTX' },
+        payload: { activationCode: 'ZZZZ' },
         remoteAddress: ip,
         headers: actors.headers.owner,
       });
@@ -294,7 +320,10 @@ describe('POST /api/activation/check-solar-sim', () => {
     const call = visitor();
     expect(
       (
-        await call('/api/activation/check-solar-sim', { iccid: demoIccid(901), location: 'uk' })
+        await call('/api/activation/check-solar-sim', {
+          iccid: demoStockIccid('KQTX'),
+          location: 'uk',
+        })
       ).json(),
     ).toEqual({
       is_solar_sim: false,
@@ -302,7 +331,10 @@ describe('POST /api/activation/check-solar-sim', () => {
     });
     expect(
       (
-        await call('/api/activation/check-solar-sim', { iccid: demoIccid(901), location: 'ie' })
+        await call('/api/activation/check-solar-sim', {
+          iccid: demoStockIccid('KQTX'),
+          location: 'ie',
+        })
       ).json(),
     ).toEqual({
       is_solar_sim: false,
@@ -310,7 +342,10 @@ describe('POST /api/activation/check-solar-sim', () => {
     });
     expect(
       (
-        await call('/api/activation/check-solar-sim', { iccid: demoIccid(905), location: 'ie' })
+        await call('/api/activation/check-solar-sim', {
+          iccid: demoStockIccid('CXGE'),
+          location: 'ie',
+        })
       ).json(),
     ).toEqual({
       is_solar_sim: true,
@@ -318,7 +353,7 @@ describe('POST /api/activation/check-solar-sim', () => {
     });
     // The region defaults to uk (spec §5).
     expect(
-      (await call('/api/activation/check-solar-sim', { iccid: demoIccid(905) })).json(),
+      (await call('/api/activation/check-solar-sim', { iccid: demoStockIccid('CXGE') })).json(),
     ).toEqual({
       is_solar_sim: true,
       pricing_table_id: 'local_uk_solar',
@@ -328,7 +363,7 @@ describe('POST /api/activation/check-solar-sim', () => {
   it('refuses other regions and SIMs not for sale', async () => {
     const call = visitor();
     const region = await call('/api/activation/check-solar-sim', {
-      iccid: demoIccid(901),
+      iccid: demoStockIccid('KQTX'),
       location: 'fr',
     });
     expect(region.statusCode).toBe(400);
@@ -337,7 +372,7 @@ describe('POST /api/activation/check-solar-sim', () => {
       iccid: demoIccid(101),
       location: 'uk',
     });
-    expect(live.statusCode).toBe(409);
+    expect(live.statusCode).toBe(404);
   });
 });
 
@@ -405,7 +440,7 @@ describe('GET /api/activation/config and /api/activation/pricing-tables/:id', ()
 describe('POST /api/activation/log-price-table', () => {
   it('records the table a visitor saw, without the secret itself', async () => {
     const response = await visitor()('/api/activation/log-price-table', {
-      'client-reference-id': demoIccid(901),
+      'client-reference-id': demoStockIccid('KQTX'),
       'customer-email': 'New.Farmer@Example.com',
       'customer-session-client-secret': 'cuss_secret_abc',
       pricing_table_id: 'local_uk',
@@ -417,7 +452,7 @@ describe('POST /api/activation/log-price-table', () => {
       .where(eq(auditLog.action, 'activation.pricing_table_shown'));
     expect(entry).toMatchObject({
       subjectType: 'sim',
-      subjectId: demoIccid(901),
+      subjectId: demoStockIccid('KQTX'),
       details: {
         email: 'new.farmer@example.com',
         pricingTableId: 'local_uk',
@@ -429,7 +464,7 @@ describe('POST /api/activation/log-price-table', () => {
 
   it('refuses a malformed e-mail', async () => {
     const response = await visitor()('/api/activation/log-price-table', {
-      'client-reference-id': demoIccid(901),
+      'client-reference-id': demoStockIccid('KQTX'),
       'customer-email': 'not-an-email',
     });
     expect(response.statusCode).toBe(400);
@@ -445,7 +480,7 @@ describe('POST /api/activation/billing-customer', () => {
     context.app.inject({
       method: 'POST',
       url: '/api/activation/billing-customer',
-      payload: { iccid: demoIccid(906), location: 'ie' },
+      payload: { iccid: demoStockIccid('TMYF'), location: 'ie' },
       headers,
       remoteAddress: nextIp(),
     });
@@ -490,6 +525,6 @@ describe('POST /api/activation/billing-customer', () => {
       payload: { iccid: demoIccid(101) },
       headers: actors.headers.owner,
     });
-    expect(response.statusCode).toBe(409);
+    expect(response.statusCode).toBe(404);
   });
 });

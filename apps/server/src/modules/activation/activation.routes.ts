@@ -1,8 +1,8 @@
 /**
  * Spec §7 activation rows. Public (a new visitor activates before having an account), except the
  * billing account of a signed-in customer. Validation failures answer `{ code, message }` with a
- * message the wizard shows as it is: 404 unknown, 409 not for sale, 423 code locked, 429 too many
- * look-ups (with Retry-After).
+ * message the wizard shows as it is: 404 for every SIM that cannot be activated (unknown or not
+ * for sale alike, docs/decisions/063), 429 too many failed look-ups (with Retry-After).
  */
 import {
   activationBillingCustomerBody,
@@ -31,7 +31,6 @@ const lookupErrors = {
   400: errorBody,
   404: errorBody,
   409: errorBody,
-  423: errorBody,
   429: errorBody,
 };
 
@@ -73,8 +72,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
         tags: ['activation'],
         summary: 'The SIM a 4-letter activation code belongs to (public, throttled)',
         description:
-          'Throttled per wizard session, per IP and for all visitors together; a stock SIM’s code ' +
-          'locks (423) when wrong guesses one letter away from it pile up.',
+          'Failed look-ups are throttled per wizard session and per network with a doubling wait, ' +
+          'and by a global guard for networks that keep failing; no SIM is ever locked.',
         headers: wizardHeaders,
         body: validateActivationCodeBody,
         response: { 200: simValidationResponse, ...lookupErrors },

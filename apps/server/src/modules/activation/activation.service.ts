@@ -1,8 +1,10 @@
 /**
  * The activation wizard's rules (spec §2, §4, §5, §7): finding a SIM by its 4-letter code or its
- * number, refusing SIMs that are unknown, sold, live or terminated with a message the wizard shows
- * as it is, choosing the pricing table, and starting the hosted checkout that ends in fulfilment
- * (fulfilment.service.ts). Every look-up goes through the guessing limits (activation-throttle.ts).
+ * number, refusing every SIM that cannot be sold now (unknown, sold, live, terminated, barred) with
+ * one message the wizard shows as it is, so the answer never tells whether a SIM exists (docs/
+ * decisions/063), choosing the pricing table, and starting the hosted checkout that ends in
+ * fulfilment (fulfilment.service.ts). Every look-up goes through the guessing limits
+ * (activation-throttle.ts).
  */
 import type {
   ActivationBillingCustomerResponse,
@@ -22,7 +24,11 @@ import { BillingError, type BillingProvider } from '../../providers/billing/bill
 import { newProviderId } from '../../providers/billing/ids.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import type { ActivationThrottle, LookupSubject } from './activation-throttle.ts';
-import { activationRepository as repository, type SimRow } from './activation.repository.ts';
+import {
+  activationRepository as repository,
+  type ActivationCandidate,
+  type SimRow,
+} from './activation.repository.ts';
 import type { PricingTables } from './pricing-tables.ts';
 
 export interface ActivationServiceDeps {
@@ -44,21 +50,16 @@ export interface ActivationCaller extends LookupSubject {
 
 export const simValidatedMessage = 'SIM validated';
 
-/** The wizard shows these words as they are (spec §8: data.message in a red box). */
+/**
+ * The wizard shows these words as they are (spec §8: data.message in a red box). One message per
+ * method covers every SIM that cannot be activated, whatever the reason: a distinct answer for
+ * "already active" or "terminated" would confirm to a guesser that the SIM exists.
+ */
 export function activationMessages(supportEmail: string) {
+  const whatElse = `If the SIM is already yours, sign in to see it on your dashboard; for help, contact support at ${supportEmail}.`;
   return {
-    unknownCode:
-      "We don't recognise this activation code. Check the 4 letters on your SIM card, or use the 20-digit method.",
-    unknownIccid:
-      "We don't recognise this SIM number. Check the 19 or 20 digits printed on your SIM card.",
-    alreadyActive:
-      'This SIM is already active. If it is yours, sign in to see it on your dashboard.',
-    alreadyBought:
-      "This SIM has already been bought and is being activated. It will appear on the buyer's dashboard shortly.",
-    terminated: `This SIM has been terminated and cannot be activated. Please contact support at ${supportEmail}.`,
-    barred: `This SIM cannot be activated online. Please contact support at ${supportEmail}.`,
-    codeLocked:
-      'This activation code is locked after too many wrong attempts. Use the 20-digit SIM number printed on your SIM card instead.',
+    unavailableCode: `We can't activate a SIM with this activation code. Check the 4 letters on your SIM card, or use the 20-digit method. ${whatElse}`,
+    unavailableIccid: `We can't activate a SIM with this number. Check the 19 or 20 digits printed on your SIM card. ${whatElse}`,
   };
 }
 
@@ -66,26 +67,20 @@ export function createActivationService(deps: ActivationServiceDeps) {
   const { db, throttle, pricingTables, billing } = deps;
   const messages = activationMessages(deps.supportEmail);
 
-  /** Throws the spec's clear message unless the SIM can be sold and activated now. */
-  async function assertActivatable(sim: SimRow): Promise<void> {
-    if (sim.state === 'terminated') throw new AppError('CONFLICT', messages.terminated);
-    if (sim.state !== 'stock') throw new AppError('CONFLICT', messages.alreadyActive);
-    if (sim.isBarred) throw new AppError('CONFLICT', messages.barred);
-    if (await repository.hasLiveSubscription(db, sim.iccid)) {
-      throw new AppError('CONFLICT', messages.alreadyBought);
-    }
-  }
-
-  async function requireActivatableSim(iccid: string): Promise<SimRow> {
-    const sim = await repository.findSimByIccid(db, iccid);
-    if (!sim) throw new AppError('NOT_FOUND', messages.unknownIccid);
-    await assertActivatable(sim);
-    return sim;
-  }
+  /** Whether the SIM can be sold and activated now: in stock, not barred, not already bought. */
+  const isActivatable = (found: ActivationCandidate | undefined): found is ActivationCandidate =>
+    found !== undefined &&
+    found.sim.state === 'stock' &&
+    !found.sim.isBarred &&
+    !found.hasLiveSubscription;
 
   async function lookUpIccid(iccid: string, caller: ActivationCaller): Promise<SimRow> {
-    await throttle.beforeSimLookup(caller);
-    return requireActivatableSim(iccid);
+    const reservation = await throttle.beforeSimLookup(caller);
+    // One query whatever the SIM's state, so the time taken tells no more than the answer.
+    const found = await repository.findActivationCandidate(db, { iccid });
+    if (!isActivatable(found)) throw new AppError('NOT_FOUND', messages.unavailableIccid);
+    await throttle.succeeded(reservation);
+    return found.sim;
   }
 
   const validated = (sim: SimRow): SimValidationResponse => ({
@@ -126,18 +121,11 @@ export function createActivationService(deps: ActivationServiceDeps) {
       activationCode: string,
       caller: ActivationCaller,
     ): Promise<SimValidationResponse> {
-      await throttle.beforeCodeLookup(caller);
-      const sim = await repository.findSimByCode(db, activationCode);
-      if (!sim) {
-        await throttle.recordWrongCode(activationCode);
-        throw new AppError('NOT_FOUND', messages.unknownCode);
-      }
-      if (sim.state === 'stock' && throttle.lockedUntil(sim)) {
-        await throttle.extendLock(sim.iccid, sim.failedCodeAttempts);
-        throw new AppError('LOCKED', messages.codeLocked);
-      }
-      await assertActivatable(sim);
-      return validated(sim);
+      const reservation = await throttle.beforeCodeLookup(caller);
+      const found = await repository.findActivationCandidate(db, { activationCode });
+      if (!isActivatable(found)) throw new AppError('NOT_FOUND', messages.unavailableCode);
+      await throttle.succeeded(reservation);
+      return validated(found.sim);
     },
 
     /** POST activation/validate-iccid: the 20-digit method. */

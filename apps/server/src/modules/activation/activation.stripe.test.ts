@@ -11,7 +11,7 @@ import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-fak
 import { createTestContext, nextIp, type TestContext } from '../../../test/helpers/test-app.ts';
 import type { Config } from '../../config/config.ts';
 import { billingCustomers, customers, sims, subscriptions } from '../../db/schema.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { seedDemoData, demoStockIccid, type DemoStockCode } from '../../db/seed/demo.ts';
 
 const webhookSecret = 'whsec_activation_test';
 const start = new Date('2026-03-10T12:00:00Z');
@@ -107,23 +107,35 @@ describe('Stripe pricing tables', () => {
   });
 
   it('names the table for the region and SIM kind; a solar table not configured falls back', async () => {
-    const table = async (serial: number, location: string) =>
+    const table = async (code: DemoStockCode, location: string) =>
       (
-        await visitor('/api/activation/check-solar-sim', { iccid: demoIccid(serial), location })
+        await visitor('/api/activation/check-solar-sim', {
+          iccid: demoStockIccid(code),
+          location,
+        })
       ).json();
-    expect(await table(901, 'uk')).toEqual({ is_solar_sim: false, pricing_table_id: 'prctbl_uk' });
-    expect(await table(901, 'ie')).toEqual({ is_solar_sim: false, pricing_table_id: 'prctbl_ie' });
-    expect(await table(905, 'uk')).toEqual({
+    expect(await table('KQTX', 'uk')).toEqual({
+      is_solar_sim: false,
+      pricing_table_id: 'prctbl_uk',
+    });
+    expect(await table('KQTX', 'ie')).toEqual({
+      is_solar_sim: false,
+      pricing_table_id: 'prctbl_ie',
+    });
+    expect(await table('CXGE', 'uk')).toEqual({
       is_solar_sim: true,
       pricing_table_id: 'prctbl_uk_solar',
     });
-    expect(await table(905, 'ie')).toEqual({ is_solar_sim: true, pricing_table_id: 'prctbl_ie' });
+    expect(await table('CXGE', 'ie')).toEqual({
+      is_solar_sim: true,
+      pricing_table_id: 'prctbl_ie',
+    });
   });
 });
 
 describe('fulfilment from Stripe’s webhook', () => {
   it('a new e-mail’s pricing-table checkout becomes an account with an active camera, once', async () => {
-    const iccid = demoIccid(901);
+    const iccid = demoStockIccid('KQTX');
     const event = fake.completeCheckout({
       priceLookupKey: 'price_heavy_month_uk',
       email: 'stripe.buyer@example.com',
@@ -157,7 +169,7 @@ describe('fulfilment from Stripe’s webhook', () => {
   });
 
   it('a second buyer of the same SIM is cancelled and refunded in full, and told so', async () => {
-    const iccid = demoIccid(901);
+    const iccid = demoStockIccid('KQTX');
     const ownerBefore = (await simOf(iccid)).customerId;
     const event = fake.completeCheckout({
       priceLookupKey: 'price_light_month_uk',
@@ -189,7 +201,7 @@ describe('fulfilment from Stripe’s webhook', () => {
 
   it('a signed-in customer’s checkout with a customer session bills the account made for the camera', async () => {
     const actors = await createActors(context);
-    const iccid = demoIccid(902);
+    const iccid = demoStockIccid('BWLM');
     const account = await context.app.inject({
       method: 'POST',
       url: '/api/activation/billing-customer',
@@ -250,7 +262,7 @@ describe('Stripe without pricing tables configured', () => {
       payload: {
         pricing_table_id: 'local_uk',
         price_id: 'price_standard_month_uk',
-        client_reference_id: demoIccid(903),
+        client_reference_id: demoStockIccid('RHZD'),
         customer_email: 'checkout.buyer@example.com',
       },
       remoteAddress: nextIp(),
@@ -263,9 +275,9 @@ describe('Stripe without pricing tables configured', () => {
     expect(policy).toContain("frame-src 'none';");
     const request = fake.requests.filter((entry) => entry.path === '/v1/checkout/sessions').at(-1)!;
     expect(request.body).toMatchObject({
-      client_reference_id: demoIccid(903),
+      client_reference_id: demoStockIccid('RHZD'),
       customer_email: 'checkout.buyer@example.com',
-      metadata: { purpose: 'activation', iccid: demoIccid(903) },
+      metadata: { purpose: 'activation', iccid: demoStockIccid('RHZD') },
     });
     expect(String((request.body as { success_url: string }).success_url)).toMatch(
       /^http:\/\/portal\.test\/order-confirmation\?order=ord_\w+&product=Standard\+Streaming&session_id=\{CHECKOUT_SESSION_ID\}$/,

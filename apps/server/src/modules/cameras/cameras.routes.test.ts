@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { auditLog, sims } from '../../db/schema.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData, demoStockIccid } from '../../db/seed/demo.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
 import {
   createTestContext,
@@ -219,7 +219,7 @@ describe('GET /api/cameras/sim-info/{iccid}', () => {
     });
     const stock = await context.app.inject({
       method: 'GET',
-      url: `/api/cameras/sim-info/${demoIccid(901)}`,
+      url: `/api/cameras/sim-info/${demoStockIccid('KQTX')}`,
       headers: actors.headers.owner,
     });
     expect(stock.statusCode).toBe(404);
