@@ -2,23 +2,27 @@
  * The process: configuration, database, demo data, HTTP, jobs, and a graceful shutdown that
  * finishes requests and jobs before closing the database.
  */
+import fs from 'node:fs';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { seedCatalogue, seedDemoData } from './db/seed/demo.ts';
-import { ensureStaffAccounts, type StaffCredential } from './db/seed/staff.ts';
+import { demoStaffPasswordFile, seedDemoStaff } from './db/seed/staff.ts';
 import { activationFulfilmentJob } from './jobs/activation-fulfilment.job.ts';
 import { billingCycleJob } from './jobs/billing-cycle.job.ts';
 import { startJobs } from './jobs/job-runner.ts';
 import { purgeExpiredJob } from './jobs/purge-expired.job.ts';
+import { sendLoginMailJob } from './jobs/send-login-mail.job.ts';
 import { recordLocalSimUsageJob } from './jobs/record-local-sim-usage.job.ts';
 import { syncConnectivityJob } from './jobs/sync-connectivity.job.ts';
 import { syncFromPlatform } from './modules/usage/connectivity-sync.service.ts';
 import { sendUsageAlerts } from './modules/usage/usage-alerts.service.ts';
 import { createConnectivityPlatform } from './providers/connectivity/create-connectivity-platform.ts';
+import { createLateBoundJobQueue } from './lib/job-queue.ts';
 import { serializeError } from './lib/log-redaction.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
+import { createLoginMailService } from './modules/auth/login-mail.service.ts';
 import {
   createDefaultLivestreaming,
   showcaseSourceFrom,
@@ -29,7 +33,7 @@ import type { Mailer } from './providers/mail/mail.ts';
 import { createOutboxMailer } from './providers/mail/outbox-mailer.ts';
 import { createSmtpMailer } from './providers/mail/smtp-mailer.ts';
 
-function printBanner(config: Config, staffCredentials: StaffCredential[]) {
+function printBanner(config: Config) {
   const lines = [
     '',
     `  Farmcam Portal is running at ${config.publicUrl}`,
@@ -43,11 +47,12 @@ function printBanner(config: Config, staffCredentials: StaffCredential[]) {
       ? `    2. open the local outbox at ${config.publicUrl}/dev/mail and click the link`
       : '    2. click the link in the e-mail (sent over SMTP)',
     '',
-    `  Staff sign in at ${config.publicUrl}/team-login:`,
-    ...staffCredentials.map(
-      (credential) =>
-        `    ${credential.email.padEnd(20)} ${credential.source === 'environment' ? '(password from the environment)' : `password ${credential.password}`}`,
-    ),
+    `  Staff sign in at ${config.publicUrl}/team-login`,
+    // Passwords are never printed (docs/decisions/062): the demo's are in a file only you can read.
+    ...(config.nodeEnv !== 'production' && fs.existsSync(demoStaffPasswordFile(config.dataDir))
+      ? [`    demo accounts and passwords: ${demoStaffPasswordFile(config.dataDir)}`]
+      : []),
+    '    new account: npm run staff -- add EMAIL --role admin|team (prints a set-password link)',
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -88,11 +93,12 @@ async function main() {
       ? createSmtpMailer({ url: config.mail.url, from: config.mail.from })
       : createOutboxMailer(database.db);
 
-  const staffCredentials = await ensureStaffAccounts(database.db, config);
   // The plans on sale are not demo data: every portal needs them, production included.
   await seedCatalogue(database.db);
   if (config.isDemoDataEnabled && (await seedDemoData(database.db, clock))) {
     logger.info('Seeded demo data');
+    // Demo staff only in development; production staff come from `npm run staff` alone.
+    if (config.nodeEnv !== 'production') await seedDemoStaff(database.db, config);
   }
 
   // Local mode: one RTSP server stands in for the demo cameras; started on first use.
@@ -122,7 +128,15 @@ async function main() {
     showcaseSource: showcaseSourceFrom(config, localCamera),
     demoCamera: localCamera,
   });
-  const app = await buildApp(config, { database, clock, mailer, connectivity, livestreaming });
+  const jobQueue = createLateBoundJobQueue();
+  const app = await buildApp(config, {
+    database,
+    clock,
+    mailer,
+    connectivity,
+    livestreaming,
+    jobQueue,
+  });
   const alerts = () =>
     sendUsageAlerts({ db: database.db, mailer, clock, publicUrl: config.publicUrl });
   const connectivityJobs = [
@@ -141,13 +155,34 @@ async function main() {
       ...connectivityJobs,
       billingCycleJob({ billing: app.billing }),
       activationFulfilmentJob({ activation: app.activation }),
+      sendLoginMailJob({
+        loginMail: createLoginMailService({
+          db: database.db,
+          clock,
+          mailer,
+          publicUrl: config.publicUrl,
+        }),
+      }),
       ...livestreaming.jobs,
     ],
     {
       onError: (error) => logger.error({ err: error }, 'Job queue error'),
+      // The id and attempt find the job in pgboss.job; the payload is never logged (README).
+      onJobFailed: (failure) =>
+        logger.error(
+          {
+            job: failure.name,
+            jobId: failure.id,
+            attempt: failure.attempt,
+            willRetry: failure.willRetry,
+            err: failure.error,
+          },
+          failure.willRetry ? 'Job failed, will retry' : 'Job failed, giving up',
+        ),
     },
   );
   livestreaming.attachJobRunner(jobs);
+  jobQueue.attach(jobs.queue);
 
   let isShuttingDown = false;
   const shutdown = async (signal: string) => {
@@ -172,7 +207,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
-  printBanner(config, staffCredentials);
+  printBanner(config);
 }
 
 await main();

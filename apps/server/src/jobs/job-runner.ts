@@ -4,7 +4,8 @@
  */
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
-import type { DatabaseHandle } from '../db/client.ts';
+import { advisoryLockKeys, type DatabaseHandle } from '../db/client.ts';
+import type { JobQueue } from '../lib/job-queue.ts';
 
 export interface JobDefinition<Payload> {
   name: string;
@@ -13,7 +14,25 @@ export interface JobDefinition<Payload> {
   cron?: string;
   /** Jobs of this kind one process runs at once (each its own pg-boss worker); 1 by default. */
   concurrency?: number;
+  /** Retries of a failed run, pg-boss style: `delaySeconds` doubles per try when `isBackoff`. */
+  retry?: { limit: number; delaySeconds: number; isBackoff: boolean };
+  /**
+   * Sent from this process, a worker here picks it up at once instead of at its next poll
+   * (someone is waiting for it, e.g. a login e-mail).
+   */
+  isStartedAtOnce?: boolean;
   handle(payload: Payload): Promise<void>;
+}
+
+/** A run that threw: what an operator needs to find it (never the payload, which may be private). */
+export interface JobFailure {
+  name: string;
+  id: string;
+  /** 1 for the first run. */
+  attempt: number;
+  /** False on the last allowed attempt: pg-boss then marks the job `failed`. */
+  willRetry: boolean;
+  error: unknown;
 }
 
 // A definition's payload type is checked where it is declared; the runner only needs the shape.
@@ -26,35 +45,93 @@ export interface JobRunner {
     payload: Payload,
     options?: PgBoss.SendOptions,
   ): Promise<string | null>;
+  /** The same queue by job name, for services behind the JobQueue port. */
+  queue: JobQueue;
   stop(): Promise<void>;
 }
 
 export async function startJobs(
   database: DatabaseHandle,
   definitions: AnyJobDefinition[],
-  options: { onError: (error: Error) => void; pollingIntervalSeconds?: number },
+  options: {
+    onError: (error: Error) => void;
+    onJobFailed?: (failure: JobFailure) => void;
+    pollingIntervalSeconds?: number;
+  },
 ): Promise<JobRunner> {
   const boss = database.connectionString
     ? new PgBoss({ connectionString: database.connectionString, max: 4 })
     : new PgBoss({ db: { executeSql: database.executeSql } });
   boss.on('error', options.onError);
-  await boss.start();
+  // pg-boss 10 creates its schema under its own advisory lock, but concurrent createQueue calls
+  // (each attaches a partition to pgboss.job) deadlock: processes starting at once on one
+  // database set their queues up one at a time (docs/decisions/065).
+  await database.withAdvisoryLock(advisoryLockKeys.jobQueues, async () => {
+    await boss.start();
+    for (const definition of definitions) await boss.createQueue(definition.name);
+  });
+  const workerIds = new Map<string, string[]>();
   for (const definition of definitions) {
-    await boss.createQueue(definition.name);
+    const ids: string[] = [];
     for (let worker = 0; worker < (definition.concurrency ?? 1); worker += 1) {
-      await boss.work(
+      const id = await boss.work(
         definition.name,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true },
         async (jobs) => {
-          for (const job of jobs) await definition.handle(definition.payload.parse(job.data));
+          for (const job of jobs) {
+            try {
+              await definition.handle(definition.payload.parse(job.data));
+            } catch (error) {
+              options.onJobFailed?.({
+                name: definition.name,
+                id: job.id,
+                attempt: job.retryCount + 1,
+                willRetry: job.retryCount < job.retryLimit,
+                error,
+              });
+              throw error;
+            }
+          }
         },
       );
+      ids.push(id);
     }
+    workerIds.set(definition.name, ids);
     if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
   }
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+
+  async function send(
+    definition: AnyJobDefinition,
+    payload: object,
+    sendOptions: PgBoss.SendOptions = {},
+  ): Promise<string | null> {
+    const retry = definition.retry
+      ? {
+          retryLimit: definition.retry.limit,
+          retryDelay: definition.retry.delaySeconds,
+          retryBackoff: definition.retry.isBackoff,
+        }
+      : {};
+    const id = await boss.send(definition.name, definition.payload.parse(payload) as object, {
+      ...retry,
+      ...sendOptions,
+    });
+    if (definition.isStartedAtOnce) {
+      for (const workerId of workerIds.get(definition.name) ?? []) boss.notifyWorker(workerId);
+    }
+    return id;
+  }
+
   return {
-    send: (job, payload, sendOptions) =>
-      boss.send(job.name, job.payload.parse(payload) as object, sendOptions ?? {}),
+    send: (job, payload, sendOptions) => send(job, payload, sendOptions),
+    queue: {
+      async send(name, payload) {
+        const definition = byName.get(name);
+        if (!definition) throw new Error(`No job named ${name} is registered`);
+        await send(definition, payload);
+      },
+    },
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 20_000 }),
   };
 }

@@ -6,7 +6,10 @@ import { customers, staff, type StaffRole } from '../../src/db/schema.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { hashPassword } from '../../src/lib/tokens.ts';
 import { createOutboxMailer, type OutboxMailer } from '../../src/providers/mail/outbox-mailer.ts';
+import { sendLoginMailJob } from '../../src/jobs/send-login-mail.job.ts';
+import { createLoginMailService } from '../../src/modules/auth/login-mail.service.ts';
 import { openTestDatabase } from './test-database.ts';
+import { createTestJobQueue, type TestJobQueue } from './test-jobs.ts';
 
 export const testPublicUrl = 'http://portal.test';
 
@@ -16,6 +19,8 @@ export interface TestContext {
   clock: ManualClock;
   mailer: OutboxMailer;
   config: Config;
+  /** Jobs the app queued (the login e-mail); `latestLoginToken` runs them first. */
+  jobQueue: TestJobQueue;
   close(): Promise<void>;
 }
 
@@ -36,10 +41,22 @@ export async function createTestContext(
   const clock = new ManualClock('2026-03-10T12:00:00Z');
   const mailer = createOutboxMailer(database.db);
   const config = testConfig({ publicUrl: testPublicUrl, ...overrides });
+  const jobQueue = createTestJobQueue();
+  jobQueue.register(
+    sendLoginMailJob({
+      loginMail: createLoginMailService({
+        db: database.db,
+        clock,
+        mailer,
+        publicUrl: config.publicUrl,
+      }),
+    }),
+  );
   const app = await buildApp(config, {
     database,
     clock,
     mailer,
+    jobQueue,
     webRoot: '/nonexistent-web-build',
     ...(await dependencies?.({ database, clock, mailer, config })),
   });
@@ -51,6 +68,7 @@ export async function createTestContext(
     clock,
     mailer,
     config,
+    jobQueue,
     close: async () => {
       await app.close();
       await database.close();
@@ -80,8 +98,12 @@ export async function insertStaff(
     .values({ email, role, passwordHash: await hashPassword(password) });
 }
 
-/** The newest login link e-mailed to `email`, read from the outbox like a person would. */
+/**
+ * The newest login link e-mailed to `email`, read from the outbox like a person would, once the
+ * queued login e-mails went out.
+ */
 export async function latestLoginToken(context: TestContext, email: string): Promise<string> {
+  await context.jobQueue.runQueued();
   const [message] = await context.mailer.list({ to: email, limit: 1 });
   const match = message?.text.match(/\/login\/([A-Za-z0-9_-]+)/);
   if (!match?.[1]) throw new Error(`No login link in the outbox for ${email}`);

@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { customers, loginTokens, sessions, staff } from '../../db/schema.ts';
+import { customers, loginTokens, rateLimits, sessions, staff } from '../../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -23,7 +23,12 @@ export const authRepository = {
   },
 
   /** A newer link voids older ones: every unused, unvoided token of the customer. */
-  voidOpenLoginTokens: async (executor: Executor, customerId: string, now: Date) => {
+  voidOpenLoginTokens: async (
+    executor: Executor,
+    customerId: string,
+    now: Date,
+    options: { except?: string } = {},
+  ) => {
     await executor
       .update(loginTokens)
       .set({ voidedAt: now })
@@ -32,12 +37,22 @@ export const authRepository = {
           eq(loginTokens.customerId, customerId),
           isNull(loginTokens.usedAt),
           isNull(loginTokens.voidedAt),
+          options.except ? ne(loginTokens.id, options.except) : undefined,
         ),
       );
   },
 
+  voidLoginToken: async (executor: Executor, tokenId: string, now: Date) => {
+    await executor.update(loginTokens).set({ voidedAt: now }).where(eq(loginTokens.id, tokenId));
+  },
+
+  /** Returns the new token's id. */
   insertLoginToken: async (executor: Executor, values: typeof loginTokens.$inferInsert) => {
-    await executor.insert(loginTokens).values(values);
+    const [row] = await executor
+      .insert(loginTokens)
+      .values(values)
+      .returning({ id: loginTokens.id });
+    return row!.id;
   },
 
   /** Marks the token used if it is still usable; returns its customer, atomically. */
@@ -107,25 +122,29 @@ export const authRepository = {
     return rows.map((row) => row.tokenHash);
   },
 
-  recordStaffLoginFailure: async (
-    executor: Executor,
-    staffId: string,
-    lockAfter: number,
-    lockUntil: Date,
-  ) => {
-    await executor
-      .update(staff)
-      .set({
-        failedLogins: sql`${staff.failedLogins} + 1`,
-        lockedUntil: sql`case when ${staff.failedLogins} + 1 >= ${lockAfter} then ${lockUntil.toISOString()}::timestamptz else ${staff.lockedUntil} end`,
-      })
-      .where(eq(staff.id, staffId));
+  /**
+   * Failed staff sign-ins of one (e-mail as typed, IP) pair, kept in `rate_limits`: `hits` is
+   * the count and `reset_at` the moment the pair is forgotten (a day after its last failure).
+   */
+  findStaffLoginFailures: async (executor: Executor, key: string) => {
+    const [row] = await executor.select().from(rateLimits).where(eq(rateLimits.key, key));
+    return row ? { failures: row.hits, forgetAt: row.resetAt } : undefined;
   },
 
-  clearStaffLoginFailures: async (executor: Executor, staffId: string) => {
+  recordStaffLoginFailure: async (executor: Executor, key: string, now: Date, forgetAt: Date) => {
     await executor
-      .update(staff)
-      .set({ failedLogins: 0, lockedUntil: null })
-      .where(eq(staff.id, staffId));
+      .insert(rateLimits)
+      .values({ key, hits: 1, resetAt: forgetAt })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          hits: sql`case when ${rateLimits.resetAt} <= ${now.toISOString()}::timestamptz then 1 else ${rateLimits.hits} + 1 end`,
+          resetAt: forgetAt,
+        },
+      });
+  },
+
+  clearStaffLoginFailures: async (executor: Executor, key: string) => {
+    await executor.delete(rateLimits).where(eq(rateLimits.key, key));
   },
 };

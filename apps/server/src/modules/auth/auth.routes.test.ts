@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, loginTokens } from '../../db/schema.ts';
+import { auditLog, loginTokens, rateLimits } from '../../db/schema.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import {
   bearer,
@@ -38,6 +38,7 @@ describe('magic-link sign-in', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Login link sent, please check your e-mail' });
 
+    await context.jobQueue.runQueued();
     const [message] = await context.mailer.list({ to: 'farmer@example.com', limit: 1 });
     expect(message?.subject).toBe('Your Farmcam login link');
     expect(message?.html).toContain(`${testPublicUrl}/login/`);
@@ -80,7 +81,58 @@ describe('magic-link sign-in', () => {
     const response = await requestLogin('stranger@example.com');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Login link sent, please check your e-mail' });
+    await context.jobQueue.runQueued();
     expect((await context.mailer.list({ to: 'stranger@example.com' })).length).toBe(before);
+  });
+
+  it('answers a customer and a stranger identically and only queues, whatever the mail server does', async () => {
+    const answer = (response: Awaited<ReturnType<typeof requestLogin>>) => ({
+      status: response.statusCode,
+      body: response.body,
+      type: response.headers['content-type'],
+      length: response.headers['content-length'],
+    });
+    const known = await requestLogin('farmer@example.com');
+    const unknown = await requestLogin('never-a-customer@example.com');
+    expect(answer(known)).toEqual(answer(unknown));
+    // Nothing was looked up, written or sent in the request: both are one queued job alike.
+    expect(context.jobQueue.pending()).toEqual([
+      {
+        name: 'send-login-mail',
+        payload: { email: 'farmer@example.com', requestedIp: expect.any(String) },
+      },
+      {
+        name: 'send-login-mail',
+        payload: { email: 'never-a-customer@example.com', requestedIp: expect.any(String) },
+      },
+    ]);
+    await context.jobQueue.runQueued();
+
+    // With the mail server down the request cannot tell: the failure belongs to the job.
+    const broken = await createTestContext({}, undefined, ({ database }) => ({
+      mailer: {
+        mode: 'smtp',
+        send: () => Promise.reject(new Error('connect ECONNREFUSED')),
+        close: async () => undefined,
+      },
+      database,
+    }));
+    try {
+      await insertCustomer(broken, 'farmer@example.com');
+      const ask = (email: string) =>
+        broken.app.inject({
+          method: 'POST',
+          url: '/api/auth/request-login',
+          payload: { email },
+          remoteAddress: nextIp(),
+        });
+      const knownWhileDown = await ask('farmer@example.com');
+      const unknownWhileDown = await ask('never-a-customer@example.com');
+      expect(answer(knownWhileDown)).toEqual(answer(unknownWhileDown));
+      expect(answer(knownWhileDown)).toEqual(answer(known));
+    } finally {
+      await broken.close();
+    }
   });
 
   it('voids older links when a newer one is sent', async () => {
@@ -270,31 +322,99 @@ describe('staff sign-in', () => {
     );
   });
 
-  it('locks an account after five failures and audits sign-ins', async () => {
-    await insertStaff(context, 'locked@example.com', 'team', 'a good password');
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const response = await context.app.inject({
-        method: 'POST',
-        url: '/api/auth/team-login',
-        payload: { email: 'locked@example.com', password: `guess ${attempt}` },
-        remoteAddress: nextIp(),
-      });
-      expect(response.statusCode).toBe(401);
-    }
-    const locked = await context.app.inject({
+  const staffLogin = (email: string, password: string, remoteAddress: string) =>
+    context.app.inject({
       method: 'POST',
       url: '/api/auth/team-login',
-      payload: { email: 'locked@example.com', password: 'a good password' },
-      remoteAddress: nextIp(),
+      payload: { email, password },
+      remoteAddress,
     });
-    expect(locked.statusCode).toBe(423);
-    context.clock.advance(16 * 60 * 1000);
-    expect((await signInStaff(context, 'locked@example.com', 'a good password')).length).toBe(43);
+  const answer = (response: Awaited<ReturnType<typeof staffLogin>>) => ({
+    status: response.statusCode,
+    body: response.json<unknown>(),
+    retryAfter: response.headers['retry-after'],
+  });
+
+  it('slows one IP guessing one account with growing waits, and never locks the account', async () => {
+    await insertStaff(context, 'guarded@example.com', 'team', 'a good password');
+    const attacker = nextIp();
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect(
+        (await staffLogin('guarded@example.com', `guess ${attempt}`, attacker)).statusCode,
+      ).toBe(401);
+    }
+    // The sixth try waits a minute, even with the right password: guessing cannot continue.
+    const waiting = await staffLogin('guarded@example.com', 'a good password', attacker);
+    expect(answer(waiting)).toEqual({
+      status: 429,
+      body: {
+        code: 'RATE_LIMITED',
+        message: 'Too many failed sign-ins. Please try again in 1 minute.',
+      },
+      retryAfter: '60',
+    });
+
+    // The account's owner, from anywhere else, signs in at once.
+    expect((await signInStaff(context, 'guarded@example.com', 'a good password')).length).toBe(43);
+
+    // After the wait, one more guess; failing again doubles the wait.
+    context.clock.advance(60 * 1000);
+    expect((await staffLogin('guarded@example.com', 'guess 6', attacker)).statusCode).toBe(401);
+    const longer = await staffLogin('guarded@example.com', 'guess 7', attacker);
+    expect(longer.statusCode).toBe(429);
+    expect(longer.headers['retry-after']).toBe('120');
+
+    // A success from that IP forgets its failures.
+    context.clock.advance(120 * 1000);
+    expect((await staffLogin('guarded@example.com', 'a good password', attacker)).statusCode).toBe(
+      200,
+    );
+    const remembered = await context.database.db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `staff-login-failures:${attacker}:guarded@example.com`));
+    expect(remembered).toEqual([]);
+
     const audits = await context.database.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.action, 'auth.staff-login'));
     expect(audits.length).toBeGreaterThan(0);
+  });
+
+  it('throttles an unknown e-mail exactly like a staff account, so neither answer tells', async () => {
+    const [staffIp, strangerIp] = [nextIp(), nextIp()];
+    const staffAnswers = [];
+    const strangerAnswers = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      staffAnswers.push(answer(await staffLogin('team@example.com', `guess ${attempt}`, staffIp)));
+      strangerAnswers.push(
+        answer(await staffLogin('nobody-here@example.com', `guess ${attempt}`, strangerIp)),
+      );
+    }
+    expect(staffAnswers).toEqual(strangerAnswers);
+    expect(staffAnswers.map((entry) => entry.status)).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('caps the wait at an hour and forgets a pair after a quiet day', async () => {
+    const ip = nextIp();
+    const wait = async () => {
+      const response = await staffLogin('admin@example.com', 'wrong', ip);
+      return response.statusCode === 429 ? Number(response.headers['retry-after']) : 0;
+    };
+    for (let attempt = 0; attempt < 5; attempt += 1) await wait();
+    const waits: number[] = [];
+    for (let round = 0; round < 8; round += 1) {
+      const seconds = await wait();
+      waits.push(seconds);
+      // Past the wait, and past the per-IP window (10 per 15 minutes) that would answer first.
+      context.clock.advance(Math.max(seconds, 15 * 60) * 1000);
+      expect(await wait()).toBe(0); // the allowed try, which fails again
+    }
+    expect(waits).toEqual([60, 120, 240, 480, 960, 1920, 3600, 3600]);
+    context.clock.advance(24 * 3600 * 1000);
+    expect(await wait()).toBe(0);
+    expect(await wait()).toBe(0);
   });
 
   it('throttles staff sign-in per IP', async () => {

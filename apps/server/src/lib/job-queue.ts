@@ -1,0 +1,36 @@
+/**
+ * The job-queue port: services hand work to a background job by name, without knowing pg-boss.
+ * The app is built before the workers start (jobs need the app's services), so server.ts binds
+ * the queue to the running job runner afterwards; tests bind it to an in-memory queue they drain.
+ */
+import { AppError } from '../errors.ts';
+
+export interface JobQueue {
+  /** Queues one job; the payload is checked against the job's schema by the runner. */
+  send(name: string, payload: object): Promise<void>;
+}
+
+export interface LateBoundJobQueue extends JobQueue {
+  /** Connects the queue to the running job runner (once, after the jobs started). */
+  attach(queue: JobQueue): void;
+}
+
+export function createLateBoundJobQueue(): LateBoundJobQueue {
+  let target: JobQueue | undefined;
+  return {
+    async send(name, payload) {
+      // server.ts attaches before it listens, so a request never sees this; a script that builds
+      // the app without workers does.
+      if (!target) {
+        throw new AppError(
+          'PROVIDER_UNAVAILABLE',
+          'This is not available right now. Please try again in a few minutes.',
+        );
+      }
+      await target.send(name, payload);
+    },
+    attach(queue) {
+      target = queue;
+    },
+  };
+}

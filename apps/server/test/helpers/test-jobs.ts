@@ -1,0 +1,40 @@
+import type { JobDefinition } from '../../src/jobs/job-runner.ts';
+import type { JobQueue } from '../../src/lib/job-queue.ts';
+
+/**
+ * An in-memory job queue for integration tests: `send` only records the job, as pg-boss would,
+ * and `runQueued` runs what was queued, in order, like a worker (without its retries; the
+ * retry path is tested against the real runner in login-mail.test.ts).
+ */
+export interface TestJobQueue extends JobQueue {
+  // Each definition checks its own payload type; the queue only needs the common shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  register(definition: JobDefinition<any>): void;
+  /** The jobs sent and not yet run. */
+  pending(): { name: string; payload: object }[];
+  /** Runs every queued job once; the first failure rejects (the failed job is dropped). */
+  runQueued(): Promise<void>;
+}
+
+export function createTestJobQueue(): TestJobQueue {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const definitions = new Map<string, JobDefinition<any>>();
+  const queued: { name: string; payload: object }[] = [];
+  return {
+    async send(name, payload) {
+      const definition = definitions.get(name);
+      if (!definition) throw new Error(`No job named ${name} is registered`);
+      queued.push({ name, payload: definition.payload.parse(payload) as object });
+    },
+    register(definition) {
+      definitions.set(definition.name, definition);
+    },
+    pending: () => [...queued],
+    async runQueued() {
+      while (queued.length > 0) {
+        const job = queued.shift()!;
+        await definitions.get(job.name)!.handle(job.payload);
+      }
+    },
+  };
+}
