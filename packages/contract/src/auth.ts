@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailAddress } from './common.ts';
+import { staffPasswordRule } from './rules.ts';
 
 export const roles = ['customer', 'team', 'admin'] as const;
 export const role = z.enum(roles);
@@ -27,6 +28,19 @@ export const staffLoginBody = z.object({
   password: z.string().min(1, 'Please enter both email and password').max(200),
 });
 export type StaffLoginBody = z.infer<typeof staffLoginBody>;
+
+/** The one-time link from `npm run staff -- add` (or `reset`) and the new password. */
+export const staffSetPasswordBody = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid any more'),
+  password: z
+    .string()
+    .min(staffPasswordRule.minLength, staffPasswordRule.tooShortMessage)
+    .max(staffPasswordRule.maxLength, 'That password is too long'),
+});
+export type StaffSetPasswordBody = z.infer<typeof staffSetPasswordBody>;
 
 /** When staff open a customer's portal, the session carries this scope. */
 export const impersonation = z.object({

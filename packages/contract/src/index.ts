@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './rules.ts';
 export * from './auth.ts';
 export * from './staff.ts';
 export * from './coverage.ts';

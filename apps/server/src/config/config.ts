@@ -159,6 +159,10 @@ export interface Config {
   mailFrom: string;
   /** Login links one e-mail address may request per 15 minutes. */
   loginLinksPerEmail: number;
+  /**
+   * Initial passwords of the demo staff accounts, used only when demo data is first seeded in
+   * development (generated when unset); refused in production.
+   */
   adminPassword: string | undefined;
   teamPassword: string | undefined;
   companyUrl: string;
@@ -255,6 +259,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (isProduction && env.BILLING_TEST_CLOCK === true) {
     problems.push(
       'BILLING_TEST_CLOCK: the test clock moves billing time for every customer and cannot be turned on in production',
+    );
+  }
+  // Staff accounts come from `npm run staff` (docs/decisions/062); these only seed the demo.
+  if (isProduction && (env.ADMIN_PASSWORD || env.TEAM_PASSWORD)) {
+    problems.push(
+      'ADMIN_PASSWORD and TEAM_PASSWORD: only for the development demo; in production create staff with `npm run staff -- add EMAIL --role admin`',
     );
   }
   if (env.BILLING === 'stripe' && !env.STRIPE_SECRET_KEY) {

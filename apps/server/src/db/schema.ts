@@ -36,15 +36,35 @@ export const customers = pgTable('customers', {
 export const staffRoles = ['team', 'admin'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
+/**
+ * Staff accounts, made by `npm run staff -- add` (docs/decisions/062). The password is null until
+ * the person sets one through their one-time link. Failed sign-ins are throttled per e-mail and
+ * IP in `rate_limits`, never by locking the account.
+ */
 export const staff = pgTable('staff', {
   id: uuid('id').primaryKey().defaultRandom(),
   email: text('email').notNull().unique(),
   role: text('role', { enum: staffRoles }).notNull(),
-  passwordHash: text('password_hash').notNull(),
-  failedLogins: integer('failed_logins').notNull().default(0),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  passwordHash: text('password_hash'),
   createdAt: createdAt(),
 });
+
+/** One-time set-password links for staff (24 h). Only the SHA-256 of the token is stored. */
+export const staffPasswordTokens = pgTable(
+  'staff_password_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staff.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('staff_password_tokens_staff_idx').on(table.staffId)],
+);
 
 /** One-time login links. Only the SHA-256 of the token is stored. */
 export const loginTokens = pgTable(

@@ -1,66 +1,53 @@
 /**
- * The two staff accounts: admin@example.com (admin) and team@example.com (team). Passwords come
- * from ADMIN_PASSWORD / TEAM_PASSWORD, or are generated once and kept in DATA_DIR (mode 600) so
- * the start banner can print them.
+ * The demo's two staff accounts, admin@example.com (admin) and team@example.com (team), made
+ * once, when demo data is first seeded in development (docs/decisions/062). Their passwords come
+ * from ADMIN_PASSWORD / TEAM_PASSWORD (the browser journeys) or are generated, and are written
+ * only to DATA_DIR/demo-staff-passwords.txt (mode 600): never printed, never logged, and never
+ * changed by a later start. Real staff accounts come from `npm run staff -- add`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { generatePassword, hashPassword, verifyPassword } from '../../lib/tokens.ts';
+import { generatePassword, hashPassword } from '../../lib/tokens.ts';
 import type { Database } from '../client.ts';
-import { staff, type StaffRole } from '../schema.ts';
+import { staff } from '../schema.ts';
 
-export interface StaffCredential {
-  email: string;
-  role: StaffRole;
-  password: string;
-  source: 'environment' | 'generated';
-}
+export const demoStaffPasswordFile = (dataDir: string) =>
+  path.join(dataDir, 'demo-staff-passwords.txt');
 
-export async function ensureStaffAccounts(
+/** Creates the demo staff accounts that do not exist yet; returns the password file's path. */
+export async function seedDemoStaff(
   db: Database,
   options: {
     dataDir: string;
     adminPassword?: string | undefined;
     teamPassword?: string | undefined;
   },
-): Promise<StaffCredential[]> {
-  const passwordFile = path.join(options.dataDir, 'staff-passwords.json');
-  const stored: Record<string, string> = fs.existsSync(passwordFile)
-    ? (JSON.parse(fs.readFileSync(passwordFile, 'utf8')) as Record<string, string>)
-    : {};
+): Promise<string> {
   const accounts = [
-    { email: 'admin@example.com', role: 'admin' as const, fromEnvironment: options.adminPassword },
-    { email: 'team@example.com', role: 'team' as const, fromEnvironment: options.teamPassword },
+    { email: 'admin@example.com', role: 'admin' as const, password: options.adminPassword },
+    { email: 'team@example.com', role: 'team' as const, password: options.teamPassword },
   ];
-  const credentials: StaffCredential[] = [];
+  const lines = [
+    'Demo staff accounts (development only). Sign in at /team-login.',
+    'Change or remove them with `npm run staff`; a restart never changes them.',
+    '',
+  ];
   for (const account of accounts) {
-    const password = account.fromEnvironment ?? stored[account.email] ?? generatePassword();
-    if (!account.fromEnvironment) stored[account.email] = password;
-    const [existing] = await db.select().from(staff).where(eq(staff.email, account.email));
-    if (!existing) {
-      await db
-        .insert(staff)
-        .values({
-          email: account.email,
-          role: account.role,
-          passwordHash: await hashPassword(password),
-        })
-        .onConflictDoNothing();
-    } else if (!(await verifyPassword(password, existing.passwordHash))) {
-      await db
-        .update(staff)
-        .set({ passwordHash: await hashPassword(password), failedLogins: 0, lockedUntil: null })
-        .where(eq(staff.id, existing.id));
-    }
-    credentials.push({
-      email: account.email,
-      role: account.role,
-      password,
-      source: account.fromEnvironment ? 'environment' : 'generated',
-    });
+    const password = account.password ?? generatePassword();
+    const [created] = await db
+      .insert(staff)
+      .values({
+        email: account.email,
+        role: account.role,
+        passwordHash: await hashPassword(password),
+      })
+      .onConflictDoNothing()
+      .returning({ id: staff.id });
+    if (created) lines.push(`${account.email}  ${password}`);
   }
+  const file = demoStaffPasswordFile(options.dataDir);
   fs.mkdirSync(options.dataDir, { recursive: true });
-  fs.writeFileSync(passwordFile, JSON.stringify(stored, null, 2), { mode: 0o600 });
-  return credentials;
+  fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return file;
 }

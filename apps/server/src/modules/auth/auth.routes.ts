@@ -1,9 +1,11 @@
 import {
   errorBody,
   loginQuery,
+  messageBody,
   requestLoginBody,
   requestLoginResponse,
   staffLoginBody,
+  staffSetPasswordBody,
   tokenResponse,
   userDataResponse,
 } from '@farmcam/contract';
@@ -11,10 +13,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestContext, requireSession } from '../../plugins/auth.ts';
 import type { AuthService } from './auth.service.ts';
+import type { StaffAccountsService } from './staff-accounts.service.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 423: errorBody, 429: errorBody };
+const errors = { 400: errorBody, 401: errorBody, 429: errorBody };
 
-export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+export const authRoutes: FastifyPluginAsyncZod<{
+  auth: AuthService;
+  staffAccounts: StaffAccountsService;
+}> = async (app, { auth, staffAccounts }) => {
   app.post(
     '/auth/request-login',
     {
@@ -55,6 +61,22 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       async (request) => auth.staffLogin(request.body, requestContext(request)),
     );
   }
+
+  app.post(
+    '/auth/staff-set-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Set a staff account's password from its one-time link (`npm run staff`)",
+        body: staffSetPasswordBody,
+        response: { 200: messageBody, ...errors },
+      },
+    },
+    async (request) => {
+      await staffAccounts.setPassword(request.body, requestContext(request).ip);
+      return { message: 'Your password is set. You can sign in now.' };
+    },
+  );
 
   app.get(
     '/auth/user-data',
