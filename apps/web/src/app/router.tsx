@@ -59,6 +59,14 @@ export const routes: RouteObject[] = [
               (module) => module.StaffLoginPage,
             ),
           },
+          {
+            path: paths.staffSetPassword.pattern,
+            ...lazyPage(
+              { title: 'Choose your password' },
+              () => import('../features/auth/components/staff-set-password-page.tsx'),
+              (module) => module.StaffSetPasswordPage,
+            ),
+          },
           // Activation is open to new visitors (spec §2); the thank-you page is where checkout returns.
           {
             path: paths.activate.pattern,

@@ -32,6 +32,10 @@ export const paths = {
     href: (token: string) => `/login/${segment(token)}`,
   },
   teamLogin: { pattern: '/team-login', href: () => '/team-login' },
+  staffSetPassword: {
+    pattern: '/team-login/set-password/:token',
+    href: (token: string) => `/team-login/set-password/${segment(token)}`,
+  },
   staff: { pattern: '/staff', href: () => '/staff' },
   postcode: { pattern: '/postcode', href: () => '/postcode' },
   postcodeResult: {
