@@ -16,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sourceRoot = path.join(serverRoot, 'src');
-const outputRoot = path.join(serverRoot, 'dist');
+// Another folder for the build's own test; it must sit inside the repository so the external
+// packages resolve from node_modules.
+const outputRoot = path.resolve(process.argv[2] ?? path.join(serverRoot, 'dist'));
 
 /** Bundles @farmcam/* workspace packages; leaves other packages and node: built-ins external. */
 const externalPackages = {
