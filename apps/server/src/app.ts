@@ -34,7 +34,8 @@ import { createCamerasService } from './modules/cameras/cameras.service.ts';
 import { createReadCache, invalidateOnCameraChanges } from './modules/cameras/plans-cache.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
-import { createAuthService } from './modules/auth/auth.service.ts';
+import { authPolicy, createAuthService, type Principal } from './modules/auth/auth.service.ts';
+import { createSessionCache, evictOnSessionChanges } from './modules/auth/session-cache.ts';
 import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { createCoverageService } from './modules/coverage/coverage.service.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
@@ -99,6 +100,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   const { db } = deps.database;
   const rateLimiter = createRateLimiter(db, deps.clock);
+  // Every process evicts a revoked session at once (docs/decisions/065).
+  const sessionCache = createSessionCache<Principal>({
+    ttlMs: authPolicy.sessionCacheSeconds * 1000,
+    maxEntries: authPolicy.sessionCacheEntries,
+    now: () => deps.clock.now().getTime(),
+  });
+  const stopSessionListening = await evictOnSessionChanges(deps.database, sessionCache);
+  app.addHook('onClose', async () => stopSessionListening());
   const auth = createAuthService({
     db,
     clock: deps.clock,
@@ -106,6 +115,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     rateLimiter,
     publicUrl: config.publicUrl,
     loginLinksPerEmail: config.loginLinksPerEmail,
+    sessionCache,
   });
 
   const coverage = createCoverageService({

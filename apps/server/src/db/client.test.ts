@@ -3,8 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseLockedError, openDatabase } from './client.ts';
+import { z } from 'zod';
+import { startJobs } from '../jobs/job-runner.ts';
+import {
+  DatabaseLockedError,
+  advisoryLockKeys,
+  openDatabase,
+  type DatabaseHandle,
+} from './client.ts';
 
 const serverEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../server.ts');
 const directories: string[] = [];
@@ -56,3 +65,105 @@ describe('embedded database lock', () => {
     }
   });
 });
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!serverUrl)(
+  'several processes on one empty PostgreSQL database (needs TEST_DATABASE_URL: npm run test:pg)',
+  () => {
+    /** A fresh empty database; each handle opened on it is a process's pool of its own. */
+    async function withEmptyDatabase(test: (url: string) => Promise<void>): Promise<void> {
+      const name = `farmcam_start_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      try {
+        const url = new URL(serverUrl as string);
+        url.pathname = `/${name}`;
+        await test(url.toString());
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    }
+
+    it('migrates once when several start at once, and every one comes up', async () => {
+      await withEmptyDatabase(async (url) => {
+        const handles = await Promise.all(
+          Array.from({ length: 4 }, () => openDatabase({ kind: 'postgres', url })),
+        );
+        try {
+          const { rows } = await handles[0]!.executeSql(
+            'select count(*)::int as count from drizzle.__drizzle_migrations',
+          );
+          const migrations = fs
+            .readdirSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'))
+            .filter((file) => file.endsWith('.sql'));
+          expect(rows).toEqual([{ count: migrations.length }]);
+        } finally {
+          await Promise.all(handles.map((handle) => handle.close()));
+        }
+      });
+    });
+
+    it('sets the job queues up when several start at once', async () => {
+      await withEmptyDatabase(async (url) => {
+        const handles: DatabaseHandle[] = [];
+        for (let index = 0; index < 3; index += 1) {
+          handles.push(await openDatabase({ kind: 'postgres', url }));
+        }
+        const definitions = ['alpha', 'beta', 'gamma', 'delta'].map((name) => ({
+          name,
+          payload: z.object({}),
+          handle: async () => undefined,
+        }));
+        const errors: Error[] = [];
+        try {
+          const runners = await Promise.all(
+            handles.map((handle, index) =>
+              // Each in its own order: unserialised, crossing createQueue calls deadlock.
+              startJobs(handle, index % 2 ? [...definitions].reverse() : definitions, {
+                onError: (error) => errors.push(error),
+              }),
+            ),
+          );
+          await Promise.all(runners.map((runner) => runner.stop()));
+          const { rows } = await handles[0]!.executeSql(
+            "select name from pgboss.queue where name not like '\\_\\_pgboss%' order by name",
+          );
+          expect(rows).toEqual(['alpha', 'beta', 'delta', 'gamma'].map((name) => ({ name })));
+          expect(errors).toEqual([]);
+        } finally {
+          await Promise.all(handles.map((handle) => handle.close()));
+        }
+      });
+    }, 60_000);
+
+    it('runs work under an advisory lock one process at a time', async () => {
+      await withEmptyDatabase(async (url) => {
+        const handles = [
+          await openDatabase({ kind: 'postgres', url }),
+          await openDatabase({ kind: 'postgres', url }),
+        ];
+        try {
+          const events: string[] = [];
+          const work = (name: string) => async () => {
+            events.push(`${name} in`);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            events.push(`${name} out`);
+          };
+          await Promise.all([
+            handles[0]!.withAdvisoryLock(advisoryLockKeys.jobQueues, work('a')),
+            handles[1]!.withAdvisoryLock(advisoryLockKeys.jobQueues, work('b')),
+          ]);
+          expect([
+            ['a in', 'a out', 'b in', 'b out'],
+            ['b in', 'b out', 'a in', 'a out'],
+          ]).toContainEqual(events);
+        } finally {
+          await Promise.all(handles.map((handle) => handle.close()));
+        }
+      });
+    });
+  },
+);

@@ -32,6 +32,12 @@ export interface DatabaseHandle {
    * reconnects by itself and then calls `onGap(true)`.
    */
   listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
+  /**
+   * Runs `work` while holding a PostgreSQL advisory lock (one of advisoryLockKeys) on a dedicated
+   * connection, so processes sharing the database do it one at a time. PGlite is one process:
+   * it just runs `work`.
+   */
+  withAdvisoryLock<T>(key: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -100,7 +106,14 @@ export async function openDatabase(
     // Without a listener, an idle connection's error would crash the process.
     pool.on('error', (error) => options.onConnectionError?.(error));
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
-    await migrateNodePostgres(db as never, { migrationsFolder });
+    try {
+      await withPostgresAdvisoryLock(location.url, advisoryLockKeys.migrations, (client) =>
+        migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder }),
+      );
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
     return {
       db,
       kind: 'postgres',
@@ -110,6 +123,7 @@ export async function openDatabase(
         return { rows: result.rows };
       },
       listen: (channel, handlers) => listenOnPostgres(location.url, channel, handlers),
+      withAdvisoryLock: (key, work) => withPostgresAdvisoryLock(location.url, key, () => work()),
       close: () => pool.end(),
     };
   }
@@ -141,6 +155,7 @@ export async function openDatabase(
         const unlisten = await client.listen(channel, handlers.onNotification);
         return () => unlisten();
       },
+      withAdvisoryLock: (_key, work) => work(),
       close: async () => {
         await client.close();
         release();
@@ -149,6 +164,43 @@ export async function openDatabase(
   } catch (error) {
     release();
     throw error;
+  }
+}
+
+/**
+ * Keys of the advisory locks that serialise start-up work between processes sharing one
+ * database (docs/decisions/065): "farmcam" in ASCII, plus one, plus two.
+ */
+export const advisoryLockKeys = {
+  /** Migrations: N processes starting at once on an empty database migrate one at a time. */
+  migrations: '28817591713882477',
+  /** Demo data: seeded by the first process only, the others wait and find it done. */
+  demoSeed: '28817591713882478',
+  /** pg-boss set-up: its concurrent createQueue calls deadlock on the job table's partitions. */
+  jobQueues: '28817591713882479',
+} as const;
+
+/**
+ * Holds a session-level advisory lock on a dedicated connection (not a pooled one, which could
+ * be handed to someone else) while `work` runs. If the process dies, the lock goes with the
+ * connection, so a crashed start never blocks the next.
+ */
+async function withPostgresAdvisoryLock<T>(
+  url: string,
+  key: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  // An error on this short-lived connection surfaces through the query that fails.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [key]);
+    const result = await work(client);
+    await client.query('select pg_advisory_unlock($1)', [key]);
+    return result;
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { withLuhnDigit } from '@farmcam/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
-import type { Database, Executor } from '../client.ts';
+import { advisoryLockKeys, type Database, type Executor } from '../client.ts';
 import {
   appSettings,
   customers,
@@ -162,7 +162,7 @@ export async function seedCatalogue(executor: Executor): Promise<void> {
   await executor.insert(prices).values(cataloguePrices).onConflictDoNothing();
 }
 
-export async function isDemoSeeded(db: Database): Promise<boolean> {
+export async function isDemoSeeded(db: Executor): Promise<boolean> {
   const [row] = await db.select().from(appSettings).where(eq(appSettings.key, seedMarker));
   return Number(row?.value) >= seedVersion;
 }
@@ -172,7 +172,11 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
   const now = clock.now();
   const monthStart = utcDate(now.getUTCFullYear(), now.getUTCMonth(), 1);
 
-  await db.transaction(async (transaction) => {
+  return db.transaction(async (transaction) => {
+    // Processes starting at once on one database take turns here, and only the first seeds: the
+    // others find the marker (docs/decisions/065).
+    await transaction.execute(sql`select pg_advisory_xact_lock(${advisoryLockKeys.demoSeed})`);
+    if (await isDemoSeeded(transaction)) return false;
     await seedCatalogue(transaction);
     for (const customer of demoCustomers) {
       const [row] = await transaction
@@ -209,8 +213,8 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
       .insert(appSettings)
       .values({ key: seedMarker, value: seedVersion })
       .onConflictDoUpdate({ target: appSettings.key, set: { value: seedVersion } });
+    return true;
   });
-  return true;
 }
 
 async function seedCamera(

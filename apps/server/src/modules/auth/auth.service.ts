@@ -7,6 +7,7 @@ import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { createOpaqueToken, hashPassword, hashToken, verifyPassword } from '../../lib/tokens.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import { authRepository as repository, type SessionWithPeople } from './auth.repository.ts';
+import { createSessionCache, type SessionCache } from './session-cache.ts';
 
 /** Lifetimes and limits of sign-in (DESIGN §4). */
 export const authPolicy = {
@@ -16,8 +17,12 @@ export const authPolicy = {
   impersonationSeconds: 30 * 60,
   /** How often a session's last-seen time is written (idle expiry needs no finer grain). */
   touchEverySeconds: 60,
-  /** How long a resolved session is trusted from memory before it is read again. */
+  /**
+   * How long a resolved session is trusted from memory before it is read again. Revocation does
+   * not wait for it: every process evicts on NOTIFY session_changes (docs/decisions/065).
+   */
   sessionCacheSeconds: 5,
+  sessionCacheEntries: 10_000,
   loginRequestsPerEmail: { limit: 5, windowSeconds: 15 * 60 },
   loginRequestsPerIp: { limit: 20, windowSeconds: 15 * 60 },
   tokenExchangesPerIp: { limit: 30, windowSeconds: 15 * 60 },
@@ -65,10 +70,21 @@ export function createAuthService(deps: {
   publicUrl: string;
   /** Overrides authPolicy.loginRequestsPerEmail.limit (e.g. for browser journeys). */
   loginLinksPerEmail?: number;
+  /**
+   * Resolved sessions, evicted by NOTIFY session_changes in app.ts (docs/decisions/065). Without
+   * one (a service on its own), a private cache that only this process's logouts evict.
+   */
+  sessionCache?: SessionCache<Principal>;
 }) {
   const { db, clock, mailer, rateLimiter, publicUrl } = deps;
   const loginLinksPerEmail = deps.loginLinksPerEmail ?? authPolicy.loginRequestsPerEmail.limit;
-  const sessionCache = new Map<string, { principal: Principal; cachedAt: number }>();
+  const sessionCache =
+    deps.sessionCache ??
+    createSessionCache<Principal>({
+      ttlMs: authPolicy.sessionCacheSeconds * 1000,
+      maxEntries: authPolicy.sessionCacheEntries,
+      now: () => clock.now().getTime(),
+    });
   // A fixed hash to compare against when the e-mail is unknown, so timing does not tell.
   const decoyPasswordHash = hashPassword(createOpaqueToken());
 
@@ -271,42 +287,43 @@ export function createAuthService(deps: {
     /**
      * Resolves a bearer token to its principal, or undefined when it is unknown, revoked or
      * expired. Resolved sessions are trusted from memory for a few seconds (the hot path of every
-     * request); revocation in this process evicts at once.
+     * request); a revocation in any process evicts at once (NOTIFY, docs/decisions/065).
      */
     async authenticate(token: string): Promise<Principal | undefined> {
       const tokenHash = hashToken(token);
       const now = clock.now();
       const cached = sessionCache.get(tokenHash);
-      if (
-        cached &&
-        now.getTime() - cached.cachedAt < authPolicy.sessionCacheSeconds * 1000 &&
-        cached.principal.expiresAt > now
-      ) {
-        return cached.principal;
-      }
+      if (cached && cached.expiresAt > now) return cached;
+      // Taken before the read: an eviction while it runs means its answer may be stale.
+      const generation = sessionCache.generation();
       const row = await repository.findSessionByTokenHash(db, tokenHash);
       if (!row) return undefined;
       const { session } = row;
       const idleDeadline = session.lastSeenAt.getTime() + session.idleTimeoutSeconds * 1000;
       if (session.revokedAt || session.expiresAt <= now || idleDeadline <= now.getTime()) {
-        sessionCache.delete(tokenHash);
+        sessionCache.evict(tokenHash);
         return undefined;
       }
       if (now.getTime() - session.lastSeenAt.getTime() > authPolicy.touchEverySeconds * 1000) {
         await repository.touchSession(db, session.id, now);
       }
       const principal = toPrincipal(row);
-      if (sessionCache.size > 10_000) sessionCache.clear();
-      sessionCache.set(tokenHash, { principal, cachedAt: now.getTime() });
+      sessionCache.set(tokenHash, principal, generation);
       return principal;
     },
 
     /** Ends the session (and any customer portals staff opened from it). */
     async logout(principal: Principal, context: RequestContext): Promise<void> {
       const now = clock.now();
-      await db.transaction(async (transaction) => {
-        const revoked = await repository.revokeSessionTree(transaction, principal.sessionId, now);
-        for (const tokenHash of revoked) sessionCache.delete(tokenHash);
+      // Evicted here at once, and in every process by the NOTIFY the commit sends: a read of
+      // the still-valid row that starts before the commit is not stored (see session-cache.ts).
+      const revoked = await db.transaction(async (transaction) => {
+        const tokenHashes = await repository.revokeSessionTree(
+          transaction,
+          principal.sessionId,
+          now,
+        );
+        for (const tokenHash of tokenHashes) sessionCache.evict(tokenHash);
         await writeAudit(transaction, {
           actorType: principal.staffId ? 'staff' : 'customer',
           actorId: principal.staffId ?? principal.customerId,
@@ -316,7 +333,9 @@ export function createAuthService(deps: {
           subjectId: principal.sessionId,
           ip: context.ip,
         });
+        return tokenHashes;
       });
+      for (const tokenHash of revoked) sessionCache.evict(tokenHash);
     },
 
     /** Opens a customer's portal for staff: a short session scoped to that customer. */
