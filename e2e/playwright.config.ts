@@ -1,8 +1,25 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3999);
+/** A port nothing listens on right now, chosen by the operating system. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// A free port rather than a fixed one, so the journeys run whatever else listens on this machine.
+// Playwright imports this file again in every worker (and the specs import it): the environment,
+// which the workers inherit, carries the first choice to them all. E2E_PORT may also be set.
+process.env.E2E_PORT ??= String(await freePort());
+const port = Number(process.env.E2E_PORT);
 export const baseURL = `http://localhost:${port}`;
 /** A fresh embedded database per run, so journeys start from the demo data. */
 const dataDir = path.join(os.tmpdir(), `farmcam-e2e-${process.pid}`);
