@@ -3,6 +3,8 @@
 # The web app is built into a folder of its own, so a parallel build cannot change it mid-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The project's own Node 24 (node_modules/.bin/node, docs/decisions/060), also when run by hand.
+export PATH="$PWD/node_modules/.bin:$PATH"
 bash scripts/ensure-system-deps.sh
 web_dist=$(mktemp -d)
 trap 'rm -rf "$web_dist"' EXIT

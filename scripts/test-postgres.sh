@@ -2,6 +2,8 @@
 # The server suites again, each test file on its own fresh PostgreSQL database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The project's own Node 24 (node_modules/.bin/node, docs/decisions/060), also when run by hand.
+export PATH="$PWD/node_modules/.bin:$PATH"
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 if ! pg_isready -d "$TEST_DATABASE_URL" -q 2>/dev/null; then
   echo "PostgreSQL is not reachable at $TEST_DATABASE_URL; start it (e.g. pg_ctlcluster 15 main start) or set TEST_DATABASE_URL." >&2

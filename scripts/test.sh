@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 bash scripts/ensure-system-deps.sh
 [ -d node_modules ] || npm ci
+# The project's own Node 24 (node_modules/.bin/node, docs/decisions/060), also when run by hand.
+export PATH="$PWD/node_modules/.bin:$PATH"
 
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
