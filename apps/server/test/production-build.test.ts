@@ -14,14 +14,16 @@ const repositoryRoot = path.resolve(serverRoot, '../..');
 
 // One PGlite start in a child process; the same on PostgreSQL runs, so run it once.
 describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
-  // Inside the repository, so the bundle's external packages resolve from node_modules.
-  const buildFolder = fs.mkdtempSync(path.join(repositoryRoot, 'node_modules', '.cache', 'build-'));
-  const dataDir = path.join(buildFolder, 'data');
+  let buildFolder = '';
   let child: ChildProcess | undefined;
   let output = '';
   let baseUrl = '';
 
   beforeAll(async () => {
+    // Inside the repository, so the bundle's external packages resolve from node_modules.
+    const cacheFolder = path.join(repositoryRoot, 'node_modules', '.cache');
+    fs.mkdirSync(cacheFolder, { recursive: true });
+    buildFolder = fs.mkdtempSync(path.join(cacheFolder, 'build-'));
     const build = spawnSync(
       process.execPath,
       [path.join(serverRoot, 'scripts/build.mjs'), buildFolder],
@@ -41,7 +43,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
         PUBLIC_URL: 'https://portal.example.com',
         // Nothing is sent in this test; the transport connects only to send.
         SMTP_URL: 'smtp://mailer:SMTPSECRET0123@127.0.0.1:9',
-        DATA_DIR: dataDir,
+        DATA_DIR: path.join(buildFolder, 'data'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -67,7 +69,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
       child.kill('SIGTERM');
       await exited;
     }
-    fs.rmSync(buildFolder, { recursive: true, force: true });
+    if (buildFolder) fs.rmSync(buildFolder, { recursive: true, force: true });
   });
 
   it('starts with PUBLIC_URL and SMTP_URL alone and serves the API from its database', async () => {
