@@ -65,10 +65,13 @@ ${body}
 </html>`;
 }
 
-function notice(query: Record<string, string | undefined>): string {
-  if (query.error) return `<p class="notice error" role="alert">${escapeHtml(query.error)}</p>`;
-  if (query.notice)
-    return `<p class="notice success" role="status">${escapeHtml(query.notice)}</p>`;
+function notice(query: Record<string, unknown>): string {
+  // `?error=a&error=b` parses to an array: only a single text is ours to show.
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  if (text(query.error))
+    return `<p class="notice error" role="alert">${escapeHtml(text(query.error))}</p>`;
+  if (text(query.notice))
+    return `<p class="notice success" role="status">${escapeHtml(text(query.notice))}</p>`;
   return '';
 }
 
@@ -96,16 +99,21 @@ ${withDefault ? '<label class="check"><input type="checkbox" name="makeDefault" 
     .join('')}</ul><p>Any future expiry date and any three digits for the CVC.</p></details>`;
 }
 
-function parseCard(body: Record<string, string>): CardInput {
-  const expiry = (body.expiry ?? '').replace(/\s/g, '');
+/**
+ * The card form's fields as text: the form posts strings, but anyone can post JSON with numbers
+ * or objects in their place (docs/decisions/064), which must not reach the engine as such.
+ */
+function parseCard(body: Record<string, unknown>): CardInput {
+  const field = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
+  const expiry = field('expiry').replace(/\s/g, '');
   const match = expiry.match(/^(\d{1,2})\/?(\d{2}|\d{4})$/);
   const expMonth = match ? Number(match[1]) : 0;
   const year = match ? Number(match[2]) : 0;
   return {
-    number: body.number ?? '',
+    number: field('number'),
     expMonth,
     expYear: year < 100 ? 2000 + year : year,
-    cvc: (body.cvc ?? '').trim(),
+    cvc: field('cvc').trim(),
   };
 }
 
