@@ -16,11 +16,6 @@ export interface JobDefinition<Payload> {
   concurrency?: number;
   /** Retries of a failed run, pg-boss style: `delaySeconds` doubles per try when `isBackoff`. */
   retry?: { limit: number; delaySeconds: number; isBackoff: boolean };
-  /**
-   * Sent from this process, a worker here picks it up at once instead of at its next poll
-   * (someone is waiting for it, e.g. a login e-mail).
-   */
-  isStartedAtOnce?: boolean;
   handle(payload: Payload): Promise<void>;
 }
 
@@ -70,11 +65,9 @@ export async function startJobs(
     await boss.start();
     for (const definition of definitions) await boss.createQueue(definition.name);
   });
-  const workerIds = new Map<string, string[]>();
   for (const definition of definitions) {
-    const ids: string[] = [];
     for (let worker = 0; worker < (definition.concurrency ?? 1); worker += 1) {
-      const id = await boss.work(
+      await boss.work(
         definition.name,
         { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true },
         async (jobs) => {
@@ -94,9 +87,7 @@ export async function startJobs(
           }
         },
       );
-      ids.push(id);
     }
-    workerIds.set(definition.name, ids);
     if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
   }
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
@@ -113,14 +104,10 @@ export async function startJobs(
           retryBackoff: definition.retry.isBackoff,
         }
       : {};
-    const id = await boss.send(definition.name, definition.payload.parse(payload) as object, {
+    return boss.send(definition.name, definition.payload.parse(payload) as object, {
       ...retry,
       ...sendOptions,
     });
-    if (definition.isStartedAtOnce) {
-      for (const workerId of workerIds.get(definition.name) ?? []) boss.notifyWorker(workerId);
-    }
-    return id;
   }
 
   return {

@@ -1,11 +1,14 @@
 import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client.ts';
-import { loginTokens, rateLimits, sessions } from '../db/schema.ts';
+import { loginTokens, rateLimits, sessions, staffPasswordTokens } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { JobDefinition } from './job-runner.ts';
 
-/** Hourly: delete login links, sessions and rate-limit windows that can no longer matter. */
+/**
+ * Hourly: delete login and set-password links, sessions and rate-limit windows that can no
+ * longer matter.
+ */
 export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefinition<object> {
   return {
     name: 'purge-expired',
@@ -15,6 +18,7 @@ export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefini
       const now = deps.clock.now();
       const dayAgo = new Date(now.getTime() - 86_400_000);
       await deps.db.delete(loginTokens).where(lt(loginTokens.expiresAt, dayAgo));
+      await deps.db.delete(staffPasswordTokens).where(lt(staffPasswordTokens.expiresAt, dayAgo));
       await deps.db
         .delete(sessions)
         .where(
