@@ -108,8 +108,8 @@ function redactStrings(value: unknown, depth: number): unknown {
  * and properties such as a recording's ffmpeg output): a failed SMTP or database connection,
  * or ffmpeg's last words, can quote a URL with its password.
  */
-export function serializeError(error: Error) {
-  return redactStrings(pino.stdSerializers.err(error), 0);
+export function serializeError(error: Error): pino.SerializedError {
+  return redactStrings(pino.stdSerializers.err(error), 0) as pino.SerializedError;
 }
 
 /** Header paths pino blanks in case a log call ever passes headers along. */
