@@ -224,7 +224,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     });
   }
 
-  await app.register(livestreamPublicPlugin, { livestreaming, db, clock: deps.clock });
+  await app.register(livestreamPublicPlugin, {
+    livestreaming,
+    db,
+    clock: deps.clock,
+    publicUrl: config.publicUrl,
+  });
 
   // Never in production, whatever mailer it was given: the outbox holds sign-in links.
   if (isOutboxMailer(deps.mailer) && config.nodeEnv !== 'production') {

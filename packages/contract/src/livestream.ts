@@ -209,7 +209,16 @@ export const livestreamUrlQuery = z.object({
     .string()
     .max(253)
     .optional()
-    .describe('Host name of the page showing the embed, for the view counts'),
+    .describe(
+      'Sent by older players; ignored: the site comes from the page-load token or the Origin header',
+    ),
+  load: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'The embed page’s page-load token: names the website that framed it, for views and the 10-day rule',
+    ),
   refresh: z.enum(['1']).optional().describe('Set by the player when it checks for a newer clip'),
 });
 

@@ -57,9 +57,14 @@ export function embedContentSecurityPolicy(mediaOrigins: readonly string[]): str
   ].join('; ');
 }
 
-/** The page the embed code frames; the player script fills in the video. */
-export function renderEmbedPage(publicId: string): string {
+/**
+ * The page the embed code frames; the player script fills in the video. `pageLoad` is the signed
+ * token that tells livestream-url which website framed this load (page-load-token.ts), when a
+ * website did; the script sends it with its first request only.
+ */
+export function renderEmbedPage(publicId: string, pageLoad: string | null = null): string {
   const streamUrl = `${livestreamUrlPath}?camera_id=${encodeURIComponent(publicId)}`;
+  const pageLoadAttribute = pageLoad ? ` data-page-load="${escapeHtml(pageLoad)}"` : '';
   return `<!doctype html>
 <html lang="en-GB">
 <head>
@@ -71,7 +76,7 @@ export function renderEmbedPage(publicId: string): string {
 <script src="${embedScriptPath}" defer></script>
 </head>
 <body>
-<div class="player" data-stream-url="${escapeHtml(streamUrl)}" aria-busy="true">
+<div class="player" data-stream-url="${escapeHtml(streamUrl)}"${pageLoadAttribute} aria-busy="true">
 <video muted autoplay loop playsinline preload="auto" aria-label="Farm camera livestream"></video>
 <div class="status" role="status"><span class="spinner" aria-hidden="true"></span><span class="status-text">Loading livestream...</span></div>
 </div>

@@ -14,12 +14,14 @@ import { livestreamPublicRoutes } from './livestream.public-routes.ts';
 
 export async function livestreamPublicPlugin(
   app: FastifyInstance,
-  options: { livestreaming: Livestreaming; db: Database; clock: Clock },
+  options: { livestreaming: Livestreaming; db: Database; clock: Clock; publicUrl: string },
 ) {
   const { livestreaming } = options;
   await app.register(livestreamPublicRoutes, {
     livestream: livestreaming.service,
     db: options.db,
+    clock: options.clock,
+    publicUrl: options.publicUrl,
     mediaOrigins: livestreaming.storage.mediaOrigins,
   });
   if (livestreaming.storage.kind === 'fs') {

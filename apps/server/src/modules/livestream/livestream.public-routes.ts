@@ -4,9 +4,11 @@
  *   plain text, CORS for any origin, cached briefly;
  * - GET /embed/<public id>: the embed page, framable anywhere, with its own strict CSP;
  * - GET /embed/livestream-embed.js|css: its script and style (no inline script).
+ * Both anonymous routes are limited per network and per stream; refusals are plain-text 429s
+ * with Retry-After (docs/decisions/063).
  */
 import { livestreamUrlQuery } from '@farmcam/contract';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
@@ -19,9 +21,15 @@ import {
   renderEmbedPage,
   renderMissingEmbedPage,
 } from './embed.ts';
-import { livestreamRepository } from './livestream.repository.ts';
 import type { LivestreamService } from './livestream.service.ts';
 import type { Database } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import {
+  createPageLoadTokens,
+  ensurePageLoadSecret,
+  viewerFingerprint,
+  websiteHost,
+} from './page-load-token.ts';
 
 /** Browsers and proxies may reuse an answer this long; a new clip shows up within it. */
 const urlCacheSeconds = 30;
@@ -32,13 +40,35 @@ const allowAnyOrigin = (reply: FastifyReply) =>
     .header('access-control-allow-methods', 'GET, OPTIONS')
     .header('access-control-max-age', '86400');
 
+/** Answers a refusal the way the endpoint answers everything: plain text, with its headers. */
+function sendPlainError(reply: FastifyReply, error: AppError, cacheControl: string) {
+  return reply
+    .code(error.statusCode)
+    .headers(error.headers)
+    .type('text/plain; charset=utf-8')
+    .header('cache-control', cacheControl)
+    .send(error.message);
+}
+
+const viewerOf = (request: FastifyRequest) => ({
+  ip: request.ip,
+  fingerprint: viewerFingerprint({
+    ip: request.ip,
+    userAgent: String(request.headers['user-agent'] ?? ''),
+  }),
+});
+
 export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
   livestream: LivestreamService;
   db: Database;
+  clock: Clock;
+  publicUrl: string;
   mediaOrigins: readonly string[];
-}> = async (app, { livestream, db, mediaOrigins }) => {
+}> = async (app, { livestream, db, clock, publicUrl, mediaOrigins }) => {
   const publicEmbed = { securityHeaders: 'public-embed' as const };
   const pagePolicy = embedContentSecurityPolicy(mediaOrigins);
+  const portalHost = new URL(publicUrl).host.toLowerCase();
+  const pageLoads = createPageLoadTokens(await ensurePageLoadSecret(db), () => clock.now());
 
   app.get(
     livestreamUrlPath,
@@ -56,17 +86,25 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         response: {
           200: z.string().describe('A playable, expiring URL (text/plain)'),
           404: z.string().describe('Why there is nothing to play (text/plain)'),
+          429: z.string().describe('Too many requests; Retry-After says when to ask again'),
         },
       },
       // The address is written as it is, not as JSON.
       serializerCompiler: () => (data) => String(data),
     },
     async (request, reply) => {
+      const publicId = request.query.camera_id;
+      const viewer = viewerOf(request);
+      // The framing site, as the embed page's load vouched for it; or, for a player on another
+      // origin calling us itself, the Origin its browser set. Never the `site` query value.
+      const site =
+        pageLoads.verify(request.query.load, publicId, viewer.fingerprint) ??
+        websiteHost(request.headers.origin, portalHost);
       try {
         const url = await livestream.latestClipUrl({
-          publicId: request.query.camera_id,
-          site: request.query.site,
-          referer: request.headers.referer,
+          publicId,
+          site,
+          viewer,
           isRefresh: request.query.refresh === '1',
         });
         return reply
@@ -74,12 +112,12 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
           .header('cache-control', `public, max-age=${urlCacheSeconds}`)
           .send(url);
       } catch (error) {
-        if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
-        return reply
-          .code(404)
-          .type('text/plain; charset=utf-8')
-          .header('cache-control', `public, max-age=${urlCacheSeconds}`)
-          .send(error.message);
+        if (!(error instanceof AppError)) throw error;
+        if (error.code === 'NOT_FOUND') {
+          return sendPlainError(reply, error, `public, max-age=${urlCacheSeconds}`);
+        }
+        if (error.code === 'RATE_LIMITED') return sendPlainError(reply, error, 'no-store');
+        throw error;
       }
     },
   );
@@ -118,15 +156,35 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { publicId } = request.params;
-      const isKnown =
-        livestreamUrlQuery.shape.camera_id.safeParse(publicId).success &&
-        (await livestreamRepository.findByPublicId(db, publicId)) !== undefined;
-      return reply
-        .code(isKnown ? 200 : 404)
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', pagePolicy)
-        .header('cache-control', 'public, max-age=300')
-        .send(isKnown ? renderEmbedPage(publicId) : renderMissingEmbedPage());
+      const viewer = viewerOf(request);
+      let isKnown = false;
+      try {
+        isKnown =
+          livestreamUrlQuery.shape.camera_id.safeParse(publicId).success &&
+          (await livestream.isEmbeddable(publicId, viewer));
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED') {
+          return sendPlainError(reply, error, 'no-store');
+        }
+        throw error;
+      }
+      // A browser loading the frame inside a page names that page as the Referer (a frame's own
+      // navigation, which page scripts cannot make up; Sec-Fetch-Dest says so where sent).
+      const fetchDestination = request.headers['sec-fetch-dest'];
+      const site =
+        fetchDestination === undefined || fetchDestination === 'iframe'
+          ? websiteHost(request.headers.referer, portalHost)
+          : null;
+      const pageLoad = isKnown && site ? pageLoads.issue(publicId, site, viewer.fingerprint) : null;
+      return (
+        reply
+          .code(isKnown ? 200 : 404)
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', pagePolicy)
+          // The page carries a token for this viewer and site: never a shared cache's copy.
+          .header('cache-control', 'private, no-store')
+          .send(isKnown ? renderEmbedPage(publicId, pageLoad) : renderMissingEmbedPage())
+      );
     },
   );
 };

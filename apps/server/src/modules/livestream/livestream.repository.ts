@@ -48,6 +48,9 @@ export interface DueLivestreamRow extends CameraPlanRow {
   livestream_id: string;
 }
 
+/** Where views from sites past a day's bound are counted (not a host name: it has spaces). */
+export const otherSitesHost = '(other sites)';
+
 export interface ViewsDayRow {
   livestream_id: string;
   day: string;
@@ -350,13 +353,28 @@ export const livestreamRepository = {
 
   // ── Views ──────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * One view on a day from a site. A stream records at most `sitesPerDay` distinct sites a day;
+   * views from further sites are counted together under `otherSitesHost`, so invented sites
+   * cannot add rows without bound.
+   */
   async countView(
     executor: Executor,
-    values: { livestreamId: string; day: string; referrerHost: string },
+    values: { livestreamId: string; day: string; referrerHost: string; sitesPerDay: number },
   ): Promise<void> {
+    const { livestreamId, day, referrerHost } = values;
     await executor.execute(
       sql`insert into livestream_views (livestream_id, day, referrer_host, views)
-          values (${values.livestreamId}, ${values.day}, ${values.referrerHost}, 1)
+          select ${livestreamId}::uuid, ${day}::date,
+            case when exists (
+                select 1 from livestream_views
+                where livestream_id = ${livestreamId} and day = ${day} and referrer_host = ${referrerHost}
+              ) or (
+                select count(*) from livestream_views
+                where livestream_id = ${livestreamId} and day = ${day}
+              ) < ${values.sitesPerDay}
+              then ${referrerHost}::text else ${otherSitesHost}::text end,
+            1
           on conflict (livestream_id, day, referrer_host) do update set views = livestream_views.views + 1`,
     );
   },

@@ -426,24 +426,26 @@ describe('livestreaming endpoints', () => {
       expect(preflight.headers['access-control-allow-origin']).toBe('*');
     });
 
-    it('counts views per UK day and site, and notes the code is on a website', async () => {
+    it('counts views per UK day, viewer and site, and notes the code is on a website', async () => {
+      // The site comes from a browser's Origin (or the embed page's page-load token), never from
+      // a site= value or a bare Referer (more in livestream.public-routes.test.ts).
       const view = (query: string, headers: Record<string, string> = {}) =>
         context.app.inject({
           method: 'GET',
           url: `/api/livestreaming/livestream-url?camera_id=${publicId}${query}`,
           headers,
         });
-      await view('&site=shop.example:8443');
-      await view('', { referer: 'https://blog.example/visit-the-farm' });
-      await view('&site=shop.example:8443&refresh=1');
-      await view('&site=portal.test');
+      await view('', { origin: 'https://shop.example:8443' });
+      await view('&site=blog.example', { referer: 'https://blog.example/visit-the-farm' });
+      await view('&refresh=1', { origin: 'https://shop.example:8443' });
+      await view('', { origin: 'http://portal.test' });
       const rows = await queryRows<{ referrer_host: string; views: number; day: string }>(
         context.database.db,
         sql`select referrer_host, views, day::text as day from livestream_views order by referrer_host`,
       );
+      // The same viewer counts once per site and day: the last two are one 'direct' view.
       expect(rows.filter((row) => row.referrer_host !== 'www.farm-shop.example')).toEqual([
-        { referrer_host: 'blog.example', views: 1, day: '2026-03-10' },
-        { referrer_host: 'portal.test', views: 1, day: '2026-03-10' },
+        { referrer_host: 'direct', views: 1, day: '2026-03-10' },
         { referrer_host: 'shop.example:8443', views: 1, day: '2026-03-10' },
       ]);
       const [row] = await context.database.db
@@ -459,7 +461,7 @@ describe('livestreaming endpoints', () => {
         }[];
       }>();
       const summary = cameras.find((camera) => camera.SIM_ICCID === farmyard)!.livestream;
-      expect(summary.viewsByDay.at(-1)).toEqual({ day: '2026-03-10', views: 4 });
+      expect(summary.viewsByDay.at(-1)).toEqual({ day: '2026-03-10', views: 3 });
       expect(summary.latestClipAt).not.toBeNull();
     });
 

@@ -4,7 +4,7 @@
  * request, sharing the embed code; and for everyone, the public address of a stream's latest
  * clip. Every customer call checks ownership (404) and eligibility (422) on the server.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type {
   ClipStatusResponse,
   DemoCameraResponse,
@@ -28,6 +28,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isoDay } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { clientNetwork } from '../../lib/client-address.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
@@ -99,29 +100,34 @@ const auditActor = (scope: CustomerScope) => ({
   ip: scope.ip,
 });
 
-const siteHostPattern = /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:\d{1,5})?$/;
-
-/** The host (with port) of the page showing an embed, from the player's hint or the Referer. */
-export function referringHost(
-  site: string | undefined,
-  referer: string | undefined,
-): string | null {
-  const hinted = site?.trim().toLowerCase();
-  if (hinted && siteHostPattern.test(hinted)) return hinted;
-  if (!referer) return null;
-  try {
-    const host = new URL(referer).host.toLowerCase();
-    return siteHostPattern.test(host) ? host : null;
-  } catch {
-    return null;
-  }
-}
+/**
+ * Bounds on the anonymous livestream-url and embed page (docs/decisions/063). A player asks once
+ * as its page loads and once a minute after, so a network's allowance is sixty players behind one
+ * address; a stream's allowance is thousands of viewers, high enough that no audience meets it and
+ * only a crowd of networks could.
+ */
+export const publicLivestreamLimits = {
+  perNetwork: { limit: 60, windowSeconds: 60 },
+  perLivestream: { limit: 3000, windowSeconds: 60 },
+  /** Distinct websites recorded per stream and UK day; more are counted together. */
+  sitesPerDay: 20,
+};
+const tooManyRequests = 'Too many requests for this livestream. Please try again shortly.';
 
 export type LivestreamService = ReturnType<typeof createLivestreamService>;
 
 export function createLivestreamService(deps: LivestreamServiceDependencies) {
   const { db, clock } = deps;
   const portalHost = new URL(deps.publicUrl).host.toLowerCase();
+
+  /** Every anonymous request of a network (an IPv4 address, an IPv6 /64) counts here. */
+  async function limitPublicRequest(ip: string): Promise<void> {
+    await deps.rateLimiter.consume({
+      key: `livestream-url:network:${clientNetwork(ip)}`,
+      ...publicLivestreamLimits.perNetwork,
+      message: tooManyRequests,
+    });
+  }
 
   /** The caller's camera (404 when not theirs), eligible for livestreaming (422 when not). */
   async function requireEligibleCamera(customerId: string, iccid: string): Promise<CameraPlanRow> {
@@ -503,12 +509,28 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
      * The public answer of livestream-url: the latest clip's playable address. Counts the view per
      * UK day and referring site, and notes that the code is on a website (spec §9: 10 days).
      */
+    /**
+     * Whether an embed page may be served for this id (the page load counts toward the
+     * network's allowance of public requests).
+     */
+    async isEmbeddable(publicId: string, viewer: { ip: string }): Promise<boolean> {
+      await limitPublicRequest(viewer.ip);
+      return (await repository.findByPublicId(db, publicId)) !== undefined;
+    },
+
+    /**
+     * The public livestream-url: the latest clip's address. A first load (not the player's
+     * periodic check) counts one view per viewer, site and UK day; `site` is the website showing
+     * the stream only when a browser vouched for it (page-load token or Origin), and only such a
+     * site, not the portal, marks the code as seen on a website (the 10-day rule, decision 041).
+     */
     async latestClipUrl(input: {
       publicId: string;
-      site: string | undefined;
-      referer: string | undefined;
+      site: string | null;
+      viewer: { ip: string; fingerprint: string };
       isRefresh: boolean;
     }): Promise<string> {
+      await limitPublicRequest(input.viewer.ip);
       const livestream = await repository.findByPublicId(db, input.publicId);
       const plan = livestream
         ? await repository.findCameraPlanByLivestream(db, livestream.id)
@@ -517,20 +539,37 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
       if (!livestream || !plan || !eligibilityOf(plan, now).isEligible) {
         throw notFound('This livestream is not available');
       }
+      await deps.rateLimiter.consume({
+        key: `livestream-url:livestream:${livestream.id}`,
+        ...publicLivestreamLimits.perLivestream,
+        message: tooManyRequests,
+      });
       const clip = await repository.latestPlayableClip(db, livestream.id);
       if (!clip?.storageKey) throw notFound('No clip has been recorded yet');
 
-      const host = referringHost(input.site, input.referer);
-      const isOnWebsite = host !== null && host !== portalHost;
+      const site = input.site !== null && input.site !== portalHost ? input.site : null;
       if (!input.isRefresh) {
-        await repository.countView(db, {
-          livestreamId: livestream.id,
-          day: ukWallClock(now).date,
-          referrerHost: host ?? 'direct',
-        });
+        const day = ukWallClock(now).date;
+        const host = site ?? 'direct';
+        const viewerKey = createHash('sha256')
+          .update(`${input.viewer.fingerprint}\n${host}`)
+          .digest('base64url')
+          .slice(0, 22);
+        const viewsToday = await deps.rateLimiter.count(
+          `livestream-view:${livestream.id}:${day}:${viewerKey}`,
+          dayMs / 1000,
+        );
+        if (viewsToday === 1) {
+          await repository.countView(db, {
+            livestreamId: livestream.id,
+            day,
+            referrerHost: host,
+            sitesPerDay: publicLivestreamLimits.sitesPerDay,
+          });
+        }
       }
       const hourAgo = new Date(now.getTime() - 3_600_000);
-      if (isOnWebsite && (!livestream.lastSeenOnSiteAt || livestream.lastSeenOnSiteAt < hourAgo)) {
+      if (site && (!livestream.lastSeenOnSiteAt || livestream.lastSeenOnSiteAt < hourAgo)) {
         await repository.markSeenOnSite(db, livestream.id, now);
       }
       return deps.storage.playbackUrl(clip.storageKey, playbackLifetimeSeconds);

@@ -3,8 +3,8 @@
  * The embed page's player. It asks the public livestream-url endpoint for the latest clip's
  * address (plain text), plays it muted and looped, and checks every minute for a newer clip,
  * which it swaps in when the current one loops, so viewers always see the latest recording.
- * No cookies, no tracking: the only thing sent is the host name of the page showing the embed,
- * for the owner's view counts.
+ * No cookies, no tracking: the first request carries the page-load token the server put in this
+ * page (it names the website that framed it, for the owner's view counts); nothing else is sent.
  */
 (function () {
   'use strict';
@@ -21,12 +21,7 @@
   var statusText = player.querySelector('.status-text');
   var streamUrl = player.getAttribute('data-stream-url');
 
-  var site = '';
-  try {
-    site = document.referrer ? new URL(document.referrer).hostname : '';
-  } catch {
-    site = '';
-  }
+  var pageLoad = player.getAttribute('data-page-load') || '';
 
   var current = { url: '', path: '', loadedAt: 0 };
   var pending = null;
@@ -43,11 +38,8 @@
   }
 
   function requestAddress(isRefresh) {
-    return (
-      streamUrl +
-      (site ? '&site=' + encodeURIComponent(site) : '') +
-      (isRefresh ? '&refresh=1' : '')
-    );
+    if (isRefresh) return streamUrl + '&refresh=1';
+    return streamUrl + (pageLoad ? '&load=' + encodeURIComponent(pageLoad) : '');
   }
 
   function showFailure() {
