@@ -81,6 +81,8 @@ export default defineConfig({
       TRUST_PROXY: 'true',
       // Every spec signs demo@example.com in; the per-address limit is proven by the server tests.
       LOGIN_LINKS_PER_EMAIL: '200',
+      // The demo staff accounts' first passwords, taken when the fresh database is seeded
+      // (development only; production refuses them and staff come from `npm run staff`).
       ADMIN_PASSWORD: staffPasswords.admin,
       TEAM_PASSWORD: staffPasswords.team,
     },

@@ -14,7 +14,10 @@ import { staff } from '../schema.ts';
 export const demoStaffPasswordFile = (dataDir: string) =>
   path.join(dataDir, 'demo-staff-passwords.txt');
 
-/** Creates the demo staff accounts that do not exist yet; returns the password file's path. */
+/**
+ * Creates the demo staff accounts that do not exist yet and writes their passwords to the file,
+ * whose path it returns; when both exist already it writes nothing.
+ */
 export async function seedDemoStaff(
   db: Database,
   options: {
@@ -32,6 +35,7 @@ export async function seedDemoStaff(
     'Change or remove them with `npm run staff`; a restart never changes them.',
     '',
   ];
+  let createdCount = 0;
   for (const account of accounts) {
     const password = account.password ?? generatePassword();
     const [created] = await db
@@ -43,9 +47,13 @@ export async function seedDemoStaff(
       })
       .onConflictDoNothing()
       .returning({ id: staff.id });
-    if (created) lines.push(`${account.email}  ${password}`);
+    if (created) {
+      lines.push(`${account.email}  ${password}`);
+      createdCount += 1;
+    }
   }
   const file = demoStaffPasswordFile(options.dataDir);
+  if (createdCount === 0) return file;
   fs.mkdirSync(options.dataDir, { recursive: true });
   fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
