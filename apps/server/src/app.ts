@@ -42,7 +42,12 @@ import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  errorHandlerPlugin,
+} from './plugins/error-handler.ts';
+import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
 import type { CoverageProvider } from './providers/coverage/coverage.ts';
@@ -93,6 +98,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
           },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
+    // Room for every id and token we issue; longer still gets a 414 in the error model, with
+    // the security headers, from the two answers below (docs/decisions/064).
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: answerFrameworkError(config.publicUrl.startsWith('https:')),
+    clientErrorHandler: answerClientError(config.publicUrl.startsWith('https:')),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -168,6 +178,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     }));
 
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(securityHeadersPlugin, {
     isHttps: config.publicUrl.startsWith('https:'),
     mediaOrigins: livestreaming.storage.mediaOrigins,

@@ -1,7 +1,15 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.ts';
+import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
+import { strictSecurityHeaders } from './security-headers.ts';
 
 interface ValidationIssue {
   message?: string;
@@ -15,6 +23,115 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
   const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
   if (!field) return message;
   return `${context === 'body' || !context ? '' : `${context} `}${field}: ${message}`.trim();
+}
+
+/**
+ * Fastify's own client errors in plain words (its messages name internals, and some echo the
+ * request back). Anything else in 4xx keeps its status with a generic sentence.
+ */
+const frameworkErrors: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'VALIDATION_FAILED',
+    message: 'The request has no body. Send the details as JSON.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'VALIDATION_FAILED',
+    message: 'The request body is not valid JSON.',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'This kind of request body is not accepted here. Send JSON.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'VALIDATION_FAILED',
+    message: 'The request body does not match its stated length.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is too large.' },
+  FST_ERR_BAD_URL: { code: 'VALIDATION_FAILED', message: 'The web address is not valid.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: 'The web address is too long.' },
+};
+
+const byStatus: Partial<Record<number, { code: ErrorCode; message: string }>> = {
+  400: { code: 'VALIDATION_FAILED', message: 'The request is not valid.' },
+  404: { code: 'NOT_FOUND', message: 'Not found.' },
+  413: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is too large.' },
+  414: { code: 'URI_TOO_LONG', message: 'The web address is too long.' },
+  415: frameworkErrors.FST_ERR_CTP_INVALID_MEDIA_TYPE,
+  429: { code: 'RATE_LIMITED', message: 'Too many requests. Please wait a moment and try again.' },
+};
+
+/** The answer for a client error Fastify (or a library) raised: `{ code, message }`, its status. */
+export function describeClientError(error: {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}): { status: number; code: ErrorCode; message: string } {
+  const known = error.code ? frameworkErrors[error.code] : undefined;
+  if (known) return { status: errorStatus[known.code], ...known };
+  const status = error.statusCode ?? 400;
+  if (error.message && /prototype property/.test(error.message)) {
+    return {
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'The request has a forbidden field name.',
+    };
+  }
+  return { status, ...(byStatus[status] ?? byStatus[400]!) };
+}
+
+/**
+ * Fastify's `frameworkErrors`: a malformed address (bad percent-encoding) or a path parameter over
+ * the router's limit is answered before any hook runs, so this answer adds the headers itself.
+ */
+export function answerFrameworkError(
+  isHttps: boolean,
+): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  const headers = strictSecurityHeaders(isHttps);
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const { status, code, message } = describeClientError(error);
+    void reply.code(status).headers(headers).send({ code, message });
+  };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses (headers too large, a malformed
+ * request line) never becomes a request; answer on the socket in the same model and headers.
+ */
+export function answerClientError(isHttps: boolean): (error: Error, socket: Socket) => void {
+  const headers = strictSecurityHeaders(isHttps);
+  return (error, socket) => {
+    const errorCode = (error as NodeJS.ErrnoException).code;
+    if (errorCode === 'ECONNRESET' || socket.destroyed) return;
+    const [status, reason, answer] =
+      errorCode === 'HPE_HEADER_OVERFLOW'
+        ? [
+            431,
+            'Request Header Fields Too Large',
+            { code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large.' },
+          ]
+        : errorCode === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [
+              408,
+              'Request Timeout',
+              { code: 'REQUEST_TIMEOUT', message: 'The request took too long to arrive.' },
+            ]
+          : [
+              400,
+              'Bad Request',
+              { code: 'VALIDATION_FAILED', message: 'The request is not valid HTTP.' },
+            ];
+    const body = JSON.stringify(answer);
+    if (socket.writable) {
+      const lines = Object.entries({
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+      }).map(([name, value]) => `${name}: ${value}`);
+      socket.write(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+    }
+    socket.destroy(error);
+  };
 }
 
 /** One error model: every error answers `{ code, message }`; 5xx never shows internals. */
@@ -39,16 +156,8 @@ export const errorHandlerPlugin = fp(
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
-        // Fastify's own client errors: bad JSON, unsupported media type, body too large …
-        const code =
-          status === 413
-            ? 'PAYLOAD_TOO_LARGE'
-            : status === 404
-              ? 'NOT_FOUND'
-              : status === 429
-                ? 'RATE_LIMITED'
-                : 'VALIDATION_FAILED';
-        return reply.code(status).send({ code, message: error.message });
+        const { code, message } = describeClientError(error);
+        return reply.code(status).send({ code, message });
       }
       request.log.error({ err: error }, 'Unhandled error');
       return reply

@@ -32,6 +32,18 @@ const baseHeaders: Record<string, string> = {
   'x-xss-protection': '0',
 };
 
+const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The strict set for answers made before any route runs (a malformed address, a request the HTTP
+ * parser refuses): the plugin's hook never sees those, so the error answers add these themselves.
+ */
+export function strictSecurityHeaders(isHttps: boolean): Record<string, string> {
+  return isHttps
+    ? { ...baseHeaders, 'strict-transport-security': strictTransportSecurity }
+    : { ...baseHeaders };
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
@@ -74,7 +86,7 @@ export const securityHeadersPlugin = fp(
             .replace("frame-src 'none'", `frame-src ${widgets.join(' ')}`);
     const secureHeaders = { ...baseHeaders, 'content-security-policy': withWidgets };
     const headers = options.isHttps
-      ? { ...secureHeaders, 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      ? { ...secureHeaders, 'strict-transport-security': strictTransportSecurity }
       : secureHeaders;
     const embedHeaders = Object.fromEntries(
       Object.entries(headers).filter(
