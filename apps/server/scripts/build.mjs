@@ -1,6 +1,7 @@
 /**
  * Compiles the server for `npm run start:prod` (docs/decisions/061-production-mode.md): one ESM
- * file, dist/server.js, that plain `node` runs. The workspace contract package (TypeScript
+ * file, dist/server.js, that plain `node` runs, and dist/staff.js, the staff-accounts command
+ * (docs/decisions/062). The workspace contract package (TypeScript
  * source) is bundled in; every other package stays in node_modules.
  *
  * Files the server reads from disk at run time (migrations, the camera script and its element
@@ -64,8 +65,9 @@ function copyRuntimeFiles(from, to) {
 
 fs.rmSync(outputRoot, { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(sourceRoot, 'server.ts')],
-  outfile: path.join(outputRoot, 'server.js'),
+  // Both programs sit at the top of src/, so the import.meta.url mirror holds for each.
+  entryPoints: [path.join(sourceRoot, 'server.ts'), path.join(sourceRoot, 'staff.ts')],
+  outdir: outputRoot,
   bundle: true,
   platform: 'node',
   format: 'esm',
