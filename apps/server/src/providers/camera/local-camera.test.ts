@@ -82,11 +82,12 @@ describe('the local camera’s system requirements', () => {
           requirement('python-module', 'gi', 'python3-gi'),
           requirement('typelib', 'GstRtspServer-1.0', 'gir1.2-gst-rtsp-server-1.0'),
           requirement('element', 'clockoverlay', 'gstreamer1.0-x'),
+          requirement('element', 'x264enc', 'gstreamer1.0-plugins-ugly'),
         ],
-        ['python3-gi', 'gir1.2-gst-rtsp-server-1.0', 'gstreamer1.0-x'],
+        ['python3-gi', 'gir1.2-gst-rtsp-server-1.0', 'gstreamer1.0-x', 'gstreamer1.0-plugins-ugly'],
       ),
     ).toBe(
-      "The demo camera cannot run on this server: Python's gi module, the GstRtspServer-1.0 GObject bindings and GStreamer's clockoverlay are missing (install python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-x).",
+      "The demo camera cannot run on this server: Python's gi module, the GstRtspServer-1.0 GObject bindings and GStreamer's clockoverlay, x264enc are missing (install python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-x gstreamer1.0-plugins-ugly).",
     );
   });
 

@@ -85,26 +85,33 @@ export function readSystemRequirements(file = systemRequirementsFile): SystemReq
     .requirements;
 }
 
-const labelOf = (requirement: SystemRequirement) => {
-  switch (requirement.kind) {
+/** How a group of missing requirements of one kind reads, e.g. "GStreamer's clockoverlay, x264enc". */
+const labelOf = (kind: RequirementKind, names: string[]) => {
+  switch (kind) {
     case 'element':
-      return `GStreamer's ${requirement.name}`;
+      return `GStreamer's ${names.join(', ')}`;
     case 'typelib':
-      return `the ${requirement.name} GObject bindings`;
+      return `the ${names.join(', ')} GObject bindings`;
     case 'python-module':
-      return `Python's ${requirement.name} module`;
+      return `Python's ${names.join(', ')} ${names.length === 1 ? 'module' : 'modules'}`;
     case 'binary':
-      return path.basename(requirement.name);
+      return names.map((name) => path.basename(name)).join(', ');
   }
 };
 
 const listed = (words: string[]) =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 
+const kindsInOrder: RequirementKind[] = ['binary', 'python-module', 'typelib', 'element'];
+
 /** The sentence the log and the livestream pages show. */
 export function describeMissing(missing: SystemRequirement[], packages: string[]): string {
+  const groups = kindsInOrder.flatMap((kind) => {
+    const names = missing.filter((entry) => entry.kind === kind).map((entry) => entry.name);
+    return names.length > 0 ? [labelOf(kind, names)] : [];
+  });
   const verb = missing.length === 1 ? 'is' : 'are';
-  return `The demo camera cannot run on this server: ${listed(missing.map(labelOf))} ${verb} missing (install ${packages.join(' ')}).`;
+  return `The demo camera cannot run on this server: ${listed(groups)} ${verb} missing (install ${packages.join(' ')}).`;
 }
 
 /**
