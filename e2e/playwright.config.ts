@@ -77,8 +77,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       PUBLIC_URL: baseURL,
       WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '../apps/web/dist',
-      // Journeys send X-Forwarded-For so per-IP limits see one client per test.
-      TRUST_PROXY: 'true',
+      // Journeys send X-Forwarded-For so per-IP limits see one client per test: the browser on
+      // the loopback address stands in for a proxy (never "trust everyone", decision 063).
+      TRUST_PROXY: 'loopback',
       // Every spec signs demo@example.com in; the per-address limit is proven by the server tests.
       LOGIN_LINKS_PER_EMAIL: '200',
       // The demo staff accounts' first passwords, taken when the fresh database is seeded
