@@ -16,6 +16,7 @@ import type { PlansResponse } from '@farmcam/contract';
 import type { Config } from './config/config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import type { JobQueue } from './lib/job-queue.ts';
 import { redactedLogPaths, serializeError, serializeRequest } from './lib/log-redaction.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -36,6 +37,7 @@ import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { authPolicy, createAuthService, type Principal } from './modules/auth/auth.service.ts';
 import { createSessionCache, evictOnSessionChanges } from './modules/auth/session-cache.ts';
+import { createStaffAccountsService } from './modules/auth/staff-accounts.service.ts';
 import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { createCoverageService } from './modules/coverage/coverage.service.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
@@ -82,6 +84,11 @@ export interface AppDependencies {
   connectivity?: ConnectivityPlatform;
   /** Livestreaming (storage, recorder, recording queue); made from the configuration when absent. */
   livestreaming?: Livestreaming;
+  /**
+   * Where services queue background jobs (the login e-mail): server.ts binds it to pg-boss once
+   * the workers run, tests to a queue they drain (docs/decisions/062).
+   */
+  jobQueue: JobQueue;
 }
 
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
@@ -121,11 +128,16 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const auth = createAuthService({
     db,
     clock: deps.clock,
-    mailer: deps.mailer,
+    jobQueue: deps.jobQueue,
     rateLimiter,
-    publicUrl: config.publicUrl,
     loginLinksPerEmail: config.loginLinksPerEmail,
     sessionCache,
+  });
+  const staffAccounts = createStaffAccountsService({
+    db,
+    clock: deps.clock,
+    publicUrl: config.publicUrl,
+    rateLimiter,
   });
 
   const coverage = createCoverageService({
@@ -209,7 +221,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
-      await api.register(authRoutes, { auth });
+      await api.register(authRoutes, { auth, staffAccounts });
       await api.register(staffRoutes, { auth, db });
       await api.register(camerasRoutes, { cameras });
       await api.register(usageRoutes, { usage });

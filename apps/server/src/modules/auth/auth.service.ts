@@ -3,9 +3,9 @@ import type { SessionRole } from '../../db/schema.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import { describeWait, type RateLimiter } from '../../lib/rate-limiter.ts';
+import type { JobQueue } from '../../lib/job-queue.ts';
 import { createOpaqueToken, hashPassword, hashToken, verifyPassword } from '../../lib/tokens.ts';
-import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import { authRepository as repository, type SessionWithPeople } from './auth.repository.ts';
 import { createSessionCache, type SessionCache } from './session-cache.ts';
 
@@ -27,11 +27,29 @@ export const authPolicy = {
   loginRequestsPerIp: { limit: 20, windowSeconds: 15 * 60 },
   tokenExchangesPerIp: { limit: 30, windowSeconds: 15 * 60 },
   staffLoginsPerIp: { limit: 10, windowSeconds: 15 * 60 },
-  staffLockAfterFailures: 5,
-  staffLockSeconds: 15 * 60,
+  /**
+   * Failed staff sign-ins per (e-mail as typed, IP): the first 5 are free, then that pair waits
+   * 1, 2, 4 … minutes (at most an hour) between tries; a success or a quiet day forgets them.
+   * Nobody else is slowed: the account is never locked (docs/decisions/062).
+   */
+  staffLoginBackOff: {
+    freeFailures: 5,
+    firstWaitSeconds: 60,
+    maxWaitSeconds: 3600,
+    forgetAfterSeconds: 24 * 3600,
+  },
 } as const;
 
+/** How long a (e-mail, IP) pair with `failures` failed sign-ins waits after its last one. */
+export function staffLoginWaitSeconds(failures: number): number {
+  const { freeFailures, firstWaitSeconds, maxWaitSeconds } = authPolicy.staffLoginBackOff;
+  if (failures < freeFailures) return 0;
+  return Math.min(maxWaitSeconds, firstWaitSeconds * 2 ** (failures - freeFailures));
+}
+
 export const loginLinkSentMessage = 'Login link sent, please check your e-mail';
+/** The job that looks the address up and sends the link (login-mail.service.ts). */
+export const loginMailJobName = 'send-login-mail';
 
 /** Who is calling. `customerId` is the customer whose data the session may reach. */
 export interface Principal {
@@ -65,9 +83,9 @@ export interface IssuedSession {
 export function createAuthService(deps: {
   db: Database;
   clock: Clock;
-  mailer: Mailer;
+  /** Where `request-login` hands the login e-mail to its job. */
+  jobQueue: JobQueue;
   rateLimiter: RateLimiter;
-  publicUrl: string;
   /** Overrides authPolicy.loginRequestsPerEmail.limit (e.g. for browser journeys). */
   loginLinksPerEmail?: number;
   /**
@@ -76,7 +94,7 @@ export function createAuthService(deps: {
    */
   sessionCache?: SessionCache<Principal>;
 }) {
-  const { db, clock, mailer, rateLimiter, publicUrl } = deps;
+  const { db, clock, jobQueue, rateLimiter } = deps;
   const loginLinksPerEmail = deps.loginLinksPerEmail ?? authPolicy.loginRequestsPerEmail.limit;
   const sessionCache =
     deps.sessionCache ??
@@ -145,8 +163,9 @@ export function createAuthService(deps: {
 
   return {
     /**
-     * Sends a one-time login link when the e-mail belongs to a customer. The answer is the same
-     * either way, so the form cannot be used to learn who is a customer.
+     * Queues a one-time login link for the address; the job sends it only to a customer. The
+     * answer, and the work done before it, are the same either way, so the form cannot be used
+     * to learn who is a customer.
      */
     async requestLogin(email: string, context: RequestContext): Promise<{ message: string }> {
       await rateLimiter.consumeAll([
@@ -158,34 +177,8 @@ export function createAuthService(deps: {
           message: 'Too many login links were requested for this e-mail. Please wait 15 minutes.',
         },
       ]);
-      const customer = await repository.findCustomerByEmail(db, email);
-      if (!customer) return { message: loginLinkSentMessage };
-
-      const token = createOpaqueToken();
-      const now = clock.now();
-      await db.transaction(async (transaction) => {
-        await repository.voidOpenLoginTokens(transaction, customer.id, now);
-        await repository.insertLoginToken(transaction, {
-          customerId: customer.id,
-          tokenHash: hashToken(token),
-          expiresAt: new Date(now.getTime() + authPolicy.loginTokenSeconds * 1000),
-          requestedIp: context.ip,
-          createdAt: now,
-        });
-      });
-      const link = `${publicUrl}/login/${token}`;
-      await mailer.send(
-        renderEmail({
-          to: customer.email,
-          subject: 'Your Farmcam login link',
-          heading: 'Sign in to Farmcam',
-          paragraphs: [
-            'Use the button below to sign in to your Farmcam portal. The link works once and expires in 15 minutes.',
-            'If you did not ask for this, you can ignore this e-mail: nobody can sign in without the link.',
-          ],
-          action: { label: 'Sign in to Farmcam', url: link },
-        }),
-      );
+      // The same work for every address: who is a customer is decided in the job (decision 062).
+      await jobQueue.send(loginMailJobName, { email, requestedIp: context.ip });
       return { message: loginLinkSentMessage };
     },
 
@@ -232,7 +225,11 @@ export function createAuthService(deps: {
       throw new AppError('INVALID_TOKEN', reason);
     },
 
-    /** Staff sign-in with e-mail and password; throttled per IP and locked per account. */
+    /**
+     * Staff sign-in with e-mail and password. Throttled per IP, and per (e-mail, IP) with a
+     * growing wait after repeated failures; the answers do not depend on whether the account
+     * exists, and the account itself is never locked.
+     */
     async staffLogin(
       input: { email: string; password: string },
       context: RequestContext,
@@ -242,29 +239,39 @@ export function createAuthService(deps: {
         ...authPolicy.staffLoginsPerIp,
       });
       const email = input.email.trim().toLowerCase();
-      const member = await repository.findStaffByEmail(db, email);
+      const failureKey = `staff-login-failures:${context.ip}:${email}`;
       const now = clock.now();
-      if (!member) {
-        await verifyPassword(input.password, await decoyPasswordHash);
-        throw new AppError('INVALID_CREDENTIALS', 'Incorrect email or password');
+      const failed = await repository.findStaffLoginFailures(db, failureKey);
+      if (failed && failed.forgetAt > now) {
+        const { forgetAfterSeconds } = authPolicy.staffLoginBackOff;
+        const lastFailureAt = failed.forgetAt.getTime() - forgetAfterSeconds * 1000;
+        const retryAt = lastFailureAt + staffLoginWaitSeconds(failed.failures) * 1000;
+        if (retryAt > now.getTime()) {
+          const retryAfter = Math.ceil((retryAt - now.getTime()) / 1000);
+          throw new AppError(
+            'RATE_LIMITED',
+            `Too many failed sign-ins. Please try again in ${describeWait(retryAfter)}.`,
+            { 'retry-after': String(retryAfter) },
+          );
+        }
       }
-      if (member.lockedUntil && member.lockedUntil > now) {
-        throw new AppError(
-          'LOCKED',
-          'This account is locked after too many failed attempts. Please try again in 15 minutes.',
-        );
-      }
-      if (!(await verifyPassword(input.password, member.passwordHash))) {
+      const member = await repository.findStaffByEmail(db, email);
+      // An unknown e-mail or an account without a password yet costs the same hash as a real one.
+      const isPasswordRight = await verifyPassword(
+        input.password,
+        member?.passwordHash ?? (await decoyPasswordHash),
+      );
+      if (!member || !member.passwordHash || !isPasswordRight) {
         await repository.recordStaffLoginFailure(
           db,
-          member.id,
-          authPolicy.staffLockAfterFailures,
-          new Date(now.getTime() + authPolicy.staffLockSeconds * 1000),
+          failureKey,
+          now,
+          new Date(now.getTime() + authPolicy.staffLoginBackOff.forgetAfterSeconds * 1000),
         );
         throw new AppError('INVALID_CREDENTIALS', 'Incorrect email or password');
       }
       return db.transaction(async (transaction) => {
-        await repository.clearStaffLoginFailures(transaction, member.id);
+        await repository.clearStaffLoginFailures(transaction, failureKey);
         const session = await issueSession(transaction, {
           role: member.role,
           staffId: member.id,
@@ -282,6 +289,15 @@ export function createAuthService(deps: {
         });
         return { token: session.token, expiresAt: session.expiresAt };
       });
+    },
+
+    /**
+     * The principal of a session resolved moments ago, from memory and without waiting, or
+     * undefined when `authenticate` has to ask the database. The request hook's fast path.
+     */
+    cachedPrincipal(token: string): Principal | undefined {
+      const cached = sessionCache.get(hashToken(token));
+      return cached && cached.expiresAt.getTime() > clock.now().getTime() ? cached : undefined;
     },
 
     /**
