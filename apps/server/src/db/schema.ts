@@ -298,9 +298,21 @@ export const invoices = pgTable(
     hostedInvoiceUrl: text('hosted_invoice_url'),
     invoicePdfUrl: text('invoice_pdf_url'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /**
+     * Stripe's dunning fields: payment attempts by the retry schedule (a customer's own attempt
+     * counts only as the first), and when the next automatic retry is due (null: none).
+     */
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextPaymentAttempt: timestamp('next_payment_attempt', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (table) => [index('invoices_billing_customer_idx').on(table.billingCustomerId, table.createdAt)],
+  (table) => [
+    index('invoices_billing_customer_idx').on(table.billingCustomerId, table.createdAt),
+    // The billing cycle's retries: open invoices whose next attempt is due.
+    index('invoices_next_attempt_idx')
+      .on(table.nextPaymentAttempt)
+      .where(sql`${table.status} = 'open'`),
+  ],
 );
 
 export const payments = pgTable('payments', {
