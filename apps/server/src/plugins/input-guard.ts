@@ -51,17 +51,21 @@ const messages: Record<InputProblem, string> = {
   'too-deep': 'The request is nested too deeply.',
 };
 
-export function rejectUnacceptableInput(request: FastifyRequest): void {
+/** The 400 for a request carrying such input, or undefined when it is clean. */
+export function unacceptableInputError(request: FastifyRequest): AppError | undefined {
   const problem =
     findInputProblem(request.params) ??
     findInputProblem(request.query) ??
     findInputProblem(request.body);
-  if (problem) throw new AppError('VALIDATION_FAILED', messages[problem]);
+  return problem ? new AppError('VALIDATION_FAILED', messages[problem]) : undefined;
 }
 
 export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('preValidation', async (request) => rejectUnacceptableInput(request));
+    // A callback hook: it runs on every request, and needs no promise (docs/decisions/065).
+    app.addHook('preValidation', (request, _reply, done) => {
+      done(unacceptableInputError(request));
+    });
   },
   { name: 'input-guard' },
 );
