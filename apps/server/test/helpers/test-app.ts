@@ -41,13 +41,15 @@ export async function createTestContext(
   const clock = new ManualClock('2026-03-10T12:00:00Z');
   const mailer = createOutboxMailer(database.db);
   const config = testConfig({ publicUrl: testPublicUrl, ...overrides });
+  const extra = await dependencies?.({ database, clock, mailer, config });
   const jobQueue = createTestJobQueue();
+  // The job sends with whatever mailer the app was given, as server.ts wires it.
   jobQueue.register(
     sendLoginMailJob({
       loginMail: createLoginMailService({
         db: database.db,
         clock,
-        mailer,
+        mailer: extra?.mailer ?? mailer,
         publicUrl: config.publicUrl,
       }),
     }),
@@ -58,7 +60,7 @@ export async function createTestContext(
     mailer,
     jobQueue,
     webRoot: '/nonexistent-web-build',
-    ...(await dependencies?.({ database, clock, mailer, config })),
+    ...extra,
   });
   extend?.(app);
   await app.ready();
