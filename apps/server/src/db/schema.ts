@@ -270,11 +270,21 @@ export const paymentMethods = pgTable(
     last4: text('last4').notNull(),
     expMonth: smallint('exp_month').notNull(),
     expYear: smallint('exp_year').notNull(),
+    /**
+     * Which card this is (number and expiry), as a keyed hash, never the number itself: the same
+     * card cannot be saved twice by one customer (docs/decisions/027). Null on older rows.
+     */
+    fingerprint: text('fingerprint'),
     isDefault: boolean('is_default').notNull().default(false),
     detachedAt: timestamp('detached_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (table) => [index('payment_methods_billing_customer_idx').on(table.billingCustomerId)],
+  (table) => [
+    index('payment_methods_billing_customer_idx').on(table.billingCustomerId),
+    uniqueIndex('payment_methods_fingerprint_idx')
+      .on(table.billingCustomerId, table.fingerprint)
+      .where(sql`${table.detachedAt} is null`),
+  ],
 );
 
 export const invoiceStatuses = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
@@ -304,15 +314,92 @@ export const invoices = pgTable(
      */
     attemptCount: integer('attempt_count').notNull().default(0),
     nextPaymentAttempt: timestamp('next_payment_attempt', { withTimezone: true }),
+    /**
+     * Totals as Stripe keeps them (docs/decisions/026): `subtotal` is the sum of the lines and
+     * `total` what the supply costs, VAT included (prices are VAT-inclusive); `tax` is the VAT
+     * within it. `amountDue` = `total` + `startingBalance` − `endingBalance`, never below 0.
+     */
+    subtotal: integer('subtotal').notNull().default(0),
+    tax: integer('tax').notNull().default(0),
+    total: integer('total').notNull().default(0),
+    /** VAT rate applied, in basis points (2000 = 20%). */
+    taxRateBasisPoints: integer('tax_rate_basis_points').notNull().default(0),
+    /** The customer's balance before and after this invoice (negative: credit). */
+    startingBalance: integer('starting_balance').notNull().default(0),
+    endingBalance: integer('ending_balance').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [
     index('invoices_billing_customer_idx').on(table.billingCustomerId, table.createdAt),
+    uniqueIndex('invoices_number_idx').on(table.number),
     // The billing cycle's retries: open invoices whose next attempt is due.
     index('invoices_next_attempt_idx')
       .on(table.nextPaymentAttempt)
       .where(sql`${table.status} = 'open'`),
   ],
+);
+
+/**
+ * An invoice's lines, and a customer's pending lines (`invoiceId` null) that the next invoice
+ * takes up, as Stripe's invoice items: a downgrade's unused time waits here (docs/decisions/026).
+ * Amounts are VAT-inclusive minor units; credits are negative.
+ */
+export const invoiceLines = pgTable(
+  'invoice_lines',
+  {
+    id: text('id').primaryKey(),
+    billingCustomerId: text('billing_customer_id')
+      .notNull()
+      .references(() => billingCustomers.id),
+    subscriptionId: text('subscription_id').references(() => subscriptions.id),
+    invoiceId: text('invoice_id').references(() => invoices.id),
+    description: text('description').notNull(),
+    amount: integer('amount').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    /** Order on the invoice. */
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('invoice_lines_invoice_idx').on(table.invoiceId, table.position),
+    index('invoice_lines_pending_idx').on(table.billingCustomerId, table.invoiceId),
+  ],
+);
+
+/**
+ * One gapless number sequence per prefix (per supplier): a row updated under lock in the
+ * transaction that finalises the invoice, so a rolled-back invoice gives its number back
+ * (a PostgreSQL sequence would leave a gap).
+ */
+export const invoiceNumberSequences = pgTable('invoice_number_sequences', {
+  prefix: text('prefix').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+});
+
+/**
+ * A credit note: money given back against a finalised invoice (a refund), its own document,
+ * numbered from the invoice as Stripe numbers them (FC-000012-CN-01).
+ */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: text('id').primaryKey(),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    number: text('number').notNull().unique(),
+    /** VAT-inclusive total given back, minor units (positive). */
+    total: integer('total').notNull(),
+    tax: integer('tax').notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason').notNull(),
+    lines: jsonb('lines').$type<{ description: string; amount: number }[]>().notNull(),
+    /** Given back to the card the invoice was paid with. */
+    refundAmount: integer('refund_amount').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('credit_notes_invoice_idx').on(table.invoiceId)],
 );
 
 export const payments = pgTable('payments', {
