@@ -7,6 +7,8 @@ describe('redactUrl', () => {
     ['/api/auth/login?token=abc123', '/api/auth/login?token=[redacted]'],
     ['/login/abc123', '/login/[redacted]'],
     ['/login/abc123?next=%2Fdashboard', '/login/[redacted]?next=%2Fdashboard'],
+    ['/team-login/set-password/abc123', '/team-login/set-password/[redacted]'],
+    ['/team-login', '/team-login'],
     ['/billing-engine/portal/bps_1a2b', '/billing-engine/portal/[redacted]'],
     [
       '/billing-engine/portal/bps_1a2b/cards/pm_9/default',

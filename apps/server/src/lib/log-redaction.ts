@@ -39,6 +39,15 @@ function redactPath(path: string): string {
       ...segments.slice(2).map((segment) => (segment ? redacted : segment)),
     ].join('/');
   }
+  // The staff set-password link carries its one-time token in the path too.
+  if (segments[1] === 'team-login' && segments[2] === 'set-password' && segments.length > 3) {
+    return [
+      '',
+      'team-login',
+      'set-password',
+      ...segments.slice(3).map((segment) => (segment ? redacted : segment)),
+    ].join('/');
+  }
   if (segments[1] === 'billing-engine') {
     return segments
       .map((segment) => (segment === '' || billingEngineWords.has(segment) ? segment : redacted))
