@@ -47,7 +47,10 @@ const managesOwnHeaders = (url: string) => url.startsWith('/api/docs');
 const answersPlainText = (url: string) => url.startsWith('/api/livestreaming/livestream-url');
 
 interface FuzzRequest {
-  identity: 'anonymous' | 'customer';
+  /** `forged`: an Authorization header of any shape, and a made-up X-Forwarded-For. */
+  identity: 'anonymous' | 'customer' | 'forged';
+  forgedAuthorization: string;
+  forwardedFor: string;
   method: string;
   params: Record<string, string>;
   query: unknown;
@@ -72,6 +75,9 @@ function objectSchema(
     required: fields.filter((field) => field.required).map((field) => field.name),
   };
 }
+
+/** Printable ASCII: what an HTTP parser lets through in a header value. */
+const headerText = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 });
 
 function requestArbitrary(route: FuzzRoute, known: readonly string[]): fc.Arbitrary<FuzzRequest> {
   const paramValue = (schema: JsonSchema) =>
@@ -102,12 +108,18 @@ function requestArbitrary(route: FuzzRoute, known: readonly string[]): fc.Arbitr
         }),
         hostileValue,
       );
-  const headerValue = fc.oneof(
-    fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }),
-    fc.constantFrom('x', 'a'.repeat(300), 'fuzz-key-0001'),
-  );
+  const headerValue = fc.oneof(headerText, fc.constantFrom('x', 'a'.repeat(300), 'fuzz-key-0001'));
   return fc.record({
-    identity: fc.constantFrom('anonymous', 'customer'),
+    identity: fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom('anonymous', 'customer') },
+      { weight: 1, arbitrary: fc.constant('forged') },
+    ),
+    forgedAuthorization: fc.oneof(
+      headerText.map((text) => `Bearer ${text}`),
+      headerText,
+      fc.constantFrom('Bearer', 'Bearer ', 'Basic YTpi', `Bearer ${'a'.repeat(5000)}`),
+    ),
+    forwardedFor: fc.oneof(fc.ipV4(), fc.ipV6(), headerText),
     method: fc.oneof(
       { weight: 30, arbitrary: fc.constantFrom(...route.methods) },
       { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') },
@@ -151,6 +163,10 @@ function toInject(route: FuzzRoute, request: FuzzRequest, token: string): Inject
       : `?q=${encodeComponent(JSON.stringify(request.query) ?? '')}`;
   const headers: Record<string, string> = { ...request.headers };
   if (request.identity === 'customer') Object.assign(headers, bearer(token));
+  if (request.identity === 'forged') {
+    headers.authorization = request.forgedAuthorization;
+    headers['x-forwarded-for'] = request.forwardedFor;
+  }
   const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
   let payload: string | undefined;
   if (hasBody) {
