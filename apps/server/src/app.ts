@@ -237,7 +237,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     await app.register(hostedPagesRoutes, {
       db,
       engine: billing.engine,
-      supplierName: 'Farmcam',
+      supplier: config.supplier,
+      isTestMode: config.nodeEnv !== 'production',
       testClock:
         config.billing.mode === 'local' &&
         config.billing.isTestClockEnabled &&

@@ -154,7 +154,29 @@ export const invoice = z.object({
   amount_due: z.number().int(),
   amount_paid: z.number().int(),
   currency: z.string(),
-  lines: z.array(z.object({ description: z.string() })),
+  lines: z.array(
+    z.object({
+      description: z.string(),
+      amount: z
+        .number()
+        .int()
+        .describe('Minor units, VAT included; a credit (unused time) is negative'),
+    }),
+  ),
+  /** What the supply costs, VAT included, before the customer's balance is applied. */
+  total: z.number().int(),
+  /** The VAT within `total`. */
+  tax: z.number().int(),
+  /** Money given back against this invoice (refunds), each its own document. */
+  credit_notes: z.array(
+    z.object({
+      id: z.string(),
+      number: z.string(),
+      total: z.number().int(),
+      created_date: z.string(),
+      pdf: z.string().nullable(),
+    }),
+  ),
   created_date: z.string().describe('ISO date-time'),
   status: z.string(),
   invoice_pdf: z.string().nullable(),
@@ -162,7 +184,12 @@ export const invoice = z.object({
 });
 export type Invoice = z.infer<typeof invoice>;
 
-export const invoicesResponse = z.object({ invoices: z.array(invoice) });
+export const invoicesResponse = z.object({
+  invoices: z.array(invoice),
+  /** Credit the camera's next invoice will take off (a downgrade's unused time), minor units. */
+  credit_balance: z.number().int(),
+  currency: z.string(),
+});
 export type InvoicesResponse = z.infer<typeof invoicesResponse>;
 
 // ── Renewal (no-active-subscription screen) ───────────────────────────────────────────────────

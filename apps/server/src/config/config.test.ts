@@ -76,9 +76,12 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://portal.example.com',
       SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
+      SUPPLIER_NAME: 'Hill Farm Cameras Ltd',
+      SUPPLIER_ADDRESS: '2 Mill Lane, Ashby, AB1 2CD',
+      SUPPLIER_VAT_NUMBER: 'GB123456789',
     };
 
-    it('comes up with PUBLIC_URL and SMTP_URL alone, safe by default', () => {
+    it('comes up with PUBLIC_URL, SMTP_URL and the supplier alone, safe by default', () => {
       const config = loadConfig(production);
       expect(config).toMatchObject({
         nodeEnv: 'production',
@@ -100,7 +103,30 @@ describe('loadConfig', () => {
       });
     });
 
-    it('needs PUBLIC_URL and SMTP_URL, listed together', () => {
+    it('puts the configured supplier on invoices', () => {
+      expect(loadConfig(production).supplier).toEqual({
+        name: 'Hill Farm Cameras Ltd',
+        addressLines: ['2 Mill Lane', 'Ashby', 'AB1 2CD'],
+        vatNumber: 'GB123456789',
+      });
+      expect(loadConfig({ ...production, VAT_RATE: '23' }).invoicing).toEqual({
+        numberPrefix: 'FC',
+        vatRateBasisPoints: 2300,
+      });
+      // Stripe prints its own invoices: no supplier needed then.
+      expect(() =>
+        loadConfig({
+          NODE_ENV: 'production',
+          PUBLIC_URL: production.PUBLIC_URL,
+          SMTP_URL: production.SMTP_URL,
+          BILLING: 'stripe',
+          STRIPE_SECRET_KEY: 'sk_test_x',
+          STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        }),
+      ).not.toThrow();
+    });
+
+    it('needs PUBLIC_URL, SMTP_URL and the supplier, listed together', () => {
       try {
         loadConfig({ NODE_ENV: 'production' });
         expect.unreachable();
@@ -108,6 +134,9 @@ describe('loadConfig', () => {
         expect((error as ConfigError).problems).toEqual([
           'PUBLIC_URL: required in production (the address e-mailed sign-in links open)',
           'SMTP_URL: required in production (customers sign in with e-mailed links)',
+          'SUPPLIER_NAME: required in production with BILLING=local (printed on invoices)',
+          'SUPPLIER_ADDRESS: required in production with BILLING=local (printed on invoices)',
+          'SUPPLIER_VAT_NUMBER: required in production with BILLING=local (printed on invoices)',
         ]);
       }
     });

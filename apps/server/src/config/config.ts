@@ -86,6 +86,14 @@ const environmentSchema = z.object({
   OFCOM_API_KEY: z.string().min(1).optional(),
   BILLING: z.enum(['local', 'stripe']).default('local'),
   BILLING_TEST_CLOCK: booleanText.optional(),
+  SUPPLIER_NAME: z.string().trim().min(1).max(200).optional(),
+  SUPPLIER_ADDRESS: z.string().trim().min(1).max(500).optional(),
+  SUPPLIER_VAT_NUMBER: z.string().trim().min(1).max(40).optional(),
+  INVOICE_NUMBER_PREFIX: z
+    .string()
+    .regex(/^[A-Z0-9]{1,12}$/, 'INVOICE_NUMBER_PREFIX must be 1-12 capital letters or digits')
+    .default('FC'),
+  VAT_RATE: z.coerce.number().min(0).max(100).default(20),
   API_DOCS: booleanText.optional(),
   STRIPE_SECRET_KEY: z
     .string()
@@ -175,6 +183,10 @@ export interface Config {
   plansCacheSeconds: number;
   /** Where postcode signal coverage comes from: the bundled demo dataset or Ofcom's API. */
   coverage: { mode: 'bundled' } | { mode: 'ofcom'; apiUrl: string; apiKey: string };
+  /** The business named on the local engine's invoices (docs/decisions/026). */
+  supplier: { name: string; addressLines: string[]; vatNumber: string };
+  /** The local engine's invoice numbers (one gapless sequence per prefix) and VAT in prices. */
+  invoicing: { numberPrefix: string; vatRateBasisPoints: number };
   /** The billing provider: the local engine in our database, or Stripe. */
   billing:
     | { mode: 'local'; isTestClockEnabled: boolean }
@@ -273,6 +285,14 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (env.BILLING === 'stripe' && !env.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: required when BILLING=stripe');
   }
+  // Invoices a bookkeeper accepts name the real supplier; the demo's stand-ins are not that.
+  if (isProduction && env.BILLING === 'local') {
+    for (const name of ['SUPPLIER_NAME', 'SUPPLIER_ADDRESS', 'SUPPLIER_VAT_NUMBER'] as const) {
+      if (!env[name]) {
+        problems.push(`${name}: required in production with BILLING=local (printed on invoices)`);
+      }
+    }
+  }
   if (env.COVERAGE === 'ofcom' && !env.OFCOM_API_KEY) {
     problems.push('OFCOM_API_KEY: required when COVERAGE=ofcom');
   }
@@ -332,6 +352,19 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
             apiKey: env.OFCOM_API_KEY as string,
           }
         : { mode: 'bundled' },
+    supplier: {
+      name: env.SUPPLIER_NAME ?? 'Farmcam Demo Ltd',
+      addressLines: (
+        env.SUPPLIER_ADDRESS ?? '1 Demo Farm Lane, Exampleton, EX1 2MP, United Kingdom'
+      )
+        .split(/\s*[,\n]\s*/)
+        .filter(Boolean),
+      vatNumber: env.SUPPLIER_VAT_NUMBER ?? 'GB 000 0000 00 (demo)',
+    },
+    invoicing: {
+      numberPrefix: env.INVOICE_NUMBER_PREFIX,
+      vatRateBasisPoints: Math.round(env.VAT_RATE * 100),
+    },
     billing:
       env.BILLING === 'stripe'
         ? {

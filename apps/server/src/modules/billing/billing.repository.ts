@@ -1,7 +1,14 @@
 /** Reads of the billing read model (our tables), for the billing endpoints. */
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import {
+  availableCredit,
+  creditNotePdfUrl,
+  linesOfInvoices,
+} from '../../providers/billing/local/ledger.ts';
+import {
+  billingCustomers,
+  creditNotes,
   invoices,
   paymentMethods,
   prices,
@@ -78,6 +85,34 @@ export const billingRepository = {
       .from(invoices)
       .where(eq(invoices.billingCustomerId, billingCustomerId))
       .orderBy(desc(invoices.createdAt), desc(invoices.number));
+  },
+
+  /** The lines of these invoices, in their order (docs/decisions/026). */
+  invoiceLines: linesOfInvoices,
+
+  /** Credit notes against these invoices, with their PDF addresses (relative). */
+  async creditNotes(executor: Executor, invoiceIds: string[]) {
+    if (invoiceIds.length === 0) return [];
+    const rows = await executor
+      .select()
+      .from(creditNotes)
+      .where(inArray(creditNotes.invoiceId, invoiceIds))
+      .orderBy(asc(creditNotes.createdAt));
+    return Promise.all(
+      rows.map(async (row) => ({ ...row, pdfUrl: await creditNotePdfUrl(executor, row.id) })),
+    );
+  },
+
+  /** The credit the next invoice takes off, and the customer's currency. */
+  async creditBalance(executor: Executor, billingCustomerId: string) {
+    const [customer] = await executor
+      .select({ currency: billingCustomers.currency })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.id, billingCustomerId));
+    return {
+      credit: await availableCredit(executor, billingCustomerId),
+      currency: customer?.currency ?? 'gbp',
+    };
   },
 
   async sim(executor: Executor, iccid: string) {

@@ -31,6 +31,10 @@ describe('proration', () => {
       now: new Date('2026-03-16T12:00:00Z'),
     });
     expect(result.total).toBe(-1150);
+    expect(result.lines.map((line) => line.description)).toEqual([
+      'Unused time on Heavy Streaming from 16 Mar to 1 Apr 2026',
+      'Remaining time on Light Streaming from 16 Mar to 1 Apr 2026',
+    ]);
   });
 
   it('charges the whole new price and restarts the period when the interval changes', () => {

@@ -20,8 +20,15 @@ export interface ProrationInput {
   now: Date;
 }
 
+export interface ProrationLine {
+  description: string;
+  amount: number;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
 export interface ProrationResult {
-  lines: { description: string; amount: number }[];
+  lines: ProrationLine[];
   /** Sum of the lines: positive is owed now, negative a credit. */
   total: number;
   /** When the interval changes the period restarts now. */
@@ -34,6 +41,18 @@ const dayFormat = new Intl.DateTimeFormat('en-GB', {
   year: 'numeric',
   timeZone: 'UTC',
 });
+
+const dayMonthFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
+
+/** "from 15 Jan to 1 Feb 2027" (both years when they differ), Stripe's wording for a period. */
+export function describePeriod(start: Date, end: Date): string {
+  const sameYear = start.getUTCFullYear() === end.getUTCFullYear();
+  return `from ${(sameYear ? dayMonthFormat : dayFormat).format(start)} to ${dayFormat.format(end)}`;
+}
 
 /** Adds calendar months in UTC, keeping the day (clamped to the month's last day, as Stripe). */
 export function addMonths(date: Date, months: number): Date {
@@ -64,15 +83,22 @@ export function calculateProration(input: ProrationInput): ProrationResult {
   const remaining = Math.min(Math.max(periodEnd.getTime() - now.getTime(), 0), length);
   const unusedShare = length > 0 ? remaining / length : 0;
   const credit = -Math.round(from.unitAmount * unusedShare);
-  const since = dayFormat.format(now);
+  const unused = {
+    description: `Unused time on ${from.name} ${describePeriod(now, periodEnd)}`,
+    amount: credit,
+    periodStart: now,
+    periodEnd,
+  };
 
   if (from.interval !== to.interval) {
     const end = addInterval(now, to.interval);
     const lines = [
-      { description: `Unused time on ${from.name} after ${since}`, amount: credit },
+      unused,
       {
-        description: `${to.name} from ${since} to ${dayFormat.format(end)}`,
+        description: `${to.name} ${describePeriod(now, end)}`,
         amount: to.unitAmount,
+        periodStart: now,
+        periodEnd: end,
       },
     ].filter((line) => line.amount !== 0);
     return {
@@ -84,8 +110,13 @@ export function calculateProration(input: ProrationInput): ProrationResult {
 
   const charge = Math.round(to.unitAmount * unusedShare);
   const lines = [
-    { description: `Unused time on ${from.name} after ${since}`, amount: credit },
-    { description: `Remaining time on ${to.name} after ${since}`, amount: charge },
+    unused,
+    {
+      description: `Remaining time on ${to.name} ${describePeriod(now, periodEnd)}`,
+      amount: charge,
+      periodStart: now,
+      periodEnd,
+    },
   ].filter((line) => line.amount !== 0);
   return { lines, total: credit + charge, newPeriod: null };
 }

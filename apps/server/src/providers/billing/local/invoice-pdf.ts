@@ -1,142 +1,171 @@
 /**
- * A small PDF writer for invoices: one A4 page of text in the standard Helvetica fonts (every PDF
- * reader has them, so nothing is embedded). A real PDF 1.4 file with a cross-reference table;
- * a dependency such as pdfkit would add megabytes for what is a page of text.
+ * Invoice and credit note PDFs on pdfkit (the standard Helvetica fonts, nothing embedded): one A4
+ * page with what a bookkeeper checks (docs/decisions/026): the supplier with its address and VAT
+ * number, the customer, the camera, the period, every line with its amount, VAT and totals.
+ * The layout knows nothing of the database: callers hand it text already formatted.
  */
+import PDFDocument from 'pdfkit';
 
-export interface PdfText {
-  text: string;
-  x: number;
-  /** From the top of the page, in points. */
-  y: number;
-  size?: number;
+export interface PdfLine {
+  description: string;
+  /** A second, smaller line under the description, e.g. the period it covers. */
+  detail?: string;
+  amount: string;
+}
+
+export interface PdfTotal {
+  label: string;
+  amount: string;
   isBold?: boolean;
-  /** Right-align at x instead of starting there. */
-  alignRight?: boolean;
 }
 
-export interface PdfRule {
-  x1: number;
-  x2: number;
-  y: number;
-}
-
-const pageWidth = 595;
-const pageHeight = 842;
-
-/** WinAnsi (cp1252) bytes for the few characters above Latin-1 an invoice uses. */
-const winAnsiExtras: Record<string, number> = { '€': 0x80, '–': 0x96, '—': 0x97, '’': 0x92 };
-
-function encodeWinAnsi(text: string): number[] {
-  const bytes: number[] = [];
-  for (const character of text) {
-    const code = character.codePointAt(0) ?? 63;
-    bytes.push(winAnsiExtras[character] ?? (code < 256 ? code : 63));
-  }
-  return bytes;
-}
-
-/** A PDF string literal, with bytes above ASCII written as octal escapes. */
-function pdfString(text: string): string {
-  return `(${encodeWinAnsi(text)
-    .map((byte) => {
-      if (byte === 0x28 || byte === 0x29 || byte === 0x5c) return `\\${String.fromCharCode(byte)}`;
-      if (byte < 32 || byte > 126) return `\\${byte.toString(8).padStart(3, '0')}`;
-      return String.fromCharCode(byte);
-    })
-    .join('')})`;
-}
-
-/** Helvetica advance widths (per 1000 units) are close enough to 0.5em for right alignment of
- * digits and short labels; digits are exactly 556. */
-function approximateWidth(text: string, size: number, isBold: boolean): number {
-  let units = 0;
-  for (const character of text) {
-    if (/[0-9£€$.,]/.test(character)) units += character === '.' || character === ',' ? 278 : 556;
-    else if (character === ' ') units += 278;
-    else if (/[A-Z]/.test(character)) units += isBold ? 722 : 667;
-    else units += isBold ? 611 : 556;
-  }
-  return (units / 1000) * size;
-}
-
-export function renderPdf(content: { texts: PdfText[]; rules?: PdfRule[]; title: string }): Buffer {
-  const operations: string[] = [];
-  for (const rule of content.rules ?? []) {
-    const y = pageHeight - rule.y;
-    operations.push(`0.8 G 0.75 w ${rule.x1} ${y} m ${rule.x2} ${y} l S`);
-  }
-  for (const item of content.texts) {
-    const size = item.size ?? 10;
-    const isBold = item.isBold ?? false;
-    const x = item.alignRight ? item.x - approximateWidth(item.text, size, isBold) : item.x;
-    operations.push(
-      `BT /${isBold ? 'F2' : 'F1'} ${size} Tf ${x.toFixed(2)} ${(pageHeight - item.y).toFixed(2)} Td ${pdfString(item.text)} Tj ET`,
-    );
-  }
-  const stream = operations.join('\n');
-
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
-    `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
-    `<< /Title ${pdfString(content.title)} /Producer (Farmcam local billing engine) >>`,
-  ];
-
-  let body = '%PDF-1.4\n%\xE2\xE3\xCF\xD3\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(Buffer.byteLength(body, 'latin1'));
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xrefOffset = Buffer.byteLength(body, 'latin1');
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info ${objects.length} 0 R >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-export interface InvoiceDocument {
-  number: string;
-  issuedOn: string;
-  status: string;
-  billedTo: string;
-  supplier: string;
-  lines: { description: string; amount: string }[];
-  totals: { label: string; amount: string; isBold?: boolean }[];
+export interface BillingDocument {
+  /** "Invoice" or "Credit note". */
+  title: string;
+  /** Label/value pairs under the title: number, dates, period, status. */
+  facts: { label: string; value: string }[];
+  supplier: { name: string; addressLines: string[]; vatNumber: string };
+  /** The customer: name (when known) and e-mail. */
+  billedTo: string[];
+  /** "North gate camera (ICCID 8944…)", when the document is for a camera. */
+  camera: string | null;
+  lines: PdfLine[];
+  totals: PdfTotal[];
+  /** Short paragraphs under the totals (how it was paid, credit carried forward). */
+  notes: string[];
   footer: string;
 }
 
-/** An invoice laid out on one A4 page. */
-export function renderInvoicePdf(invoice: InvoiceDocument): Buffer {
-  const texts: PdfText[] = [
-    { text: invoice.supplier, x: 50, y: 60, size: 16, isBold: true },
-    { text: 'Invoice', x: 545, y: 60, size: 16, isBold: true, alignRight: true },
-    { text: `Invoice number  ${invoice.number}`, x: 50, y: 100 },
-    { text: `Date of issue  ${invoice.issuedOn}`, x: 50, y: 116 },
-    { text: `Status  ${invoice.status}`, x: 50, y: 132 },
-    { text: 'Billed to', x: 330, y: 100, isBold: true },
-    { text: invoice.billedTo, x: 330, y: 116 },
-    { text: 'Description', x: 50, y: 185, isBold: true },
-    { text: 'Amount', x: 545, y: 185, isBold: true, alignRight: true },
-  ];
-  const rules: PdfRule[] = [{ x1: 50, x2: 545, y: 192 }];
-  let y = 210;
-  for (const line of invoice.lines) {
-    texts.push({ text: line.description, x: 50, y });
-    texts.push({ text: line.amount, x: 545, y, alignRight: true });
-    y += 18;
+const page = { width: 595.28, height: 841.89, margin: 50 };
+const ink = '#1d2a1f';
+const muted = '#5b665d';
+const rule = '#c9cfc9';
+const contentWidth = page.width - 2 * page.margin;
+const amountWidth = 110;
+
+/** Renders a billing document; resolves to the PDF's bytes. */
+export function renderBillingPdf(document: BillingDocument): Promise<Buffer> {
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: page.margin,
+    info: { Title: document.facts[0]?.value ?? document.title, Producer: document.supplier.name },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+
+  const left = page.margin;
+  const right = page.width - page.margin;
+
+  // Heading: the supplier's name and the kind of document.
+  pdf
+    .fillColor(ink)
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text(document.supplier.name, left, 50, {
+      width: contentWidth - 160,
+    });
+  pdf.fontSize(18).text(document.title, right - 160, 50, { width: 160, align: 'right' });
+
+  // Facts (number, dates, period) on the left, the supplier on the right.
+  let y = 95;
+  for (const fact of document.facts) {
+    pdf
+      .font('Helvetica-Bold')
+      .fontSize(9)
+      .fillColor(muted)
+      .text(fact.label, left, y, { width: 95 });
+    pdf
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor(ink)
+      .text(fact.value, left + 100, y, { width: 170 });
+    y += 14;
   }
-  rules.push({ x1: 300, x2: 545, y: y - 6 });
+  const factsBottom = y;
+
+  const column = left + 300;
+  y = 95;
+  pdf.font('Helvetica-Bold').fontSize(9).fillColor(muted).text('From', column, y);
+  y += 13;
+  pdf.font('Helvetica-Bold').fontSize(10).fillColor(ink).text(document.supplier.name, column, y);
+  y += 13;
+  pdf.font('Helvetica').fontSize(9);
+  for (const line of document.supplier.addressLines) {
+    pdf.text(line, column, y, { width: right - column });
+    y += 12;
+  }
+  pdf.text(`VAT number ${document.supplier.vatNumber}`, column, y);
+  y += 20;
+  pdf.font('Helvetica-Bold').fontSize(9).fillColor(muted).text('Bill to', column, y);
+  y += 13;
+  pdf.font('Helvetica').fontSize(9).fillColor(ink);
+  for (const line of document.billedTo) {
+    pdf.text(line, column, y, { width: right - column });
+    y += 12;
+  }
+  y = Math.max(y, factsBottom) + 14;
+
+  if (document.camera) {
+    pdf.font('Helvetica-Bold').fontSize(9).fillColor(muted).text('Camera', left, y, { width: 95 });
+    pdf
+      .font('Helvetica')
+      .fillColor(ink)
+      .text(document.camera, left + 100, y, {
+        width: contentWidth - 100,
+      });
+    y += 24;
+  }
+
+  // Lines.
+  const descriptionWidth = contentWidth - amountWidth - 10;
+  pdf.font('Helvetica-Bold').fontSize(9).fillColor(muted);
+  pdf.text('Description', left, y, { width: descriptionWidth });
+  pdf.text('Amount', right - amountWidth, y, { width: amountWidth, align: 'right' });
+  y += 14;
+  pdf.moveTo(left, y).lineTo(right, y).lineWidth(0.75).strokeColor(rule).stroke();
+  y += 8;
+  for (const line of document.lines) {
+    pdf.font('Helvetica').fontSize(10).fillColor(ink);
+    const height = pdf.heightOfString(line.description, { width: descriptionWidth });
+    pdf.text(line.description, left, y, { width: descriptionWidth });
+    pdf.text(line.amount, right - amountWidth, y, { width: amountWidth, align: 'right' });
+    y += height + 2;
+    if (line.detail) {
+      pdf.fontSize(8.5).fillColor(muted).text(line.detail, left, y, { width: descriptionWidth });
+      y += 12;
+    }
+    y += 6;
+  }
+  pdf.moveTo(left, y).lineTo(right, y).lineWidth(0.75).strokeColor(rule).stroke();
   y += 10;
-  for (const total of invoice.totals) {
-    texts.push({ text: total.label, x: 300, y, isBold: total.isBold });
-    texts.push({ text: total.amount, x: 545, y, isBold: total.isBold, alignRight: true });
-    y += 18;
+
+  // Totals, right-aligned.
+  const labelLeft = right - amountWidth - 200;
+  for (const total of document.totals) {
+    pdf
+      .font(total.isBold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(10)
+      .fillColor(ink)
+      .text(total.label, labelLeft, y, { width: 200 })
+      .text(total.amount, right - amountWidth, y, { width: amountWidth, align: 'right' });
+    y += 16;
   }
-  texts.push({ text: invoice.footer, x: 50, y: 800, size: 8 });
-  return renderPdf({ texts, rules, title: `Invoice ${invoice.number}` });
+
+  y += 14;
+  pdf.font('Helvetica').fontSize(9).fillColor(ink);
+  for (const note of document.notes) {
+    pdf.text(note, left, y, { width: contentWidth });
+    y += pdf.heightOfString(note, { width: contentWidth }) + 4;
+  }
+
+  pdf
+    .fontSize(7.5)
+    .fillColor(muted)
+    .text(document.footer, left, page.height - 70, { width: contentWidth, lineBreak: false });
+  pdf.end();
+  return done;
 }
