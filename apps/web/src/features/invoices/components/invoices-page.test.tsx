@@ -5,11 +5,16 @@ import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.t
 
 const invoice = (overrides: Record<string, unknown>) => ({
   id: 'in_1234567890ABCDEFGH',
-  number: 'FC-1',
+  number: 'FC-000001',
   amount_due: 1200,
   amount_paid: 1200,
   currency: 'gbp',
-  lines: [{ description: '1 × Light Streaming (at £12.00 / month)' }],
+  lines: [{ description: '1 × Light Streaming (at £12.00 / month)', amount: 1200 }],
+  total: 1200,
+  tax: 200,
+  credit_notes: [],
+  attempt_count: 0,
+  next_payment_attempt: null,
   created_date: '2026-03-01T00:00:00.000Z',
   status: 'paid',
   invoice_pdf: 'http://localhost/billing-engine/invoices/in_1/t/pdf',
@@ -17,29 +22,33 @@ const invoice = (overrides: Record<string, unknown>) => ({
   ...overrides,
 });
 
+function serveInvoices(answer: Record<string, unknown>) {
+  authStore.signIn('customer-token');
+  mockFetch((url) => {
+    if (url.pathname === '/api/auth/user-data') {
+      return jsonResponse(200, {
+        data: { email: 'f@example.com', role: 'customer', customerId: 'c1', impersonation: null },
+      });
+    }
+    if (url.pathname === '/api/invoices/fetch-invoices/cus_1') {
+      return jsonResponse(200, { credit_balance: 0, currency: 'gbp', ...answer });
+    }
+    return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+  });
+}
+
 describe('Invoices', () => {
   it('offers Download for paid invoices and a red Pay now for the others', async () => {
-    authStore.signIn('customer-token');
-    mockFetch((url) => {
-      if (url.pathname === '/api/auth/user-data') {
-        return jsonResponse(200, {
-          data: { email: 'f@example.com', role: 'customer', customerId: 'c1', impersonation: null },
-        });
-      }
-      if (url.pathname === '/api/invoices/fetch-invoices/cus_1') {
-        return jsonResponse(200, {
-          invoices: [
-            invoice({
-              id: 'in_OPENOPEN00000001',
-              status: 'open',
-              amount_paid: 0,
-              amount_due: 2000,
-            }),
-            invoice({}),
-          ],
-        });
-      }
-      return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+    serveInvoices({
+      invoices: [
+        invoice({
+          id: 'in_OPENOPEN00000001',
+          status: 'open',
+          amount_paid: 0,
+          amount_due: 2000,
+        }),
+        invoice({}),
+      ],
     });
     renderRoute('/invoices/cus_1');
     const table = await screen.findByRole('table', { name: 'Invoices' });
@@ -50,7 +59,7 @@ describe('Invoices', () => {
     ).toEqual(['Amount', 'Plan', 'Created', 'Status', 'Actions']);
     const [, openRow, paidRow] = within(table).getAllByRole('row');
     expect(within(openRow!).getByText('£20.00')).toBeDefined();
-    expect(within(openRow!).getByText('Invoice 00000001')).toBeDefined();
+    expect(within(openRow!).getByText('Invoice FC-000001')).toBeDefined();
     const payNow = within(openRow!).getByRole('link', { name: /Pay now/ });
     expect(payNow.getAttribute('target')).toBe('_blank');
     expect(payNow.getAttribute('href')).toBe('http://localhost/billing-engine/invoices/in_1/t');
@@ -59,6 +68,67 @@ describe('Invoices', () => {
       within(paidRow!)
         .getByRole('link', { name: /Download/ })
         .getAttribute('href'),
+    ).toMatch(/\/pdf$/);
+  });
+
+  it('shows every line with its amount, a downgrade credit, credit notes and the balance', async () => {
+    serveInvoices({
+      credit_balance: 1100,
+      invoices: [
+        invoice({
+          id: 'in_RENEWAL000000002',
+          number: 'FC-000002',
+          amount_due: 0,
+          amount_paid: 0,
+          total: -1100,
+          lines: [
+            {
+              description: 'Unused time on Heavy Streaming from 1 Mar to 1 Apr 2026',
+              amount: -3500,
+            },
+            {
+              description: 'Remaining time on Light Streaming from 1 Mar to 1 Apr 2026',
+              amount: 1200,
+            },
+            { description: '1 × Light Streaming (at £12.00 / month)', amount: 1200 },
+          ],
+        }),
+        invoice({
+          credit_notes: [
+            {
+              id: 'cn_1',
+              number: 'FC-000001-CN-01',
+              total: 1200,
+              created_date: '2026-03-02T00:00:00.000Z',
+              pdf: 'http://localhost/billing-engine/credit-notes/cn_1/t/pdf',
+            },
+          ],
+        }),
+      ],
+    });
+    renderRoute('/invoices/cus_1');
+    const balance = await screen.findByText(/Credit on this camera’s account/);
+    expect(balance.textContent).toBe(
+      'Credit on this camera’s account: £11.00, taken off the next invoice.',
+    );
+    const lines = screen.getByRole('list', { name: 'Lines of invoice FC-000002' });
+    expect(
+      within(lines)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Unused time on Heavy Streaming from 1 Mar to 1 Apr 2026-£35.00',
+      'Remaining time on Light Streaming from 1 Mar to 1 Apr 2026£12.00',
+      '1 × Light Streaming (at £12.00 / month)£12.00',
+    ]);
+    expect(screen.getByText(/Credit note FC-000001-CN-01: £12.00 refunded/)).toBeDefined();
+    expect(
+      screen
+        .getByRole('link', { name: 'Download credit note FC-000001-CN-01' })
+        .getAttribute('href'),
+    ).toBe('http://localhost/billing-engine/credit-notes/cn_1/t/pdf');
+    expect(
+      screen.getByRole('link', { name: 'Download invoice FC-000002 (PDF)' }).getAttribute('href'),
     ).toMatch(/\/pdf$/);
   });
 });

@@ -12,16 +12,34 @@ export const shortInvoiceId = (id: string) => id.slice(-8);
 
 function InvoiceRow({ invoice }: { invoice: Invoice }) {
   const isPaid = invoice.status === 'paid';
-  const shortId = shortInvoiceId(invoice.id);
+  const money = (amount: number) => formatMoney(amount, invoice.currency);
   return (
     <tr>
       <td data-label="Amount" className={styles.amount}>
-        {formatMoney(invoice.amount_due, invoice.currency)}
+        {money(invoice.amount_due)}
       </td>
       <td data-label="Plan">
-        <div>
-          {invoice.lines[0]?.description ?? ''}
-          <span className={styles.invoiceId}>Invoice {shortId}</span>
+        <div className={styles.details}>
+          <span className={styles.invoiceNumber}>Invoice {invoice.number}</span>
+          {/* Every line with its amount: a downgrade's unused time shows as a credit. */}
+          <ul className={styles.lines} aria-label={`Lines of invoice ${invoice.number}`}>
+            {invoice.lines.map((line, index) => (
+              <li key={index} className={line.amount < 0 ? styles.creditLine : undefined}>
+                <span>{line.description}</span>
+                <span className={styles.lineAmount}>{money(line.amount)}</span>
+              </li>
+            ))}
+          </ul>
+          {invoice.credit_notes.map((note) => (
+            <p key={note.id} className={styles.creditNote}>
+              Credit note {note.number}: {money(note.total)} refunded{' '}
+              {note.pdf && (
+                <a href={note.pdf} download aria-label={`Download credit note ${note.number}`}>
+                  PDF
+                </a>
+              )}
+            </p>
+          ))}
         </div>
       </td>
       <td data-label="Created">{formatDay(invoice.created_date)}</td>
@@ -29,23 +47,28 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
         <span className={isPaid ? styles.paid : styles.unpaid}>{invoice.status}</span>
       </td>
       <td data-label="Actions">
-        {isPaid
-          ? invoice.invoice_pdf && (
-              <a href={invoice.invoice_pdf} download aria-label={`Download invoice ${shortId}`}>
-                Download
-              </a>
-            )
-          : invoice.hosted_invoice_url && (
-              <a
-                href={invoice.hosted_invoice_url}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={styles.payNow}
-                aria-label={`Pay now invoice ${shortId} (opens in a new tab)`}
-              >
-                Pay now
-              </a>
-            )}
+        <div className={styles.actions}>
+          {!isPaid && invoice.hosted_invoice_url && (
+            <a
+              href={invoice.hosted_invoice_url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={styles.payNow}
+              aria-label={`Pay now invoice ${invoice.number} (opens in a new tab)`}
+            >
+              Pay now
+            </a>
+          )}
+          {invoice.invoice_pdf && (
+            <a
+              href={invoice.invoice_pdf}
+              download
+              aria-label={`Download invoice ${invoice.number} (PDF)`}
+            >
+              {isPaid ? 'Download' : 'PDF'}
+            </a>
+          )}
+        </div>
       </td>
     </tr>
   );
@@ -64,25 +87,36 @@ export function InvoicesPage() {
         <p role="alert" className={styles.error}>
           {errorMessage(invoices.error, 'Could not load the invoices.')}
         </p>
-      ) : invoices.data.length === 0 ? (
-        <p>No invoices yet.</p>
       ) : (
-        <table className={styles.table} aria-label="Invoices">
-          <thead>
-            <tr>
-              <th scope="col">Amount</th>
-              <th scope="col">Plan</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invoices.data.map((invoice) => (
-              <InvoiceRow key={invoice.id} invoice={invoice} />
-            ))}
-          </tbody>
-        </table>
+        <>
+          {invoices.data.credit_balance > 0 && (
+            <p className={styles.balance} role="status">
+              Credit on this camera’s account:{' '}
+              <strong>{formatMoney(invoices.data.credit_balance, invoices.data.currency)}</strong>,
+              taken off the next invoice.
+            </p>
+          )}
+          {invoices.data.invoices.length === 0 ? (
+            <p>No invoices yet.</p>
+          ) : (
+            <table className={styles.table} aria-label="Invoices">
+              <thead>
+                <tr>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Plan</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {invoices.data.invoices.map((invoice) => (
+                  <InvoiceRow key={invoice.id} invoice={invoice} />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
       )}
     </Card>
   );
