@@ -99,10 +99,12 @@ export const securityHeadersPlugin = fp(
           ].includes(name),
       ),
     );
-    app.addHook('onRequest', async (request, reply) => {
+    // A callback hook: no promise per request on the hot path (docs/decisions/065).
+    app.addHook('onRequest', (request, reply, done) => {
       const mode = request.routeOptions.config?.securityHeaders ?? 'default';
       if (mode === 'default') reply.headers(headers);
       else if (mode === 'public-embed') reply.headers(embedHeaders);
+      done();
     });
   },
   { name: 'security-headers' },

@@ -103,6 +103,33 @@ export function createAuthService(deps: {
       maxEntries: authPolicy.sessionCacheEntries,
       now: () => clock.now().getTime(),
     });
+  const sessionReads = new Map<
+    string,
+    { generation: number; promise: Promise<Principal | undefined> }
+  >();
+
+  /** The database's answer for a token, remembered unless an eviction overtook the read. */
+  async function readSession(
+    tokenHash: string,
+    now: Date,
+    generation: number,
+  ): Promise<Principal | undefined> {
+    const row = await repository.findSessionByTokenHash(db, tokenHash);
+    if (!row) return undefined;
+    const { session } = row;
+    const idleDeadline = session.lastSeenAt.getTime() + session.idleTimeoutSeconds * 1000;
+    if (session.revokedAt || session.expiresAt <= now || idleDeadline <= now.getTime()) {
+      sessionCache.drop(tokenHash);
+      return undefined;
+    }
+    if (now.getTime() - session.lastSeenAt.getTime() > authPolicy.touchEverySeconds * 1000) {
+      await repository.touchSession(db, session.id, now);
+    }
+    const principal = toPrincipal(row);
+    sessionCache.set(tokenHash, principal, generation);
+    return principal;
+  }
+
   // A fixed hash to compare against when the e-mail is unknown, so timing does not tell.
   const decoyPasswordHash = hashPassword(createOpaqueToken());
 
@@ -312,20 +339,16 @@ export function createAuthService(deps: {
       if (cached && cached.expiresAt > now) return cached;
       // Taken before the read: an eviction while it runs means its answer may be stale.
       const generation = sessionCache.generation();
-      const row = await repository.findSessionByTokenHash(db, tokenHash);
-      if (!row) return undefined;
-      const { session } = row;
-      const idleDeadline = session.lastSeenAt.getTime() + session.idleTimeoutSeconds * 1000;
-      if (session.revokedAt || session.expiresAt <= now || idleDeadline <= now.getTime()) {
-        sessionCache.evict(tokenHash);
-        return undefined;
+      // A busy session's entry expires under many requests at once: they share one read.
+      const running = sessionReads.get(tokenHash);
+      if (running && running.generation === generation) return running.promise;
+      const promise = readSession(tokenHash, now, generation);
+      sessionReads.set(tokenHash, { generation, promise });
+      try {
+        return await promise;
+      } finally {
+        if (sessionReads.get(tokenHash)?.promise === promise) sessionReads.delete(tokenHash);
       }
-      if (now.getTime() - session.lastSeenAt.getTime() > authPolicy.touchEverySeconds * 1000) {
-        await repository.touchSession(db, session.id, now);
-      }
-      const principal = toPrincipal(row);
-      sessionCache.set(tokenHash, principal, generation);
-      return principal;
     },
 
     /** Ends the session (and any customer portals staff opened from it). */

@@ -211,6 +211,17 @@ describe('sessions revoked elsewhere, in the app', () => {
     await vi.waitFor(async () => expect(await userData(token)).toBe(401));
   });
 
+  it('reads the database once when many requests find the entry expired at once', async () => {
+    const token = await signInCustomer(context, 'elsewhere@example.com');
+    expect(await userData(token)).toBe(200);
+    context.clock.advance(6_000);
+    const read = vi.spyOn(authRepository, 'findSessionByTokenHash');
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => userData(token)));
+    expect(statuses).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(read).toHaveBeenCalledTimes(1);
+    read.mockRestore();
+  });
+
   it("shows a staff member's new e-mail at once", async () => {
     const token = await signInStaff(context, 'boss@example.com');
     const email = async () =>

@@ -19,8 +19,11 @@ export interface SessionCache<Value> {
   generation(): number;
   /** Stores what a read begun at `generation` found, unless something was evicted since. */
   set(tokenHash: string, value: Value, generation: number): void;
+  /** Forgets an entry; reads under way when it changed are not stored (the session changed). */
   evict(tokenHash: string): void;
   evictAll(): void;
+  /** Forgets an entry, e.g. one the caller just read as ended; reads under way are unaffected. */
+  drop(tokenHash: string): void;
   /** Serves nothing from memory while false (e.g. while notifications cannot be received). */
   setEnabled(isEnabled: boolean): void;
 }
@@ -61,6 +64,9 @@ export function createSessionCache<Value>(options: {
     evictAll() {
       evictions += 1;
       entries.clear();
+    },
+    drop(tokenHash) {
+      entries.delete(tokenHash);
     },
     setEnabled(enabled) {
       cache.evictAll();
