@@ -1,0 +1,2 @@
+ALTER TABLE "payment_methods" ADD COLUMN "fingerprint" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "payment_methods_fingerprint_idx" ON "payment_methods" USING btree ("billing_customer_id","fingerprint") WHERE "payment_methods"."detached_at" is null;
