@@ -70,6 +70,24 @@ export const activationConfigResponse = z.object({
 });
 export type ActivationConfigResponse = z.infer<typeof activationConfigResponse>;
 
+/** The thank-you page's order: our order reference from the checkout's return address. */
+export const orderParams = z.object({
+  orderId: z
+    .string()
+    .regex(/^ord_[A-Za-z0-9]{8,40}$/, 'That is not an order reference')
+    .describe('The `order` of the thank-you page address'),
+});
+export const orderStatusResponse = z.object({
+  order: z.string(),
+  product: z.string(),
+  /**
+   * `pending`: not paid yet; `paid`: paid, the SIM is being set up; `activated`: the SIM is
+   * live; `refused`: the SIM went to another buyer first and the payment was given back.
+   */
+  status: z.enum(['pending', 'paid', 'activated', 'refused']),
+});
+export type OrderStatusResponse = z.infer<typeof orderStatusResponse>;
+
 export const pricingTableParams = z.object({
   pricingTableId: z
     .string()

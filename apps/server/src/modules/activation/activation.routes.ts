@@ -13,6 +13,8 @@ import {
   checkSolarSimBody,
   errorBody,
   logPriceTableBody,
+  orderParams,
+  orderStatusResponse,
   pricingTableParams,
   pricingTableResponse,
   simValidationResponse,
@@ -162,6 +164,21 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
       },
     },
     async () => activation.config(),
+  );
+
+  app.get(
+    '/activation/orders/:orderId',
+    {
+      schema: {
+        tags: ['activation'],
+        summary: "The thank-you page's order: its plan and how far it has got (public)",
+        description:
+          'Order references are random and unguessable; an unknown one is 404, never "activated".',
+        params: orderParams,
+        response: { 200: orderStatusResponse, 400: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => activation.orderStatus(request.params.orderId),
   );
 
   app.get(

@@ -11,13 +11,14 @@ import type {
   ActivationCheckoutResponse,
   ActivationConfigResponse,
   ActivationRegion,
+  OrderStatusResponse,
   PricingTableResponse,
   SimValidationResponse,
   SolarCheckResponse,
 } from '@farmcam/contract';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { billingSessions, customers, sims } from '../../db/schema.ts';
+import { auditLog, billingSessions, customers, prices, products, sims } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
@@ -178,6 +179,48 @@ export function createActivationService(deps: ActivationServiceDeps) {
         ip: caller.ip,
       });
       return { success: true };
+    },
+
+    /**
+     * The thank-you page's order, from the audit trail the checkout and fulfilment leave (the same
+     * for every billing provider). An order reference that was never issued is 404: the page must
+     * not say "activated" for it (docs/decisions/027).
+     */
+    async orderStatus(orderId: string): Promise<OrderStatusResponse> {
+      const steps = await db
+        .select({ action: auditLog.action, details: auditLog.details })
+        .from(auditLog)
+        .where(
+          and(
+            inArray(auditLog.action, [
+              'activation.checkout_started',
+              'activation.sim_attached',
+              'activation.sim_activated',
+              'activation.refused',
+            ]),
+            sql`${auditLog.details}->>'order' = ${orderId}`,
+          ),
+        );
+      const started = steps.find((step) => step.action === 'activation.checkout_started');
+      if (!started) throw new AppError('NOT_FOUND', 'We could not find this order.');
+      const priceId = typeof started.details.priceId === 'string' ? started.details.priceId : '';
+      const [plan] = await db
+        .select({ name: products.name })
+        .from(prices)
+        .innerJoin(products, eq(products.id, prices.productId))
+        .where(eq(prices.id, priceId));
+      const did = (action: string) => steps.some((step) => step.action === action);
+      return {
+        order: orderId,
+        product: plan?.name ?? 'Streaming plan',
+        status: did('activation.refused')
+          ? 'refused'
+          : did('activation.sim_activated')
+            ? 'activated'
+            : did('activation.sim_attached')
+              ? 'paid'
+              : 'pending',
+      };
     },
 
     config(): ActivationConfigResponse {

@@ -100,6 +100,15 @@ beforeAll(async () => {
 });
 afterAll(() => context.close());
 
+/** The page a hosted form's redirect shows. */
+async function pageAfter(response: { headers: Record<string, unknown> }) {
+  const page = await context.app.inject({
+    method: 'GET',
+    url: String(response.headers.location),
+  });
+  return page.body;
+}
+
 describe('a new visitor activates a stock SIM', () => {
   const email = 'new.farmer@example.com';
   const iccid = demoStockIccid('KQTX');
@@ -123,6 +132,30 @@ describe('a new visitor activates a stock SIM', () => {
     expect(redirect.pathname).toBe('/order-confirmation');
     expect(redirect.searchParams.get('order')).toMatch(/^ord_/);
     expect(redirect.searchParams.get('product')).toBe('Heavy Streaming');
+  });
+
+  it("the thank-you page's order is known, and only a real one (docs/decisions/027)", async () => {
+    const known = await context.app.inject({
+      method: 'GET',
+      url: `/api/activation/orders/${redirect.searchParams.get('order')}`,
+    });
+    expect(known.statusCode).toBe(200);
+    expect(known.json()).toEqual({
+      order: redirect.searchParams.get('order'),
+      product: 'Heavy Streaming',
+      status: 'activated',
+    });
+    const unknown = await context.app.inject({
+      method: 'GET',
+      url: '/api/activation/orders/ord_doesNotExist12345',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ message: 'We could not find this order.' });
+    const malformed = await context.app.inject({
+      method: 'GET',
+      url: `/api/activation/orders/${encodeURIComponent('<b>x</b>')}`,
+    });
+    expect(malformed.statusCode).toBe(400);
   });
 
   it('leaves an account, a billing account, an active subscription and an active SIM', async () => {
@@ -269,9 +302,10 @@ describe('double submits and racing buyers', () => {
     expect(refused.statusCode).toBe(303);
     const back = new URL(String(refused.headers.location), 'http://portal.test');
     expect(back.pathname).toBe(loser);
-    expect(back.searchParams.get('error')).toBe(simTakenMessage);
+    // The address carries a code, never the sentence (docs/decisions/027).
+    expect(back.searchParams.get('error')).toBe('sim_taken');
     const page = await context.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
-    expect(page.body).toContain('You have not been charged');
+    expect(page.body).toContain(simTakenMessage);
 
     // One payment (the winner's), no account or billing account for the loser's new e-mail.
     expect((await context.database.db.select().from(payments)).length).toBe(paymentsBefore + 1);
@@ -302,9 +336,7 @@ describe('double submits and racing buyers', () => {
     const refused = results.find(
       (response) => !String(response.headers.location).includes('/order-confirmation'),
     );
-    expect(decodeURIComponent(String(refused!.headers.location))).toContain(
-      'You have not been charged',
-    );
+    expect(await pageAfter(refused!)).toContain('You have not been charged');
     expect(await liveSubscriptions(iccid)).toHaveLength(1);
     const welcomes = [
       ...(await mailsTo('racer.one@example.com')),
@@ -389,9 +421,7 @@ describe('other paths through checkout', () => {
     const iccid = demoStockIccid('TMYF');
     const path = await checkoutPath(iccid, 'declined@example.com');
     const declined = await pay(path, { ...visa, number: '4000 0000 0000 0002' });
-    expect(decodeURIComponent(String(declined.headers.location))).toContain(
-      'Your card was declined',
-    );
+    expect(await pageAfter(declined)).toContain('Your card was declined');
     expect((await simOf(iccid)).state).toBe('stock');
     expect(
       await context.database.db

@@ -443,15 +443,24 @@ describe('activation wizard: the plan step', () => {
 });
 
 describe('thank-you page (/order-confirmation)', () => {
-  it('shows the order and product from the query, the message and the links', async () => {
-    serve();
-    renderRoute('/order-confirmation?order=ord_123&product=Heavy%20Streaming');
+  const orders = (url: URL) =>
+    url.pathname === '/api/activation/orders/ord_123'
+      ? jsonResponse(200, { order: 'ord_123', product: 'Heavy Streaming', status: 'activated' })
+      : undefined;
+
+  it('shows the order and product the server knows, the message and the links', async () => {
+    serve(orders);
+    // The product in the address is not shown: the server's is (docs/decisions/027).
+    renderRoute('/order-confirmation?order=ord_123&product=Evil%20Text');
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Thank you for your order' }),
     ).toBeDefined();
-    expect(screen.getByText('Your Multi-network Streaming plan has been activated.')).toBeDefined();
+    expect(
+      await screen.findByText('Your Multi-network Streaming plan has been activated.'),
+    ).toBeDefined();
     expect(screen.getByText('ord_123')).toBeDefined();
     expect(screen.getByText('Heavy Streaming')).toBeDefined();
+    expect(screen.queryByText(/Evil Text/)).toBeNull();
     expect(screen.getByText(/come online within a few hours/).textContent).toMatch(/power-cycle/);
     expect(screen.getByRole('link', { name: 'Go to dashboard' }).getAttribute('href')).toBe('/');
     expect(screen.getByRole('link', { name: 'Activate another camera' }).getAttribute('href')).toBe(
@@ -465,6 +474,23 @@ describe('thank-you page (/order-confirmation)', () => {
     expect(screen.getByRole('link', { name: 'help@farmcam.test' }).getAttribute('href')).toBe(
       'mailto:help@farmcam.test',
     );
+  });
+
+  it('says "not found" for an order that does not exist, never "activated"', async () => {
+    serve();
+    renderRoute('/order-confirmation?order=ord_nothing&product=Heavy');
+    expect(await screen.findByText('We could not find this order.')).toBeDefined();
+    expect(screen.queryByText(/has been activated/)).toBeNull();
+    expect(screen.queryByText('Heavy')).toBeNull();
+  });
+
+  it('does not echo a Stripe session id from the address', async () => {
+    serve();
+    renderRoute('/order-confirmation?session_id=cs_test_%3Cb%3Ehi');
+    expect(
+      await screen.findByText('Your Multi-network Streaming plan has been activated.'),
+    ).toBeDefined();
+    expect(screen.queryByText(/cs_test/)).toBeNull();
   });
 
   it('leaves out what the query does not give', async () => {
