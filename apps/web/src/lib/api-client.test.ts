@@ -1,9 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, requestHeaders } from '../test/test-utils.tsx';
+import { cancelPause } from '../components/billing/api/cancel-pause.ts';
+import { createPortalSession } from '../components/billing/api/create-portal-session.ts';
+import { pauseSubscription } from '../components/billing/api/pause-subscription.ts';
+import { createCustomerSecret } from '../features/activation/api/create-customer-secret.ts';
+import { renewSubscription } from '../features/pricing/api/renew-subscription.ts';
+import { changePlan } from '../features/subscription/api/change-plan.ts';
 import {
   ApiError,
   apiRequest,
   errorMessage,
+  idempotencyKeyFor,
+  newIdempotencyKey,
   onSessionExpired,
   requestTimeoutMs,
   serverErrorMessage,
@@ -182,5 +190,81 @@ describe('errorMessage', () => {
     expect(errorMessage(failure({ message: 42 }), 'Fallback')).toBe('Fallback');
     expect(errorMessage(failure('plain text'))).toBe('An error occurred');
     expect(errorMessage(new Error('boom'))).toBe('An error occurred');
+  });
+});
+
+describe('Idempotency-Key on billing writes', () => {
+  const keyOf = (init: RequestInit | undefined) => requestHeaders(init).get('Idempotency-Key');
+
+  it('sends the key it is given, and none without one', async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+    await apiRequest('/api/pay', { method: 'POST', body: {}, idempotencyKey: 'web-key-0001' });
+    await apiRequest('/api/read');
+    expect(keyOf(fetchMock.mock.calls[0]![1])).toBe('web-key-0001');
+    expect(keyOf(fetchMock.mock.calls[1]![1])).toBeNull();
+  });
+
+  it('gives one intent one key and a new intent a new key, in the server’s alphabet', () => {
+    const intent = { customerId: 'cus_1', newPlanId: 'price_heavy' };
+    const key = idempotencyKeyFor(intent);
+    expect(idempotencyKeyFor(intent)).toBe(key);
+    expect(idempotencyKeyFor({ ...intent })).not.toBe(key);
+    expect(key).toMatch(/^[A-Za-z0-9_:.-]{8,200}$/);
+    expect(newIdempotencyKey()).not.toBe(newIdempotencyKey());
+  });
+
+  it('sends a write that got no answer once more with the same key', async () => {
+    let calls = 0;
+    const fetchMock = mockFetch(() => {
+      calls += 1;
+      if (calls === 1) throw new TypeError('Failed to fetch');
+      return jsonResponse(200, { success: true });
+    });
+    await expect(
+      apiRequest('/api/subscriptions/change-plan', {
+        method: 'POST',
+        body: {},
+        idempotencyKey: 'web-retry-0001',
+      }),
+    ).resolves.toEqual({ success: true });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(fetchMock.mock.calls.map(([, init]) => keyOf(init))).toEqual([
+      'web-retry-0001',
+      'web-retry-0001',
+    ]);
+  });
+
+  it('never repeats a write without a key, nor one the server answered', async () => {
+    const unanswered = mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await failureOf(apiRequest('/api/auth/logout', { method: 'POST' }));
+    expect(unanswered).toHaveBeenCalledTimes(1);
+    const refused = mockFetch(() => jsonResponse(409, { code: 'CONFLICT', message: 'Busy' }));
+    await failureOf(
+      apiRequest('/api/pause/pause-subscription', {
+        method: 'POST',
+        body: {},
+        idempotencyKey: 'web-refused-0001',
+      }),
+    );
+    expect(refused).toHaveBeenCalledTimes(1);
+  });
+
+  it('each billing write of the screens sends one', async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, { url: 'http://x', secret: 's' }));
+    const body = { customerId: 'cus_1', newPlanId: 'price_heavy_month_uk' };
+    await changePlan(body);
+    await changePlan(body);
+    await pauseSubscription({ customer_id: 'cus_1', resume_date: '2026-12-01' });
+    await cancelPause({ customer_id: 'cus_1' });
+    await renewSubscription({ customerId: 'cus_1', iccid: '8944110000000001105', priceId: 'p' });
+    await createPortalSession('cus_1');
+    await createCustomerSecret('cus_1');
+    const keys = fetchMock.mock.calls.map(([, init]) => keyOf(init));
+    expect(keys.every((key) => key !== null)).toBe(true);
+    // The same intent (the same variables, as a retried mutation passes them) keeps its key.
+    expect(keys[0]).toBe(keys[1]);
+    expect(new Set(keys.slice(1)).size).toBe(keys.length - 1);
   });
 });

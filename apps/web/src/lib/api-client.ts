@@ -65,6 +65,31 @@ export interface RequestOptions {
   hasOwnErrorHandling?: boolean;
   /** Extra request headers, e.g. the activation wizard's session id. */
   headers?: Record<string, string>;
+  /**
+   * Sent as `Idempotency-Key` on billing writes: the server applies one key once, so the call is
+   * safe to repeat. One key per user intent (idempotencyKeyFor), never one per attempt.
+   */
+  idempotencyKey?: string;
+}
+
+/** A fresh key for one user intent (a click), in the server's key alphabet. */
+export function newIdempotencyKey(): string {
+  return `web-${crypto.randomUUID()}`;
+}
+
+const intentKeys = new WeakMap<object, string>();
+
+/**
+ * The key of one intent: the same object (a mutation's variables, passed again when it is
+ * retried) always gets the same key, a new object (a new click) a new one (docs/decisions/027).
+ */
+export function idempotencyKeyFor(intent: object): string {
+  let key = intentKeys.get(intent);
+  if (key === undefined) {
+    key = newIdempotencyKey();
+    intentKeys.set(intent, key);
+  }
+  return key;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -114,6 +139,20 @@ function reportHttpError(status: number, sentToken: string | null): boolean {
  * spec's error rules. Resolves with the parsed body (undefined for an empty one, e.g. 204).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  if (options.idempotencyKey === undefined) return requestOnce<T>(path, options);
+  try {
+    return await requestOnce<T>(path, options);
+  } catch (error) {
+    // A write that never got an answer may or may not have been applied: with its key it is
+    // safe to send once more, and the server answers as it did the first time.
+    if (error instanceof ApiError && error.status === 'FETCH_ERROR') {
+      return requestOnce<T>(path, options);
+    }
+    throw error;
+  }
+}
+
+async function requestOnce<T>(path: string, options: RequestOptions): Promise<T> {
   const { method = 'GET', query, body, signal, hasOwnErrorHandling = false } = options;
   const token = options.token === undefined ? authStore.getState().token : options.token;
   const description = `${method} ${path}`;
@@ -121,6 +160,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token !== null) headers.Authorization = `Bearer ${token}`;
+  if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
 
   const controller = new AbortController();
   let hasTimedOut = false;

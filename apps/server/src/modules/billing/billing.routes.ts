@@ -197,13 +197,14 @@ export const billingRoutes: FastifyPluginAsyncZod<{
         tags: ['billing'],
         summary: 'The hosted billing portal (cards, open invoices), to open in a new tab',
         security,
+        headers: idempotencyHeaders,
         querystring: billingCustomerQuery,
         response: { 200: portalSessionResponse, ...writeErrors },
       },
     },
     async (request) => {
       await ownedBy(db, request, request.query.customerId);
-      return billing.createPortalSession(request.query.customerId);
+      return billing.createPortalSession(request.query.customerId, idempotencyKeyOf(request));
     },
   );
 
@@ -214,13 +215,14 @@ export const billingRoutes: FastifyPluginAsyncZod<{
         tags: ['billing'],
         summary: 'A short-lived secret that lets the hosted pricing table act for this customer',
         security,
+        headers: idempotencyHeaders,
         body: billingCustomerBody,
         response: { 200: customerSecretResponse, ...writeErrors },
       },
     },
     async (request) => {
       await ownedBy(db, request, request.body.customerId);
-      return billing.createCustomerSecret(request.body.customerId);
+      return billing.createCustomerSecret(request.body.customerId, idempotencyKeyOf(request));
     },
   );
 

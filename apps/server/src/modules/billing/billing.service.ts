@@ -359,17 +359,27 @@ export function createBillingService(deps: BillingServiceDeps) {
       };
     },
 
-    async createPortalSession(billingCustomerId: string) {
-      return mapBillingErrors(() =>
-        billing.createPortalSession({
-          billingCustomerId,
-          returnUrl: `${deps.publicUrl}/dashboard?refresh=true`,
-        }),
+    /** With a key, a repeated call (a retry of one click) gets the same session back. */
+    async createPortalSession(billingCustomerId: string, idempotencyKey?: string) {
+      return runIdempotent(
+        { db, clock: billing },
+        { scope: `portal-session:${billingCustomerId}`, key: idempotencyKey, request: {} },
+        () =>
+          mapBillingErrors(() =>
+            billing.createPortalSession({
+              billingCustomerId,
+              returnUrl: `${deps.publicUrl}/dashboard?refresh=true`,
+            }),
+          ),
       );
     },
 
-    async createCustomerSecret(billingCustomerId: string) {
-      return mapBillingErrors(() => billing.createCustomerSecret({ billingCustomerId }));
+    async createCustomerSecret(billingCustomerId: string, idempotencyKey?: string) {
+      return runIdempotent(
+        { db, clock: billing },
+        { scope: `customer-secret:${billingCustomerId}`, key: idempotencyKey, request: {} },
+        () => mapBillingErrors(() => billing.createCustomerSecret({ billingCustomerId })),
+      );
     },
 
     async pauseOptions(billingCustomerId: string): Promise<PauseOptionsResponse> {

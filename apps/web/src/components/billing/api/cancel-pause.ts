@@ -1,12 +1,13 @@
 import type { CancelPauseBody, PauseResultResponse } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest, idempotencyKeyFor } from '../../../lib/api-client.ts';
 
 /** POST /api/pause/cancel-pause-subscription: cancel a scheduled pause. */
 export function cancelPause(body: CancelPauseBody): Promise<PauseResultResponse> {
   return apiRequest<PauseResultResponse>('/api/pause/cancel-pause-subscription', {
     method: 'POST',
     body,
+    idempotencyKey: idempotencyKeyFor(body),
   });
 }
 

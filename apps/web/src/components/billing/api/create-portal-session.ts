@@ -1,12 +1,17 @@
 import type { PortalSessionResponse } from '@farmcam/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest, newIdempotencyKey } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.tsx';
 
 /** GET /api/billing/create-portal-session?customerId=: the hosted billing portal's address. */
-export function createPortalSession(customerId: string): Promise<PortalSessionResponse> {
+export function createPortalSession(
+  customerId: string,
+  idempotencyKey = newIdempotencyKey(),
+): Promise<PortalSessionResponse> {
+  // One portal session per click, even when the call is sent again (docs/decisions/027).
   return apiRequest<PortalSessionResponse>('/api/billing/create-portal-session', {
     query: { customerId },
+    idempotencyKey,
   });
 }
 
@@ -15,7 +20,9 @@ export function createPortalSession(customerId: string): Promise<PortalSessionRe
  * await is blocked as a pop-up) and sent to the portal when its address arrives.
  */
 export function useOpenBillingPortal() {
-  const mutation = useMutation({ mutationFn: createPortalSession });
+  const mutation = useMutation({
+    mutationFn: (customerId: string) => createPortalSession(customerId),
+  });
   return {
     isPending: mutation.isPending,
     open(customerId: string) {

@@ -1,10 +1,14 @@
 import type { PauseResultResponse, PauseSubscriptionBody } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest, idempotencyKeyFor } from '../../../lib/api-client.ts';
 
 /** POST /api/pause/pause-subscription: pause from the next allowed 1st until `resume_date`. */
 export function pauseSubscription(body: PauseSubscriptionBody): Promise<PauseResultResponse> {
-  return apiRequest<PauseResultResponse>('/api/pause/pause-subscription', { method: 'POST', body });
+  return apiRequest<PauseResultResponse>('/api/pause/pause-subscription', {
+    method: 'POST',
+    body,
+    idempotencyKey: idempotencyKeyFor(body),
+  });
 }
 
 export function usePauseSubscription() {

@@ -1,10 +1,14 @@
 import type { ChangePlanBody, ChangePlanResponse } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest, idempotencyKeyFor } from '../../../lib/api-client.ts';
 
 /** POST /api/subscriptions/change-plan: switch now, charged pro-rata at once. */
 export function changePlan(body: ChangePlanBody): Promise<ChangePlanResponse> {
-  return apiRequest<ChangePlanResponse>('/api/subscriptions/change-plan', { method: 'POST', body });
+  return apiRequest<ChangePlanResponse>('/api/subscriptions/change-plan', {
+    method: 'POST',
+    body,
+    idempotencyKey: idempotencyKeyFor(body),
+  });
 }
 
 export function useChangePlan() {
