@@ -163,6 +163,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     db,
     clock: deps.clock,
     connectivity: deps.connectivity ?? createLocalSimPlatform({ db, clock: deps.clock }),
+    mailer: deps.mailer,
     log: app.log,
     checkoutHooks: createActivationCheckoutHooks(),
   });

@@ -181,6 +181,17 @@ export const invoice = z.object({
   status: z.string(),
   invoice_pdf: z.string().nullable(),
   hosted_invoice_url: z.string().nullable(),
+  attempt_count: z
+    .number()
+    .int()
+    .describe(
+      "Stripe's: payment attempts by the retry schedule (a customer's own attempt counts only as the first)",
+    ),
+  next_payment_attempt: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Epoch seconds of the next automatic retry; null when none is planned'),
 });
 export type Invoice = z.infer<typeof invoice>;
 

@@ -12,6 +12,7 @@ import {
   appSettings,
   customers,
   dailyUsage,
+  invoiceLines,
   invoices,
   prices,
   products,
@@ -22,7 +23,15 @@ import {
   type PlanTier,
   type SubscriptionStatus,
 } from '../schema.ts';
-import { insertCard, insertCustomer, invoiceUrls } from '../../providers/billing/local/ledger.ts';
+import { attemptsMadeBy, nextRetryAt } from '../../providers/billing/dunning-policy.ts';
+import {
+  defaultInvoicing,
+  includedVat,
+  insertCard,
+  insertCustomer,
+  invoiceUrls,
+  numberInvoicesInCreationOrder,
+} from '../../providers/billing/local/ledger.ts';
 import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
 
 const seedMarker = 'demo-seed-version';
@@ -198,6 +207,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
         });
       }
     }
+    await numberInvoicesInCreationOrder(transaction);
     for (const stock of demoStockSims) {
       await transaction
         .insert(sims)
@@ -269,17 +279,19 @@ async function seedCamera(
   }[camera.state] as SubscriptionStatus;
 
   const periodMonths = camera.interval === 'year' ? 12 : 1;
-  // Monthly plans renew on the 1st; annual plans on their activation anniversary.
-  const currentPeriodStart = camera.interval === 'year' ? activatedAt : monthStart;
-  const currentPeriodEnd = addMonths(currentPeriodStart, periodMonths);
-  const subscriptionId = providerId('sub', `demo-${camera.serial}`);
-  const price = priceId(camera.tier, camera.interval);
   const pastDueSince =
     camera.state === 'past-due'
       ? new Date(now.getTime() - 3 * 86_400_000)
       : camera.state === 'overdue'
         ? new Date(now.getTime() - 12 * 86_400_000)
         : null;
+  // Monthly plans renew on the 1st; annual plans on their activation anniversary; an unpaid
+  // plan on the day its renewal failed (the dunning clock starts there, decision 025).
+  const currentPeriodStart =
+    pastDueSince ?? (camera.interval === 'year' ? activatedAt : monthStart);
+  const currentPeriodEnd = addMonths(currentPeriodStart, periodMonths);
+  const subscriptionId = providerId('sub', `demo-${camera.serial}`);
+  const price = priceId(camera.tier, camera.interval);
 
   await executor
     .insert(subscriptions)
@@ -344,20 +356,45 @@ async function seedCamera(
       ...(await invoiceUrls(executor, invoiceId)),
       billingCustomerId,
       subscriptionId,
-      number: `FC-${camera.serial}-${String(6 - cycle).padStart(4, '0')}`,
+      // Renumbered in the supplier's one sequence once every camera is seeded (decision 026).
+      number: `DEMO-${camera.serial}-${cycle}`,
       status: isUnpaid ? 'open' : 'paid',
       amountDue: unitAmount,
       amountPaid: isUnpaid ? 0 : unitAmount,
+      subtotal: unitAmount,
+      total: unitAmount,
+      tax: includedVat(unitAmount, defaultInvoicing.vatRateBasisPoints),
+      taxRateBasisPoints: defaultInvoicing.vatRateBasisPoints,
       currency: 'gbp',
       description: `1 × ${productName} (at £${(unitAmount / 100).toFixed(2)} / ${camera.interval})`,
       periodStart: start,
       periodEnd: addMonths(start, periodMonths),
       paidAt: isUnpaid ? null : start,
+      // An unpaid renewal has been tried on the policy's days so far; its next try is booked.
+      attemptCount: isUnpaid ? attemptsMadeBy(pastDueSince, now) : 1,
+      nextPaymentAttempt: isUnpaid ? nextRetryAt(pastDueSince, now) : null,
       createdAt: start,
     });
   }
-  if (invoiceRows.length > 0)
+  if (invoiceRows.length > 0) {
     await executor.insert(invoices).values(invoiceRows).onConflictDoNothing();
+    await executor
+      .insert(invoiceLines)
+      .values(
+        invoiceRows.map((row) => ({
+          id: providerId('il', row.id),
+          billingCustomerId,
+          subscriptionId,
+          invoiceId: row.id,
+          description: row.description,
+          amount: unitAmount,
+          periodStart: row.periodStart,
+          periodEnd: row.periodEnd,
+          createdAt: row.createdAt,
+        })),
+      )
+      .onConflictDoNothing();
+  }
 
   // Daily usage since activation, none while paused or after termination.
   const random = seededRandom(camera.serial);

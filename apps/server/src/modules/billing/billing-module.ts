@@ -4,11 +4,12 @@
  * `app.billing` (the job in server.ts and the tests use the same instance).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { and, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/client.ts';
-import { subscriptions } from '../../db/schema.ts';
+import { appSettings, subscriptions } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../providers/mail/mail.ts';
 import type { BillingProvider, CheckoutHooks } from '../../providers/billing/billing.ts';
 import {
   createLocalBillingEngine,
@@ -21,7 +22,12 @@ import {
 } from '../../providers/billing/stripe/stripe-billing.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import { createBillingService, type BillingService } from './billing.service.ts';
+import { nextDueInstant } from './billing-cycle.repository.ts';
+import { cycleSteps } from './billing-cycle-steps.ts';
 import { businessDay } from './pause-rules.ts';
+
+/** Where the billing cycle got to (billing time), shared by every process: a gap is replayed. */
+const cycleReachedKey = 'billing-cycle-reached-at';
 
 export interface BillingModule {
   provider: BillingProvider;
@@ -30,7 +36,11 @@ export interface BillingModule {
   engine: LocalBillingEngine | undefined;
   /** Set with BILLING=stripe: the adapter behind the webhook route. */
   stripe: StripeBilling | undefined;
-  /** One billing cycle: renewals and dunning (local engine), pause transitions, SIM state. */
+  /**
+   * The billing cycle up to now: renewals and dunning (local engine), pause transitions, SIM
+   * state. Time since the last run (a test clock jump, a server that was down) is replayed day
+   * by day, so each renewal, retry, pause and resume happens on its own date (decision 025).
+   */
   runCycle(): Promise<{ renewed: number; simsChanged: number }>;
 }
 
@@ -45,6 +55,8 @@ export function createBillingModule(deps: {
   db: Database;
   clock: Clock;
   connectivity: ConnectivityPlatform;
+  /** Tells customers about failed renewal payments (local engine; Stripe e-mails its own). */
+  mailer?: Mailer;
   log: FastifyBaseLogger;
   /** The activation module's part in paid checkouts (modules/activation/checkout-hooks.ts). */
   checkoutHooks?: CheckoutHooks;
@@ -67,6 +79,7 @@ export function createBillingModule(deps: {
       clock: createTestClock(db, deps.clock),
       publicUrl: config.publicUrl,
       checkoutHooks: deps.checkoutHooks,
+      invoicing: config.invoicing,
       onHandlerError: (error, event) =>
         log.warn(
           { err: error, event },
@@ -79,17 +92,18 @@ export function createBillingModule(deps: {
     db,
     billing: provider,
     connectivity: deps.connectivity,
+    mailer: deps.mailer,
     publicUrl: config.publicUrl,
     log,
   });
   provider.onEvent((event) => service.handleEvent(event));
 
   /** Stored status follows the pause dates: paused from the start date, active again after. */
-  async function applyPauseTransitions() {
-    const today = businessDay(provider.now());
+  async function applyPauseTransitions(at: Date) {
+    const today = businessDay(at);
     await db
       .update(subscriptions)
-      .set({ status: 'paused', updatedAt: provider.now() })
+      .set({ status: 'paused', updatedAt: at })
       .where(
         and(
           eq(subscriptions.status, 'active'),
@@ -103,7 +117,7 @@ export function createBillingModule(deps: {
         status: 'active',
         pauseStartsOn: null,
         pauseResumesOn: null,
-        updatedAt: provider.now(),
+        updatedAt: at,
       })
       .where(
         and(
@@ -119,11 +133,37 @@ export function createBillingModule(deps: {
     engine,
     stripe,
     async runCycle() {
-      const renewed = engine ? (await engine.runBillingCycle()).renewed : 0;
-      if (stripe) await stripe.applyScheduledPauses();
-      await applyPauseTransitions();
-      const { changed } = await service.reconcileSims();
-      return { renewed, simsChanged: changed };
+      await engine?.clock.refresh();
+      const until = provider.now();
+      const [reached] = await db
+        .select()
+        .from(appSettings)
+        .where(eq(appSettings.key, cycleReachedKey));
+      const from = typeof reached?.value === 'string' ? new Date(reached.value) : undefined;
+      let renewed = 0;
+      let simsChanged = 0;
+      // Stripe keeps its own time: only the local engine's days are replayed.
+      const steps = engine ? cycleSteps(from, until) : [until];
+      let nextDue = from && steps.length > 1 ? await nextDueInstant(db, from) : null;
+      for (const at of steps) {
+        // A replayed day with nothing due is skipped; the last step always runs.
+        if (at !== steps.at(-1) && (nextDue === null || nextDue > at)) continue;
+        renewed += engine ? (await engine.runBillingCycle(at)).renewed : 0;
+        if (stripe) await stripe.applyScheduledPauses();
+        await applyPauseTransitions(at);
+        simsChanged += (await service.reconcileSims(undefined, at)).changed;
+        await db
+          .insert(appSettings)
+          .values({ key: cycleReachedKey, value: at.toISOString() })
+          .onConflictDoUpdate({
+            target: appSettings.key,
+            set: { value: at.toISOString() },
+            // Never back: a slower process finishing an older step leaves the newer mark.
+            setWhere: sql`${appSettings.value} #>> '{}' < ${at.toISOString()}`,
+          });
+        if (at !== steps.at(-1)) nextDue = await nextDueInstant(db, at);
+      }
+      return { renewed, simsChanged };
     },
   };
 }

@@ -12,6 +12,7 @@ import type {
   EligiblePlan,
   EligiblePlansResponse,
   Invoice,
+  InvoicesResponse,
   PauseOptionsResponse,
   PauseResultResponse,
   PaymentMethod,
@@ -32,22 +33,23 @@ import {
 } from '../../providers/billing/billing.ts';
 import { formatDay } from '../../providers/billing/money.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
+import { simTerminationAt } from '../../providers/billing/dunning-policy.ts';
+import type { Mailer } from '../../providers/mail/mail.ts';
 import {
   billingRepository,
   type PlanRow,
   type SubscriptionWithPlan,
 } from './billing.repository.ts';
+import { createDunningMail } from './dunning-mail.ts';
 import { businessDay, earliestMonthStart, pauseStateOn, pauseWindow } from './pause-rules.ts';
 import { withSubscriptionLease } from './subscription-lease.ts';
-
-/** A canceled subscription's SIM stays live this long for a renewal, then it is terminated. */
-export const terminateAfterCancelDays = 14;
-const dayMs = 86_400_000;
 
 export interface BillingServiceDeps {
   db: Database;
   billing: BillingProvider;
   connectivity: ConnectivityPlatform;
+  /** For the e-mails of failed renewal payments (local engine). */
+  mailer?: Mailer;
   publicUrl: string;
   log: {
     warn(object: object, message: string): void;
@@ -124,6 +126,9 @@ export function toEligiblePlan(
 
 export function createBillingService(deps: BillingServiceDeps) {
   const { db, billing } = deps;
+  const dunningMail = deps.mailer
+    ? createDunningMail({ db, mailer: deps.mailer, publicUrl: deps.publicUrl })
+    : undefined;
   const today = () => businessDay(billing.now());
 
   async function audit(actor: Actor, action: string, subjectId: string, details: object) {
@@ -204,7 +209,11 @@ export function createBillingService(deps: BillingServiceDeps) {
     return plan;
   }
 
-  async function updateSimState(iccid: string, action: 'pause' | 'resume' | 'terminate') {
+  async function updateSimState(
+    iccid: string,
+    action: 'pause' | 'resume' | 'terminate',
+    at: Date = billing.now(),
+  ) {
     const call =
       action === 'pause'
         ? deps.connectivity.pauseSim
@@ -212,12 +221,12 @@ export function createBillingService(deps: BillingServiceDeps) {
           ? deps.connectivity.resumeSim
           : deps.connectivity.terminateSim;
     const sim = await call.call(deps.connectivity, iccid, {
-      idempotencyKey: `billing-${action}-${iccid}-${today()}`,
+      idempotencyKey: `billing-${action}-${iccid}-${businessDay(at)}`,
     });
     // Writes go to the platform first, then to our tables (the local platform's rows are ours).
     await db
       .update(sims)
-      .set({ state: sim.state, terminatedAt: sim.terminatedAt, updatedAt: billing.now() })
+      .set({ state: sim.state, terminatedAt: sim.terminatedAt, updatedAt: at })
       .where(eq(sims.iccid, iccid));
   }
 
@@ -226,9 +235,13 @@ export function createBillingService(deps: BillingServiceDeps) {
    * after a lapsed subscription is paid), terminated once a canceled subscription's grace for
    * renewal is over. Safe to repeat; the billing job runs it after each cycle.
    */
-  async function reconcileSims(iccid?: string): Promise<{ changed: number }> {
-    const day = today();
-    const now = billing.now();
+  async function reconcileSims(
+    iccid?: string,
+    /** The billing time to act as of (a day the billing cycle replays); default now. */
+    at?: Date,
+  ): Promise<{ changed: number }> {
+    const now = at ?? billing.now();
+    const day = businessDay(now);
     let changed = 0;
     for (const row of await billingRepository.simsWithLatestSubscription(db, iccid)) {
       const { subscription } = row;
@@ -236,8 +249,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       let action: 'pause' | 'resume' | 'terminate' | null = null;
       if (subscription.status === 'canceled') {
         const canceledAt = subscription.canceledAt ?? subscription.updatedAt;
-        if (now.getTime() - canceledAt.getTime() >= terminateAfterCancelDays * dayMs)
-          action = 'terminate';
+        if (simTerminationAt(canceledAt) <= now) action = 'terminate';
       } else if (subscription.status !== 'incomplete') {
         const isPaused = pauseStateOn(subscription, day) === 'paused';
         if (isPaused && row.simState === 'active') action = 'pause';
@@ -245,7 +257,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
       if (!action) continue;
       try {
-        await updateSimState(row.iccid, action);
+        await updateSimState(row.iccid, action, now);
         changed += 1;
       } catch (error) {
         deps.log.warn(
@@ -562,22 +574,43 @@ export function createBillingService(deps: BillingServiceDeps) {
       );
     },
 
-    async invoices(billingCustomerId: string): Promise<{ invoices: Invoice[] }> {
+    async invoices(billingCustomerId: string): Promise<InvoicesResponse> {
       const absolute = (url: string | null) =>
         url?.startsWith('/') ? `${deps.publicUrl}${url}` : url;
       const rows = await billingRepository.invoices(db, billingCustomerId);
+      const ids = rows.map((row) => row.id);
+      const lines = await billingRepository.invoiceLines(db, ids);
+      const notes = await billingRepository.creditNotes(db, ids);
+      const balance = await billingRepository.creditBalance(db, billingCustomerId);
       return {
+        credit_balance: balance.credit,
+        currency: balance.currency,
         invoices: rows.map((row) => ({
           id: row.id,
           number: row.number,
           amount_due: row.amountDue,
           amount_paid: row.amountPaid,
           currency: row.currency,
-          lines: [{ description: row.description }],
+          lines: linesOf(row, lines),
+          total: row.total,
+          tax: row.tax,
+          credit_notes: notes
+            .filter((note) => note.invoiceId === row.id)
+            .map((note) => ({
+              id: note.id,
+              number: note.number,
+              total: note.total,
+              created_date: note.createdAt.toISOString(),
+              pdf: absolute(note.pdfUrl) ?? null,
+            })),
           created_date: row.createdAt.toISOString(),
           status: row.status,
           invoice_pdf: absolute(row.invoicePdfUrl),
           hosted_invoice_url: absolute(row.hostedInvoiceUrl),
+          attempt_count: row.attemptCount,
+          next_payment_attempt: row.nextPaymentAttempt
+            ? Math.floor(row.nextPaymentAttempt.getTime() / 1000)
+            : null,
         })),
       };
     },
@@ -653,10 +686,30 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     /** The app's reaction to billing events: bring the camera's SIM in line at once. */
     async handleEvent(event: BillingEvent): Promise<void> {
+      if (event.type === 'invoice.payment_failed') {
+        await dunningMail?.send(event);
+        return;
+      }
       const iccid = event.type === 'checkout.completed' ? event.clientReferenceId : event.simIccid;
-      if (iccid) await reconcileSims(iccid);
+      if (iccid)
+        await reconcileSims(iccid, event.type === 'checkout.completed' ? undefined : event.at);
     },
   };
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
+
+/**
+ * An invoice's lines with their amounts; an invoice mirrored without lines (from before they
+ * were kept) shows its description for its total.
+ */
+function linesOf(
+  invoice: { id: string; description: string; total: number; amountDue: number },
+  lines: { invoiceId: string | null; description: string; amount: number }[],
+): Invoice['lines'] {
+  const own = lines.filter((line) => line.invoiceId === invoice.id);
+  if (own.length > 0) {
+    return own.map((line) => ({ description: line.description, amount: line.amount }));
+  }
+  return [{ description: invoice.description, amount: invoice.total || invoice.amountDue }];
+}

@@ -61,8 +61,30 @@ export interface PlanChangeResult {
  * since a handler can fail after the payment is already taken.
  */
 export type BillingEvent =
-  | { type: 'subscription.canceled'; subscriptionId: string; simIccid: string }
-  | { type: 'subscription.recovered'; subscriptionId: string; simIccid: string }
+  /** `at`: when it happened in billing time (a replayed day of the test clock); default now. */
+  | { type: 'subscription.canceled'; subscriptionId: string; simIccid: string; at?: Date }
+  | { type: 'subscription.recovered'; subscriptionId: string; simIccid: string; at?: Date }
+  | {
+      /**
+       * A renewal's payment attempt failed (local engine only: Stripe e-mails its customers
+       * itself). The app tells the customer, with the hosted invoice page to pay it.
+       */
+      type: 'invoice.payment_failed';
+      invoiceId: string;
+      billingCustomerId: string;
+      subscriptionId: string;
+      simIccid: string;
+      at: Date;
+      amountDue: number;
+      currency: string;
+      reason: string;
+      attemptCount: number;
+      nextPaymentAttempt: Date | null;
+      /** When the subscription is canceled if the invoice is still unpaid. */
+      cancelAt: Date;
+      /** Relative to the portal's address, like the invoice row's. */
+      hostedInvoiceUrl: string | null;
+    }
   | {
       type: 'checkout.completed';
       sessionId: string;

@@ -15,6 +15,7 @@ import { AppError } from '../../../errors.ts';
 import {
   billingCustomers,
   billingSessions,
+  creditNotes,
   invoices,
   paymentMethods,
   prices,
@@ -23,16 +24,39 @@ import {
   subscriptions,
 } from '../../../db/schema.ts';
 import { BillingError } from '../billing.ts';
+import { dunningPolicy } from '../dunning-policy.ts';
 import { formatDay, formatMoney } from '../money.ts';
-import { renderInvoicePdf } from './invoice-pdf.ts';
-import { invoiceAccessToken, isCardExpired } from './ledger.ts';
-import type { CardInput, LocalBillingEngine } from './local-billing-engine.ts';
-import { testCards } from './test-cards.ts';
+import { addMonths } from '../proration.ts';
+import {
+  creditNoteDocument,
+  formatPeriod,
+  invoiceDocument,
+  invoiceTotals,
+  loadInvoiceDetails,
+  type Supplier,
+} from './invoice-document.ts';
+import { renderBillingPdf } from './invoice-pdf.ts';
+import { availableCredit, creditNotePdfUrl, invoiceAccessToken, isCardExpired } from './ledger.ts';
+import {
+  amountDueChangedMessage,
+  type CardInput,
+  type LocalBillingEngine,
+} from './local-billing-engine.ts';
+import {
+  cardAlreadySavedMessage,
+  declinedMessage,
+  testCardMessage,
+  testCards,
+} from './test-cards.ts';
+import { clockAdvanceLimits, parseClockAdvance, type ClockAdvance } from './test-clock.ts';
 
 export interface HostedPagesOptions {
   db: Database;
   engine: LocalBillingEngine;
-  supplierName: string;
+  /** Named on every invoice and credit note (SUPPLIER_* configuration, docs/decisions/026). */
+  supplier: Supplier;
+  /** Documents say they were issued in test mode (the local engine outside production). */
+  isTestMode: boolean;
   /** Present when the test clock may be moved (never in production). */
   testClock?: {
     runCycle: () => Promise<{ renewed: number; simsChanged: number }>;
@@ -65,17 +89,66 @@ ${body}
 </html>`;
 }
 
+/**
+ * Every sentence a hosted page shows after a POST/redirect/GET. The address carries only the
+ * sentence's code, never text: a link to our domain must not be able to make a page say anything
+ * (docs/decisions/027). An engine message missing here is shown as the generic sentence.
+ */
+const pageMessages = {
+  card_added: 'Card added.',
+  card_added_paid: 'Card added and the amount due paid. Thank you.',
+  card_added_unpaid: 'Card added, but the payment with it was declined. The amount is still due.',
+  default_updated: 'Default card updated.',
+  card_removed: 'Card removed.',
+  invoice_paid: 'Invoice paid. Thank you.',
+  payment_received: 'Payment received. Thank you.',
+  clock_advanced: 'Billing time moved on and the billing cycle ran.',
+  cycle_run: 'The billing cycle ran.',
+  done: 'Done.',
+  declined: declinedMessage,
+  declined_expired: 'Your card has expired. Use another card.',
+  expired_on_file: 'Your card has expired. Add a new card and try again.',
+  no_card: 'There is no card on file.',
+  test_card: testCardMessage,
+  already_saved: cardAlreadySavedMessage,
+  amount_changed: amountDueChangedMessage,
+  expired_default: 'This card has expired, so it cannot be the default.',
+  card_fields: 'Enter the card number, expiry date and CVC.',
+  cvc: 'Enter the 3-digit CVC',
+  expiry: 'Enter the expiry date as MM / YY',
+  no_such_card: 'No such card',
+  no_such_invoice: 'No such invoice',
+  already_paid: 'This invoice is already paid',
+  checkout_expired: 'This checkout has expired. Start again from the portal.',
+  has_subscription: 'This SIM already has a subscription',
+  sim_gone: 'This SIM is not available any more. You have not been charged.',
+  // The activation module's refusal of a SIM sold a moment before (checkout-hooks.ts).
+  sim_taken:
+    'This SIM has just been activated by someone else, so this order cannot go ahead. You have not been charged.',
+  plan_unavailable: 'That plan is not available',
+  failed: 'That did not work. Check the details and try again.',
+} as const;
+type PageMessage = keyof typeof pageMessages;
+
+const messageCodes = new Map(
+  Object.entries(pageMessages).map(([code, text]) => [text as string, code as PageMessage]),
+);
+
 function notice(query: Record<string, unknown>): string {
-  // `?error=a&error=b` parses to an array: only a single text is ours to show.
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  if (text(query.error))
-    return `<p class="notice error" role="alert">${escapeHtml(text(query.error))}</p>`;
-  if (text(query.notice))
-    return `<p class="notice success" role="status">${escapeHtml(text(query.notice))}</p>`;
+  // Only a single known code shows anything (`?error=a&error=b` parses to an array).
+  const known = (value: unknown) =>
+    typeof value === 'string' && Object.hasOwn(pageMessages, value)
+      ? pageMessages[value as PageMessage]
+      : '';
+  if (known(query.error))
+    return `<p class="notice error" role="alert">${escapeHtml(known(query.error))}</p>`;
+  if (known(query.notice))
+    return `<p class="notice success" role="status">${escapeHtml(known(query.notice))}</p>`;
   return '';
 }
 
-function cardForm(action: string, submitLabel: string, withDefault: boolean): string {
+/** The card form; `extra` is more of our own fields, put just above the button. */
+function cardForm(action: string, submitLabel: string, withDefault: boolean, extra = ''): string {
   return `<form method="post" action="${escapeHtml(action)}" class="card-form">
 <label>Card number<input name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242"></label>
 <div class="row">
@@ -83,6 +156,7 @@ function cardForm(action: string, submitLabel: string, withDefault: boolean): st
 <label>CVC<input name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></label>
 </div>
 ${withDefault ? '<label class="check"><input type="checkbox" name="makeDefault" value="yes" checked> Use as the default card</label>' : ''}
+${extra}
 <button type="submit">${escapeHtml(submitLabel)}</button>
 </form>
 <details class="test-cards"><summary>Test cards</summary><ul>${testCards
@@ -100,10 +174,28 @@ ${withDefault ? '<label class="check"><input type="checkbox" name="makeDefault" 
 }
 
 /**
+ * Adding a card while invoices are open asks before paying them (docs/decisions/027): unticked,
+ * nothing is charged. The amount shown goes with the form, and the engine pays only if it is
+ * still what is due.
+ */
+function payNowField(open: { amountDue: number; amountPaid: number; currency: string }[]): string {
+  if (open.length === 0) return '';
+  const due = open.reduce((sum, invoice) => sum + invoice.amountDue - invoice.amountPaid, 0);
+  return `<input type="hidden" name="payAmountDue" value="${due}">
+<label class="check"><input type="checkbox" name="payNow" value="yes"> Pay ${formatMoney(due, open[0]!.currency)} now with this card</label>`;
+}
+
+/**
  * The card form's fields as text: the form posts strings, but anyone can post JSON with numbers
- * or objects in their place (docs/decisions/064), which must not reach the engine as such.
+ * or objects in their place (docs/decisions/064). That is no browser's form, so it is answered
+ * 400 rather than shown as a mistyped card; a missing field is the form's own mistake.
  */
 function parseCard(body: Record<string, unknown>): CardInput {
+  for (const name of ['number', 'expiry', 'cvc']) {
+    if (body[name] !== undefined && typeof body[name] !== 'string') {
+      throw new AppError('VALIDATION_FAILED', 'The card number, expiry and CVC must be text.');
+    }
+  }
   const field = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
   const expiry = field('expiry').replace(/\s/g, '');
   const match = expiry.match(/^(\d{1,2})\/?(\d{2}|\d{4})$/);
@@ -120,8 +212,10 @@ function parseCard(body: Record<string, unknown>): CardInput {
 const cardLabel = (card: { brand: string; last4: string; expMonth: number; expYear: number }) =>
   `${card.brand === 'mastercard' ? 'Mastercard' : 'Visa'} ending ${card.last4}, expires ${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;
 
+/** `url` with the code of `message` (one of pageMessages; any other: the generic sentence). */
 function withMessage(url: string, kind: 'notice' | 'error', message: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}${kind}=${encodeURIComponent(message)}`;
+  const code = messageCodes.get(message) ?? (kind === 'error' ? 'failed' : 'done');
+  return `${url}${url.includes('?') ? '&' : '?'}${kind}=${code}`;
 }
 
 function messageOf(error: unknown): string {
@@ -148,16 +242,18 @@ table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:.45rem .
 td.amount,th.amount{text-align:right}
 .notice{padding:.75rem 1rem;border-radius:.5rem;font-weight:600}.notice.error{background:#fdecea;color:var(--red)}.notice.success{background:#e6f4ea;color:#1e5b2a}
 .status-paid{color:#1e5b2a;font-weight:600}.status-open,.status-expired{color:var(--red);font-weight:600}
-form{margin:0}.card-form{display:grid;gap:.75rem;max-width:24rem}.row{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
+form{margin:0}.card-form{display:grid;grid-template-columns:minmax(0,1fr);gap:.75rem;max-width:24rem}.row{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.75rem}
 label{display:grid;gap:.25rem;font-weight:600;font-size:.9rem}label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
-input{font:inherit;padding:.55rem .65rem;border:1px solid #8a948c;border-radius:.4rem}
+input{font:inherit;padding:.55rem .65rem;border:1px solid #8a948c;border-radius:.4rem;width:100%;min-width:0}input[type=checkbox]{width:auto}
 button,.button{font:inherit;font-weight:600;background:var(--green);color:#fff;border:0;border-radius:.5rem;padding:.55rem 1rem;cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary{background:#fff;color:var(--green);border:1px solid var(--green)}button.danger{background:#fff;color:var(--red);border:1px solid var(--red)}
 .actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
 .muted{color:var(--muted)}.total{font-size:1.6rem;font-weight:700;margin:.25rem 0}
 .test-cards{margin-top:1rem;font-size:.9rem}.test-cards code{font-size:.95em}
 a{color:var(--green)}
-@media (max-width:600px){main{padding:.75rem}th.hide-narrow,td.hide-narrow{display:none}}
+section>h2:first-child{margin-top:0}td{overflow-wrap:anywhere}td button,td a,td.amount{white-space:nowrap;overflow-wrap:normal}
+.visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0}
+@media (max-width:600px){main{padding:.75rem}section{padding:.85rem}h1{font-size:1.3rem}th.hide-narrow,td.hide-narrow{display:none}.card-form{max-width:none}.card-form button{width:100%}.total{font-size:1.35rem}}
 `;
 
 export async function hostedPagesRoutes(app: FastifyInstance, options: HostedPagesOptions) {
@@ -243,12 +339,15 @@ export async function hostedPagesRoutes(app: FastifyInstance, options: HostedPag
       const open = invoiceRows.filter((invoice) => invoice.status === 'open');
       const now = engine.now();
 
+      // The card charges use: an expired card is never the default (docs/decisions/027).
+      const chargedCard = cards.find((card) => !isCardExpired(card, now));
       const cardRows = cards
         .map((card) => {
           const expired = isCardExpired(card, now);
-          return `<tr><td>${escapeHtml(cardLabel(card))}${card.isDefault ? ' <strong>(default)</strong>' : ''}${expired ? ' <span class="status-expired">Expired</span>' : ''}</td>
-<td class="actions">${card.isDefault ? '' : `<form method="post" action="${base}/cards/${card.id}/default"><button class="secondary" type="submit">Make default<span class="visually-hidden"> ${escapeHtml(card.last4)}</span></button></form>`}
-<form method="post" action="${base}/cards/${card.id}/remove"><button class="danger" type="submit" aria-label="Remove card ending ${escapeHtml(card.last4)}">Remove</button></form></td></tr>`;
+          const isDefault = card.id === chargedCard?.id;
+          return `<tr><td>${escapeHtml(cardLabel(card))}${isDefault ? ' <strong>(default)</strong>' : ''}${expired ? ' <span class="status-expired">Expired</span>' : ''}</td>
+<td><div class="actions">${isDefault || expired ? '' : `<form method="post" action="${base}/cards/${card.id}/default"><button class="secondary" type="submit">Make default<span class="visually-hidden"> ${escapeHtml(card.last4)}</span></button></form>`}
+<form method="post" action="${base}/cards/${card.id}/remove"><button class="danger" type="submit" aria-label="Remove card ending ${escapeHtml(card.last4)}">Remove</button></form></div></td></tr>`;
         })
         .join('');
       const openRows = open
@@ -282,7 +381,7 @@ ${open.length === 0 ? '<p>Nothing is due. Thank you.</p>' : `<table><thead><tr><
 <section aria-labelledby="cards-heading"><h2 id="cards-heading">Payment methods</h2>
 ${cards.length === 0 ? '<p>No card on file.</p>' : `<table><tbody>${cardRows}</tbody></table>`}
 <h2>Add a card</h2>
-${cardForm(`${base}/cards`, 'Add card', true)}
+${cardForm(`${base}/cards`, 'Add card', true, payNowField(open))}
 </section>
 <section aria-labelledby="history-heading"><h2 id="history-heading">Invoice history</h2>
 ${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>Date</th><th class="hide-narrow">Number</th><th class="amount">Amount</th><th>Status</th><th><span class="visually-hidden">Link</span></th></tr></thead><tbody>${historyRows}</tbody></table>`}
@@ -319,21 +418,37 @@ ${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>
     );
 
   portalAction('/billing-engine/portal/:sessionId/cards', async (session, _params, body) => {
-    await engine.addCard(session.billingCustomerId, parseCard(body), body.makeDefault === 'yes');
-    return 'Card added.';
+    const card = parseCard(body);
+    // Consent is the ticked box together with the amount it showed (docs/decisions/027).
+    let consent: { payAmountDue: number } | undefined;
+    if (body.payNow === 'yes') {
+      const payAmountDue = Number(body.payAmountDue);
+      if (!Number.isSafeInteger(payAmountDue) || payAmountDue <= 0) {
+        throw new BillingError('invalid', amountDueChangedMessage);
+      }
+      consent = { payAmountDue };
+    }
+    const result = await engine.addCard(
+      session.billingCustomerId,
+      card,
+      body.makeDefault === 'yes',
+      consent,
+    );
+    if (!consent) return pageMessages.card_added;
+    return result.paymentFailure ? pageMessages.card_added_unpaid : pageMessages.card_added_paid;
   });
   portalAction(
     '/billing-engine/portal/:sessionId/cards/:cardId/default',
     async (session, params) => {
       await engine.setDefaultCard(session.billingCustomerId, params.cardId ?? '');
-      return 'Default card updated.';
+      return pageMessages.default_updated;
     },
   );
   portalAction(
     '/billing-engine/portal/:sessionId/cards/:cardId/remove',
     async (session, params) => {
       await engine.removeCard(session.billingCustomerId, params.cardId ?? '');
-      return 'Card removed.';
+      return pageMessages.card_removed;
     },
   );
   portalAction(
@@ -350,7 +465,7 @@ ${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>
         );
       if (!invoice) throw new BillingError('invalid', 'No such invoice');
       await engine.payInvoice(invoice.id);
-      return `Invoice ${invoice.number} paid. Thank you.`;
+      return pageMessages.invoice_paid;
     },
   );
 
@@ -366,6 +481,47 @@ ${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>
     return { invoice, customer };
   }
 
+  /**
+   * The invoice's lines (a downgrade's credit as a negative line), its totals with VAT, its
+   * credit notes and the credit still on the account (docs/decisions/026).
+   */
+  async function invoiceSummary(invoice: typeof invoices.$inferSelect) {
+    const details = await loadInvoiceDetails(db, invoice);
+    const money = (value: number) => formatMoney(value, invoice.currency);
+    const lineRows = details.lines
+      .map((line) => {
+        const period = line.description.includes(' from ')
+          ? null
+          : formatPeriod(line.periodStart, line.periodEnd);
+        return `<tr><td>${escapeHtml(line.description)}${period ? `<br><span class="muted">${escapeHtml(period)}</span>` : ''}</td><td class="amount">${money(line.amount)}</td></tr>`;
+      })
+      .join('');
+    const totalRows = invoiceTotals(invoice)
+      .map(
+        (total) =>
+          `<tr><td>${total.isBold ? `<strong>${escapeHtml(total.label)}</strong>` : escapeHtml(total.label)}</td><td class="amount">${total.isBold ? `<strong>${total.amount}</strong>` : total.amount}</td></tr>`,
+      )
+      .join('');
+    const noteLinks = await Promise.all(
+      details.creditNotes.map(
+        async (note) =>
+          `<li><a href="${escapeHtml(await creditNotePdfUrl(db, note.id))}">Credit note ${escapeHtml(note.number)} (PDF)</a>: ${money(note.total)} refunded on ${formatDay(note.createdAt)}</li>`,
+      ),
+    );
+    const credit = await availableCredit(db, invoice.billingCustomerId);
+    return `<table><thead><tr><th>Description</th><th class="amount">Amount</th></tr></thead><tbody>${lineRows}</tbody></table>
+<table aria-label="Totals"><tbody>${totalRows}</tbody></table>
+${noteLinks.length > 0 ? `<ul>${noteLinks.join('')}</ul>` : ''}
+${credit > 0 ? `<p class="notice success">Credit on your account: ${money(credit)}, taken off your next invoice.</p>` : ''}`;
+  }
+
+  const sendPdf = (reply: FastifyReply, fileName: string, pdf: Buffer) =>
+    reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('cache-control', 'private, no-store')
+      .send(pdf);
+
   app.get<{ Params: { invoiceId: string; token: string }; Querystring: Record<string, string> }>(
     '/billing-engine/invoices/:invoiceId/:token',
     async (request, reply) => {
@@ -373,28 +529,29 @@ ${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>
       if (!found) return gone(reply, 'This invoice link is not valid.');
       const { invoice, customer } = found;
       const base = `/billing-engine/invoices/${invoice.id}/${request.params.token}`;
-      const card =
-        invoice.status === 'open'
-          ? (
-              await db
-                .select()
-                .from(paymentMethods)
-                .where(
-                  and(
-                    eq(paymentMethods.billingCustomerId, invoice.billingCustomerId),
-                    isNull(paymentMethods.detachedAt),
-                  ),
-                )
-                .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt))
-                .limit(1)
-            )[0]
-          : undefined;
       await engine.clock.refresh();
+      const cards =
+        invoice.status === 'open'
+          ? await db
+              .select()
+              .from(paymentMethods)
+              .where(
+                and(
+                  eq(paymentMethods.billingCustomerId, invoice.billingCustomerId),
+                  isNull(paymentMethods.detachedAt),
+                ),
+              )
+              .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt))
+          : [];
+      // The main button pays with the card a charge would use, never an expired one
+      // (docs/decisions/027); with only expired cards on file it asks for a new card.
+      const card = cards.find((candidate) => !isCardExpired(candidate, engine.now()));
+      const expiredCard = card ? undefined : cards[0];
       const payment =
         invoice.status !== 'open'
           ? `<p class="status-paid">${invoice.status === 'paid' ? `Paid on ${formatDay(invoice.paidAt ?? invoice.createdAt)}` : escapeHtml(invoice.status)}</p>`
           : `<h2>Pay this invoice</h2>
-${card ? `<form method="post" action="${base}/pay"><button type="submit">Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)} with ${escapeHtml(cardLabel(card))}</button></form>${isCardExpired(card, engine.now()) ? '<p class="status-expired">This card has expired: pay with a new card below.</p>' : ''}<h2>Or pay with a new card</h2>` : ''}
+${card ? `<form method="post" action="${base}/pay"><button type="submit">Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)} with ${escapeHtml(cardLabel(card))}</button></form><h2>Or pay with a new card</h2>` : ''}${expiredCard ? `<p class="status-expired">${escapeHtml(cardLabel(expiredCard))}. This card has expired: pay with a new card below.</p>` : ''}
 ${cardForm(`${base}/pay`, `Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)}`, false)}`;
       return sendPage(
         reply,
@@ -403,7 +560,7 @@ ${cardForm(`${base}/pay`, `Pay ${formatMoney(invoice.amountDue - invoice.amountP
 <section>
 <p class="muted">Billed to ${escapeHtml(customer?.email ?? '')} · issued ${formatDay(invoice.createdAt)}</p>
 <p class="total">${formatMoney(invoice.amountDue, invoice.currency)}</p>
-<table><tbody><tr><td>${escapeHtml(invoice.description)}</td><td class="amount">${formatMoney(invoice.amountDue, invoice.currency)}</td></tr></tbody></table>
+${await invoiceSummary(invoice)}
 <p class="actions"><a href="${base}/pdf">Download invoice (PDF)</a></p>
 ${payment}
 </section>`,
@@ -419,8 +576,11 @@ ${payment}
       const base = `/billing-engine/invoices/${found.invoice.id}/${request.params.token}`;
       const body = request.body ?? {};
       try {
-        await engine.payInvoice(found.invoice.id, body.number ? parseCard(body) : undefined);
-        return reply.redirect(withMessage(base, 'notice', 'Payment received. Thank you.'), 303);
+        // The new-card form always posts `number` (an empty one is a mistake, not "use the card
+        // on file"); the card-on-file button posts nothing.
+        const newCard = body.number !== undefined ? parseCard(body) : undefined;
+        await engine.payInvoice(found.invoice.id, newCard);
+        return reply.redirect(withMessage(base, 'notice', pageMessages.payment_received), 303);
       } catch (error) {
         return reply.redirect(withMessage(base, 'error', messageOf(error)), 303);
       }
@@ -432,30 +592,31 @@ ${payment}
     async (request, reply) => {
       const found = await openInvoice(request.params.invoiceId, request.params.token);
       if (!found) return gone(reply, 'This invoice link is not valid.');
-      const { invoice, customer } = found;
-      const amount = (value: number) => formatMoney(value, invoice.currency);
-      const pdf = renderInvoicePdf({
-        supplier: options.supplierName,
-        number: invoice.number,
-        issuedOn: formatDay(invoice.createdAt),
-        status:
-          invoice.status === 'paid'
-            ? `Paid ${formatDay(invoice.paidAt ?? invoice.createdAt)}`
-            : invoice.status,
-        billedTo: customer?.email ?? '',
-        lines: [{ description: invoice.description, amount: amount(invoice.amountDue) }],
-        totals: [
-          { label: 'Amount due', amount: amount(invoice.amountDue), isBold: true },
-          { label: 'Amount paid', amount: amount(invoice.amountPaid) },
-          { label: 'Amount remaining', amount: amount(invoice.amountDue - invoice.amountPaid) },
-        ],
-        footer: `${options.supplierName} · Invoice ${invoice.number} · issued by the local billing engine (test mode)`,
-      });
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="invoice-${invoice.number}.pdf"`)
-        .header('cache-control', 'private, no-store')
-        .send(pdf);
+      const { invoice } = found;
+      const details = await loadInvoiceDetails(db, invoice);
+      const pdf = await renderBillingPdf(
+        invoiceDocument(invoice, details, options.supplier, options.isTestMode),
+      );
+      return sendPdf(reply, `invoice-${invoice.number}.pdf`, pdf);
+    },
+  );
+
+  app.get<{ Params: { creditNoteId: string; token: string } }>(
+    '/billing-engine/credit-notes/:creditNoteId/:token/pdf',
+    async (request, reply) => {
+      const [note] = await db
+        .select()
+        .from(creditNotes)
+        .where(eq(creditNotes.id, request.params.creditNoteId));
+      if (!note || !tokensMatch(request.params.token, await invoiceAccessToken(db, note.id))) {
+        return gone(reply, 'This credit note link is not valid.');
+      }
+      const [invoice] = await db.select().from(invoices).where(eq(invoices.id, note.invoiceId));
+      const details = await loadInvoiceDetails(db, invoice!);
+      const pdf = await renderBillingPdf(
+        creditNoteDocument(note, invoice!, details, options.supplier, options.isTestMode),
+      );
+      return sendPdf(reply, `credit-note-${note.number}.pdf`, pdf);
     },
   );
 
@@ -541,13 +702,18 @@ ${cardForm(`/billing-engine/checkout/${session.id}/pay`, `Subscribe and pay ${fo
     }
   };
 
-  const advanceBy = async (input: { days?: number; months?: number }) => {
+  /**
+   * Like Stripe's test clock: the cycle first catches up to the present (so the replay has its
+   * starting point), then the time moved over is replayed day by day (decision 025).
+   */
+  const advanceBy = async (advance: ClockAdvance) => {
+    await testClock.runCycle();
     const now = engine.now();
-    const target = new Date(now);
-    if (input.months) target.setUTCMonth(target.getUTCMonth() + input.months);
-    if (input.days) target.setUTCDate(target.getUTCDate() + input.days);
-    if (target.getTime() > now.getTime())
-      await engine.clock.advance(target.getTime() - now.getTime());
+    const target =
+      'months' in advance
+        ? addMonths(now, advance.months)
+        : new Date(now.getTime() + advance.days * 86_400_000);
+    await engine.clock.advance(target.getTime() - now.getTime());
     return testClock.runCycle();
   };
 
@@ -562,7 +728,7 @@ ${cardForm(`/billing-engine/checkout/${session.id}/pay`, `Subscribe and pay ${fo
         `${notice(request.query)}
 <section>
 <p>Billing time is <strong>${escapeHtml(engine.now().toUTCString())}</strong>${offsetDays > 0 ? ` (${offsetDays.toFixed(1)} days ahead of real time)` : ''}.</p>
-<p class="muted">Advancing the clock runs the billing cycle: renewals are invoiced and charged, unpaid subscriptions go past due, then overdue after 7 days, and are canceled after 30; a canceled subscription's SIM is terminated 14 days later; pauses start and end on their dates. The clock never goes back.</p>
+<p class="muted">Advancing the clock replays the billing cycle day by day: renewals are invoiced and charged; an unpaid renewal makes the subscription past due, is retried ${dunningPolicy.retryDays.join(', ')} days after the first failure (an e-mail each time), shows as overdue after ${dunningPolicy.overdueAfterDays} days and is canceled after ${dunningPolicy.cancelAfterDays}; a canceled subscription's SIM is terminated ${dunningPolicy.terminateSimAfterCancelDays} days later; pauses start and end on their dates. Move it by 1 to ${clockAdvanceLimits.days} days or 1 to ${clockAdvanceLimits.months} months at a time. The clock never goes back.</p>
 <div class="actions">
 ${[
   ['1 day', 'days=1'],
@@ -581,16 +747,14 @@ ${[
     },
   );
 
-  const advanceBody = (body: Record<string, unknown>) => ({
-    days: Math.min(Math.max(Number(body.days ?? 0) || 0, 0), 3660),
-    months: Math.min(Math.max(Number(body.months ?? 0) || 0, 0), 120),
-  });
-
   app.post<{ Body: Record<string, unknown> }>(
     '/billing-engine/test-clock/advance',
     { onRequest: refuseOtherSites },
     async (request, reply) => {
-      const result = await advanceBy(advanceBody(request.body ?? {}));
+      const body = request.body;
+      const parsed = parseClockAdvance(typeof body === 'object' && body !== null ? body : {});
+      if ('refusal' in parsed) throw new AppError('VALIDATION_FAILED', parsed.refusal);
+      const result = await advanceBy(parsed.advance);
       if (request.headers['content-type']?.includes('application/json')) {
         return { now: engine.now().toISOString(), ...result };
       }
@@ -598,7 +762,8 @@ ${[
         withMessage(
           '/billing-engine/test-clock',
           'notice',
-          `Advanced. ${result.renewed} renewal(s), ${result.simsChanged} SIM change(s).`,
+          // Only a fixed sentence goes through the address (docs/decisions/027).
+          pageMessages.clock_advanced,
         ),
         303,
       );
@@ -614,11 +779,7 @@ ${[
         return { now: engine.now().toISOString(), ...result };
       }
       return reply.redirect(
-        withMessage(
-          '/billing-engine/test-clock',
-          'notice',
-          `Billing cycle run. ${result.renewed} renewal(s), ${result.simsChanged} SIM change(s).`,
-        ),
+        withMessage('/billing-engine/test-clock', 'notice', pageMessages.cycle_run),
         303,
       );
     },

@@ -4,11 +4,14 @@
  * The demo seed uses them too, so demo data is made the way the engine makes data.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
 import {
   appSettings,
   billingCustomers,
+  creditNotes,
+  invoiceLines,
+  invoiceNumberSequences,
   invoices,
   paymentMethods,
   payments,
@@ -19,6 +22,8 @@ import { isFailingCard } from './test-cards.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+export type InvoiceLineRow = typeof invoiceLines.$inferSelect;
+export type CreditNoteRow = typeof creditNotes.$inferSelect;
 
 const urlSecretKey = 'billing-engine-url-secret';
 
@@ -80,6 +85,8 @@ export async function insertCard(
     last4: string;
     expMonth: number;
     expYear: number;
+    /** The card's fingerprint (cardFingerprint), never its number. */
+    fingerprint?: string | null;
     makeDefault: boolean;
   },
 ): Promise<PaymentMethodRow> {
@@ -98,6 +105,7 @@ export async function insertCard(
       last4: input.last4,
       expMonth: input.expMonth,
       expYear: input.expYear,
+      fingerprint: input.fingerprint ?? null,
       isDefault: input.makeDefault,
     })
     .onConflictDoNothing()
@@ -105,11 +113,17 @@ export async function insertCard(
   return row!;
 }
 
+/**
+ * The card a charge uses: the default, unless it has expired, then the newest unexpired card (an
+ * expired card is never the default, docs/decisions/027); only when every card has expired the
+ * default, so the charge fails with "expired" rather than "no card".
+ */
 export async function defaultCard(
   executor: Executor,
   billingCustomerId: string,
+  now?: Date,
 ): Promise<PaymentMethodRow | undefined> {
-  const [row] = await executor
+  const rows = await executor
     .select()
     .from(paymentMethods)
     .where(
@@ -118,9 +132,27 @@ export async function defaultCard(
         isNull(paymentMethods.detachedAt),
       ),
     )
-    .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt))
-    .limit(1);
-  return row;
+    .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
+  if (!now) return rows[0];
+  return rows.find((card) => !isCardExpired(card, now)) ?? rows[0];
+}
+
+/**
+ * A card's fingerprint, like Stripe's: the same number and expiry give the same value, and the
+ * number cannot be read back from it. An HMAC with the database's own secret (card numbers are
+ * too few to hide behind a plain hash) and the customer, so fingerprints match only within one
+ * customer's cards.
+ */
+export async function cardFingerprint(
+  executor: Executor,
+  billingCustomerId: string,
+  card: { number: string; expMonth: number; expYear: number },
+): Promise<string> {
+  return createHmac('sha256', await urlSecret(executor))
+    .update(
+      `card:${billingCustomerId}:${card.number.replace(/\D/g, '')}:${card.expMonth}:${card.expYear}`,
+    )
+    .digest('base64url');
 }
 
 export function isCardExpired(card: { expMonth: number; expYear: number }, now: Date): boolean {
@@ -131,48 +163,185 @@ export function isCardExpired(card: { expMonth: number; expYear: number }, now: 
   );
 }
 
-export async function nextInvoiceNumber(
-  executor: Executor,
-  billingCustomerId: string,
-): Promise<string> {
+/** The supplier's invoice numbering and VAT (docs/decisions/026). */
+export interface InvoicingSettings {
+  /** One gapless sequence per prefix: FC gives FC-000001, FC-000002, … */
+  numberPrefix: string;
+  /** VAT included in every price, in basis points (2000 = 20%). */
+  vatRateBasisPoints: number;
+}
+
+export const defaultInvoicing: InvoicingSettings = { numberPrefix: 'FC', vatRateBasisPoints: 2000 };
+
+/**
+ * The next number of the supplier's one sequence. The counter row is updated (and so locked)
+ * inside the transaction that finalises the invoice: concurrent finalisations queue on it, and a
+ * transaction that rolls back gives its number back, so the sequence has no gaps.
+ */
+export async function nextInvoiceNumber(executor: Executor, prefix: string): Promise<string> {
   const [row] = await executor
-    .select({ total: count() })
-    .from(invoices)
-    .where(eq(invoices.billingCustomerId, billingCustomerId));
-  const prefix = billingCustomerId.slice(-6).toUpperCase();
-  return `FC-${prefix}-${String(Number(row?.total ?? 0) + 1).padStart(4, '0')}`;
+    .insert(invoiceNumberSequences)
+    .values({ prefix, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: invoiceNumberSequences.prefix,
+      set: { lastNumber: sql`${invoiceNumberSequences.lastNumber} + 1` },
+    })
+    .returning({ lastNumber: invoiceNumberSequences.lastNumber });
+  return `${prefix}-${String(row!.lastNumber).padStart(6, '0')}`;
 }
 
 /**
- * Issues an invoice for `total`, applying the customer's balance the way Stripe does: credit
- * reduces what is due, and a negative total becomes credit. Returns it open (or paid when
- * nothing is due); charge it with `chargeInvoice`.
+ * Gives invoices made outside `issueInvoice` (the demo seed writes months of history at once)
+ * their numbers in the supplier's sequence, in the order they were made.
+ */
+export async function numberInvoicesInCreationOrder(
+  executor: Executor,
+  invoicing: InvoicingSettings = defaultInvoicing,
+) {
+  const unnumbered = await executor
+    .select({ id: invoices.id })
+    .from(invoices)
+    .innerJoin(billingCustomers, eq(billingCustomers.id, invoices.billingCustomerId))
+    .where(
+      and(
+        eq(billingCustomers.provider, 'local'),
+        sql`${invoices.number} !~ ${`^${invoicing.numberPrefix}-[0-9]{6}$`}`,
+      ),
+    )
+    .orderBy(asc(invoices.createdAt), asc(invoices.id));
+  for (const { id } of unnumbered) {
+    await executor
+      .update(invoices)
+      .set({ number: await nextInvoiceNumber(executor, invoicing.numberPrefix) })
+      .where(eq(invoices.id, id));
+  }
+}
+
+/** The VAT within a VAT-inclusive amount, rounded to the minor unit. */
+export function includedVat(amount: number, vatRateBasisPoints: number): number {
+  return Math.round((amount * vatRateBasisPoints) / (10_000 + vatRateBasisPoints));
+}
+
+export interface InvoiceLineInput {
+  description: string;
+  /** VAT-inclusive minor units; a credit is negative. */
+  amount: number;
+  periodStart?: Date | null;
+  periodEnd?: Date | null;
+}
+
+/**
+ * Lines that wait for the customer's next invoice (Stripe's pending invoice items): a downgrade's
+ * unused time is credited on the renewal that follows, as a negative line.
+ */
+export async function addPendingLines(
+  executor: Executor,
+  input: {
+    billingCustomerId: string;
+    subscriptionId: string | null;
+    lines: InvoiceLineInput[];
+    now: Date;
+  },
+) {
+  if (input.lines.length === 0) return;
+  await executor.insert(invoiceLines).values(
+    input.lines.map((line, position) => ({
+      id: newProviderId('il'),
+      billingCustomerId: input.billingCustomerId,
+      subscriptionId: input.subscriptionId,
+      invoiceId: null,
+      position,
+      description: line.description,
+      amount: line.amount,
+      periodStart: line.periodStart ?? null,
+      periodEnd: line.periodEnd ?? null,
+      createdAt: input.now,
+    })),
+  );
+}
+
+/** The lines still waiting for the customer's next invoice. */
+export async function pendingLines(executor: Executor, billingCustomerId: string) {
+  return executor
+    .select()
+    .from(invoiceLines)
+    .where(
+      and(eq(invoiceLines.billingCustomerId, billingCustomerId), isNull(invoiceLines.invoiceId)),
+    )
+    .orderBy(asc(invoiceLines.createdAt), asc(invoiceLines.position));
+}
+
+/**
+ * The credit the customer's next invoice will take off (minor units, 0 when none): the balance
+ * left by earlier invoices and the lines still waiting, such as a downgrade's unused time.
+ */
+export async function availableCredit(executor: Executor, billingCustomerId: string) {
+  const [customer] = await executor
+    .select({ balance: billingCustomers.balance })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.id, billingCustomerId));
+  const waiting = await pendingLines(executor, billingCustomerId);
+  const owed = (customer?.balance ?? 0) + waiting.reduce((sum, line) => sum + line.amount, 0);
+  return Math.max(-owed, 0);
+}
+
+/** An invoice's lines in their order. */
+export async function linesOfInvoices(executor: Executor, invoiceIds: string[]) {
+  if (invoiceIds.length === 0) return [];
+  return executor
+    .select()
+    .from(invoiceLines)
+    .where(inArray(invoiceLines.invoiceId, invoiceIds))
+    .orderBy(asc(invoiceLines.position));
+}
+
+/**
+ * Finalises an invoice the way Stripe does (docs/decisions/026): the customer's pending lines
+ * come first, then `lines` (or one line of `description` for `total`); the total includes VAT;
+ * the customer's balance is applied (credit reduces what is due, a negative total becomes
+ * credit); the number is the supplier's next, taken in this transaction. Returns it open (or
+ * paid when nothing is due); charge it with `chargeInvoice`.
  */
 export async function issueInvoice(
   executor: Executor,
   input: {
     id?: string;
-    number?: string;
     billingCustomerId: string;
     subscriptionId: string | null;
     description: string;
-    total: number;
+    /** Used when `lines` is not given: one line of `description`. */
+    total?: number;
+    lines?: InvoiceLineInput[];
     currency: string;
     periodStart: Date | null;
     periodEnd: Date | null;
     now: Date;
+    invoicing?: InvoicingSettings;
   },
 ): Promise<InvoiceRow> {
+  const invoicing = input.invoicing ?? defaultInvoicing;
   const [customer] = await executor
     .select()
     .from(billingCustomers)
     .where(eq(billingCustomers.id, input.billingCustomerId))
     .for('update');
-  const withBalance = input.total + (customer?.balance ?? 0);
+  const waiting = await pendingLines(executor, input.billingCustomerId);
+  const ownLines = input.lines ?? [
+    {
+      description: input.description,
+      amount: input.total ?? 0,
+      periodStart: input.periodStart,
+      periodEnd: input.periodEnd,
+    },
+  ];
+  const total = [...waiting, ...ownLines].reduce((sum, line) => sum + line.amount, 0);
+  const startingBalance = customer?.balance ?? 0;
+  const withBalance = total + startingBalance;
   const amountDue = Math.max(withBalance, 0);
+  const endingBalance = Math.min(withBalance, 0);
   await executor
     .update(billingCustomers)
-    .set({ balance: Math.min(withBalance, 0) })
+    .set({ balance: endingBalance })
     .where(eq(billingCustomers.id, input.billingCustomerId));
 
   const id = input.id ?? newProviderId('in');
@@ -182,7 +351,7 @@ export async function issueInvoice(
       id,
       billingCustomerId: input.billingCustomerId,
       subscriptionId: input.subscriptionId,
-      number: input.number ?? (await nextInvoiceNumber(executor, input.billingCustomerId)),
+      number: await nextInvoiceNumber(executor, invoicing.numberPrefix),
       status: amountDue === 0 ? 'paid' : 'open',
       amountDue,
       amountPaid: 0,
@@ -190,12 +359,96 @@ export async function issueInvoice(
       description: input.description,
       periodStart: input.periodStart,
       periodEnd: input.periodEnd,
+      subtotal: total,
+      tax: includedVat(total, invoicing.vatRateBasisPoints),
+      total,
+      taxRateBasisPoints: invoicing.vatRateBasisPoints,
+      startingBalance,
+      endingBalance,
       paidAt: amountDue === 0 ? input.now : null,
       createdAt: input.now,
       ...(await invoiceUrls(executor, id)),
     })
     .returning();
+  let position = 0;
+  for (const line of waiting) {
+    await executor
+      .update(invoiceLines)
+      .set({ invoiceId: id, position: position++ })
+      .where(eq(invoiceLines.id, line.id));
+  }
+  if (ownLines.length > 0) {
+    await executor.insert(invoiceLines).values(
+      ownLines.map((line) => ({
+        id: newProviderId('il'),
+        billingCustomerId: input.billingCustomerId,
+        subscriptionId: input.subscriptionId,
+        invoiceId: id,
+        description: line.description,
+        amount: line.amount,
+        periodStart: line.periodStart ?? null,
+        periodEnd: line.periodEnd ?? null,
+        position: position++,
+        createdAt: input.now,
+      })),
+    );
+  }
   return row!;
+}
+
+/** Credit note PDF address: signed like the invoice's (a capability URL). */
+export async function creditNotePdfUrl(executor: Executor, creditNoteId: string) {
+  return `/billing-engine/credit-notes/${creditNoteId}/${await invoiceAccessToken(executor, creditNoteId)}/pdf`;
+}
+
+/**
+ * Gives back what a paid invoice was paid, with a credit note (docs/decisions/026): its own
+ * document, numbered from the invoice as Stripe numbers them (FC-000012-CN-01). The invoice
+ * stays paid, as Stripe's does; the payments are marked refunded to the card.
+ */
+export async function issueRefundCreditNote(
+  executor: Executor,
+  input: { invoiceId: string; reason: string; now: Date },
+): Promise<CreditNoteRow | undefined> {
+  const [invoice] = await executor
+    .select()
+    .from(invoices)
+    .where(eq(invoices.id, input.invoiceId))
+    .for('update');
+  if (!invoice) return undefined;
+  const refunded = await executor
+    .update(payments)
+    .set({ status: 'refunded', failureReason: input.reason })
+    .where(and(eq(payments.invoiceId, invoice.id), eq(payments.status, 'succeeded')))
+    .returning({ amount: payments.amount });
+  const refundAmount = refunded.reduce((sum, payment) => sum + payment.amount, 0);
+  if (refundAmount <= 0) return undefined;
+  const [{ total: earlier } = { total: 0 }] = await executor
+    .select({ total: count() })
+    .from(creditNotes)
+    .where(eq(creditNotes.invoiceId, invoice.id));
+  const invoiceLinesNow = await linesOfInvoices(executor, [invoice.id]);
+  // A full refund of an invoice paid in full credits its lines; anything else is one line.
+  const lines =
+    refundAmount === invoice.total && invoiceLinesNow.length > 0
+      ? invoiceLinesNow.map((line) => ({ description: line.description, amount: line.amount }))
+      : [{ description: `Refund of invoice ${invoice.number}`, amount: refundAmount }];
+  const [row] = await executor
+    .insert(creditNotes)
+    .values({
+      id: newProviderId('cn'),
+      invoiceId: invoice.id,
+      number: `${invoice.number}-CN-${String(Number(earlier) + 1).padStart(2, '0')}`,
+      total: refundAmount,
+      tax: includedVat(refundAmount, invoice.taxRateBasisPoints),
+      currency: invoice.currency,
+      reason: input.reason,
+      lines,
+      refundAmount,
+      createdAt: input.now,
+    })
+    .returning();
+  return row;
 }
 
 export type ChargeOutcome =
@@ -203,15 +456,24 @@ export type ChargeOutcome =
 
 /**
  * Charges an open invoice to a card (the default one unless given). Records the payment either
- * way; a paid invoice is marked paid.
+ * way; a paid invoice is marked paid. `attemptCount` counts as Stripe's does: every automatic
+ * attempt (the renewal charge and each scheduled retry), and a customer's own attempt only when
+ * it is the first; a paid invoice has no next attempt.
  */
 export async function chargeInvoice(
   executor: Executor,
   invoice: InvoiceRow,
   now: Date,
   card?: PaymentMethodRow,
+  options: { isAutomatic?: boolean } = {},
 ): Promise<ChargeOutcome> {
-  const paymentCard = card ?? (await defaultCard(executor, invoice.billingCustomerId));
+  const attemptCount = options.isAutomatic
+    ? invoice.attemptCount + 1
+    : Math.max(invoice.attemptCount, 1);
+  if (attemptCount !== invoice.attemptCount) {
+    await executor.update(invoices).set({ attemptCount }).where(eq(invoices.id, invoice.id));
+  }
+  const paymentCard = card ?? (await defaultCard(executor, invoice.billingCustomerId, now));
   if (!paymentCard) return { isPaid: false, reason: 'There is no card on file.', paymentId: null };
   const failure = isCardExpired(paymentCard, now)
     ? 'Your card has expired. Add a new card and try again.'
@@ -232,7 +494,7 @@ export async function chargeInvoice(
   if (failure) return { isPaid: false, reason: failure, paymentId };
   await executor
     .update(invoices)
-    .set({ status: 'paid', amountPaid: invoice.amountDue, paidAt: now })
+    .set({ status: 'paid', amountPaid: invoice.amountDue, paidAt: now, nextPaymentAttempt: null })
     .where(eq(invoices.id, invoice.id));
   return { isPaid: true, paymentId };
 }

@@ -17,7 +17,6 @@ import {
   idempotencyKeys,
   invoices,
   paymentMethods,
-  payments,
   prices,
   products,
   subscriptions,
@@ -35,29 +34,43 @@ import {
   type PlanChangeResult,
   type SubscriptionRow,
 } from '../billing.ts';
+import { dayMs } from '../../../lib/business-calendar.ts';
+import { cancelAt, dunningPolicy, nextRetryAt, overdueAt } from '../dunning-policy.ts';
 import { newProviderId } from '../ids.ts';
 import { formatMoney, isoDay } from '../money.ts';
 import { addInterval, calculateProration } from '../proration.ts';
 import {
+  addPendingLines,
+  cardFingerprint,
   chargeInvoice,
   defaultCard,
+  defaultInvoicing,
   hasOpenInvoices,
   insertCard,
   insertCustomer,
   isCardExpired,
   issueInvoice,
+  issueRefundCreditNote,
   lockSubscription,
+  pendingLines,
   type InvoiceRow,
+  type InvoicingSettings,
 } from './ledger.ts';
-import { declinedMessage, findTestCard } from './test-cards.ts';
+import {
+  cardAlreadySavedMessage,
+  declinedMessage,
+  findTestCard,
+  testCardMessage,
+} from './test-cards.ts';
 import type { TestClock } from './test-clock.ts';
 
-const dayMs = 86_400_000;
-export const pastDueToOverdueDays = 7;
-export const pastDueToCanceledDays = 30;
+/** A lapsed subscription has a dunning step due once it is this far past its first failure. */
+const overdueAfterMs = dunningPolicy.overdueAfterDays * dayMs;
 const portalSessionMinutes = 60;
 const checkoutSessionHours = 24;
 const customerSecretMinutes = 30;
+export const amountDueChangedMessage =
+  'The amount due has changed since the page was opened. Check it and try again.';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -71,16 +84,36 @@ export interface CardInput {
 export interface LocalBillingEngine extends BillingProvider {
   readonly kind: 'local';
   readonly clock: TestClock;
-  /** Renews what is due, moves unpaid subscriptions through dunning; returns what happened. */
-  runBillingCycle(): Promise<{ renewed: number; events: BillingEvent[] }>;
-  /** Validates and saves a card (test cards only), optionally as the default. */
-  addCard(billingCustomerId: string, card: CardInput, makeDefault: boolean): Promise<void>;
+  /**
+   * Does what is due by `at` (default now): retries of unpaid renewals, dunning steps, renewals;
+   * each stamped with the time it was due (docs/decisions/025). One call handles at most a day:
+   * a longer gap is replayed day by day (BillingModule.runCycle), so each step has its turn.
+   */
+  runBillingCycle(at?: Date): Promise<{ renewed: number; events: BillingEvent[] }>;
+  /**
+   * Validates and saves a card (test cards only), optionally as the default. A card already saved
+   * is refused. Open invoices are paid with it only with the customer's consent to the amount
+   * they were shown (`payAmountDue`, docs/decisions/027).
+   */
+  addCard(
+    billingCustomerId: string,
+    card: CardInput,
+    makeDefault: boolean,
+    consent?: { payAmountDue: number },
+  ): Promise<AddCardResult>;
   setDefaultCard(billingCustomerId: string, paymentMethodId: string): Promise<void>;
   removeCard(billingCustomerId: string, paymentMethodId: string): Promise<void>;
   /** Pays an open invoice with the default card (or a new one), restoring a lapsed subscription. */
   payInvoice(invoiceId: string, newCard?: CardInput): Promise<void>;
   /** Pays a checkout with a card: creates the subscription and raises `checkout.completed`. */
   completeCheckout(sessionId: string, card: CardInput): Promise<{ redirectUrl: string }>;
+}
+
+export interface AddCardResult {
+  /** Open invoices paid with the new card (only with consent). */
+  paidInvoices: number;
+  /** Why a consented payment did not go through (the card is saved all the same). */
+  paymentFailure: string | null;
 }
 
 export interface LocalBillingEngineDeps {
@@ -91,12 +124,15 @@ export interface LocalBillingEngineDeps {
   onHandlerError?: (error: Error, event: BillingEvent) => void;
   /** The app's checks and account making when a checkout is paid (activation). */
   checkoutHooks?: CheckoutHooks;
+  /** The supplier's invoice number prefix and VAT rate (docs/decisions/026). */
+  invoicing?: InvoicingSettings;
 }
 
 const nameOfInterval = (interval: string) => (interval === 'year' ? 'annual' : 'monthly');
 
 export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBillingEngine {
   const { db, clock } = deps;
+  const invoicing = deps.invoicing ?? defaultInvoicing;
   const handlers: BillingEventHandler[] = [];
 
   /**
@@ -214,7 +250,12 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
       .select()
       .from(billingCustomers)
       .where(eq(billingCustomers.id, subscription.billingCustomerId));
-    const withBalance = proration.total + (customer?.balance ?? 0);
+    // Lines already waiting (an earlier downgrade) and the balance go on the same invoice.
+    const waiting = await pendingLines(executor, subscription.billingCustomerId);
+    const withBalance =
+      proration.total +
+      waiting.reduce((sum, line) => sum + line.amount, 0) +
+      (customer?.balance ?? 0);
     return { proration, next, current, withBalance };
   }
 
@@ -228,36 +269,52 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
     return row;
   }
 
-  /** After a payment: a lapsed subscription with nothing left unpaid is active again. */
-  async function restoreIfSettled(executor: Executor, subscriptionId: string | null) {
+  /**
+   * After a payment at `at`: a lapsed subscription with nothing left unpaid is active again, and
+   * the renewal held back while it was unpaid (a period that began meanwhile) is raised now.
+   */
+  async function restoreIfSettled(executor: Executor, subscriptionId: string | null, at: Date) {
     if (!subscriptionId) return;
     const subscription = await lockSubscription(executor, subscriptionId);
     if (!subscription || !['past_due', 'overdue'].includes(subscription.status)) return;
     if (await hasOpenInvoices(executor, subscriptionId)) return;
     await executor
       .update(subscriptions)
-      .set({ status: 'active', pastDueSince: null, updatedAt: clock.now() })
+      .set({ status: 'active', pastDueSince: null, updatedAt: at })
       .where(eq(subscriptions.id, subscriptionId));
     emit(executor, {
       type: 'subscription.recovered',
       subscriptionId,
       simIccid: subscription.simIccid,
+      at,
     });
+    await renewSubscription(executor, subscriptionId, at, at);
   }
 
-  /** Checks a card typed into a hosted page and saves it. */
+  /**
+   * Checks a card typed into a hosted page and saves it. A card the customer already saved (same
+   * fingerprint) is refused when adding one (`ifSaved: 'refuse'`); paying with it (checkout,
+   * invoice page) uses the saved card instead of a second copy.
+   */
   async function saveCard(
     executor: Executor,
     billingCustomerId: string,
     card: CardInput,
     makeDefault: boolean,
+    ifSaved: 'refuse' | 'reuse' = 'reuse',
   ) {
+    // The engine is called with what a page posted: a number typed as anything else is refused.
+    if (
+      typeof card.number !== 'string' ||
+      typeof card.cvc !== 'string' ||
+      !Number.isInteger(card.expMonth) ||
+      !Number.isInteger(card.expYear)
+    ) {
+      throw new BillingError('invalid', 'Enter the card number, expiry date and CVC.');
+    }
     const testCard = findTestCard(card.number);
     if (!testCard) {
-      throw new BillingError(
-        'invalid',
-        'This is a test billing engine: use a test card such as 4242 4242 4242 4242.',
-      );
+      throw new BillingError('invalid', testCardMessage);
     }
     if (!/^\d{3,4}$/.test(card.cvc)) throw new BillingError('invalid', 'Enter the 3-digit CVC');
     if (!(card.expMonth >= 1 && card.expMonth <= 12) || !(card.expYear >= 2000)) {
@@ -267,14 +324,45 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
       throw new BillingError('card_declined', 'Your card has expired. Use another card.');
     }
     if (testCard.behaviour === 'declined') throw new BillingError('card_declined', declinedMessage);
-    return insertCard(executor, {
+    const fingerprint = await cardFingerprint(executor, billingCustomerId, card);
+    const [saved] = await executor
+      .select()
+      .from(paymentMethods)
+      .where(
+        and(
+          eq(paymentMethods.billingCustomerId, billingCustomerId),
+          eq(paymentMethods.fingerprint, fingerprint),
+          isNull(paymentMethods.detachedAt),
+        ),
+      );
+    if (saved) {
+      if (ifSaved === 'refuse') throw new BillingError('invalid', cardAlreadySavedMessage);
+      if (makeDefault && !saved.isDefault) await makeCardDefault(executor, saved);
+      return { ...saved, isDefault: saved.isDefault || makeDefault };
+    }
+    const inserted = await insertCard(executor, {
       billingCustomerId,
       brand: testCard.brand,
       last4: testCard.number.slice(-4),
       expMonth: card.expMonth,
       expYear: card.expYear,
+      fingerprint,
       makeDefault,
     });
+    // Two tabs adding the same card at once: the unique index let only one in.
+    if (!inserted) throw new BillingError('invalid', cardAlreadySavedMessage);
+    return inserted;
+  }
+
+  async function makeCardDefault(executor: Executor, card: typeof paymentMethods.$inferSelect) {
+    await executor
+      .update(paymentMethods)
+      .set({ isDefault: false })
+      .where(eq(paymentMethods.billingCustomerId, card.billingCustomerId));
+    await executor
+      .update(paymentMethods)
+      .set({ isDefault: true })
+      .where(eq(paymentMethods.id, card.id));
   }
 
   const engine: LocalBillingEngine = {
@@ -306,10 +394,11 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
         input.newPriceId,
       );
       return {
-        amountDue: Math.max(withBalance, 0),
+        // A downgrade is not invoiced now (see changePlan).
+        amountDue: proration.total > 0 ? Math.max(withBalance, 0) : 0,
         credit: Math.max(-withBalance, 0),
         currency: next.price.currency,
-        lines: proration.lines,
+        lines: proration.lines.map(({ description, amount }) => ({ description, amount })),
       };
     },
 
@@ -334,15 +423,27 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
           })
           .where(eq(subscriptions.id, subscription.id))
           .returning();
+        if (proration.total <= 0) {
+          // A downgrade charges nothing now: its lines wait for the next invoice (Stripe's
+          // pending invoice items), where the unused time is a negative line (decision 026).
+          await addPendingLines(transaction, {
+            billingCustomerId: subscription.billingCustomerId,
+            subscriptionId: subscription.id,
+            lines: proration.lines,
+            now,
+          });
+          return { subscription: updated!, invoice: null };
+        }
         const invoice = await issueInvoice(transaction, {
           billingCustomerId: subscription.billingCustomerId,
           subscriptionId: subscription.id,
           description: `${next.product.name} (${nameOfInterval(next.price.interval)}), pro-rated from ${isoDay(now)}`,
-          total: proration.total,
+          lines: proration.lines,
           currency: next.price.currency,
           periodStart: now,
           periodEnd: proration.newPeriod?.end ?? subscription.currentPeriodEnd,
           now,
+          invoicing,
         });
         let status = invoice.status;
         if (invoice.status === 'open') {
@@ -471,9 +572,9 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
       return { id, url: `${deps.publicUrl}/billing-engine/checkout/${id}` };
     },
 
-    async runBillingCycle() {
-      await clock.refresh();
-      const now = clock.now();
+    async runBillingCycle(at?: Date) {
+      if (!at) await clock.refresh();
+      const now = at ?? clock.now();
       const events: BillingEvent[] = [];
       const collect: BillingEventHandler = async (event) => {
         events.push(event);
@@ -481,20 +582,21 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
       handlers.push(collect);
       let renewed = 0;
       try {
-        const due = await db
-          .select({ id: subscriptions.id })
-          .from(subscriptions)
-          .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
+        // Retries first: one due today may settle the invoice before the day's dunning step.
+        const retries = await db
+          .select({ id: invoices.id })
+          .from(invoices)
+          .innerJoin(billingCustomers, eq(billingCustomers.id, invoices.billingCustomerId))
           .where(
             and(
               eq(billingCustomers.provider, 'local'),
-              inArray(subscriptions.status, ['active', 'past_due', 'overdue', 'paused']),
-              lte(subscriptions.currentPeriodEnd, now),
+              eq(invoices.status, 'open'),
+              lte(invoices.nextPaymentAttempt, now),
             ),
           )
-          .orderBy(asc(subscriptions.currentPeriodEnd));
-        for (const { id } of due) {
-          renewed += await transact((transaction) => renewSubscription(transaction, id, now));
+          .orderBy(asc(invoices.nextPaymentAttempt));
+        for (const { id } of retries) {
+          await transact((transaction) => retryInvoice(transaction, id, now));
         }
 
         const lapsed = await db
@@ -505,14 +607,28 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
             and(
               eq(billingCustomers.provider, 'local'),
               inArray(subscriptions.status, ['past_due', 'overdue']),
-              lte(
-                subscriptions.pastDueSince,
-                new Date(now.getTime() - pastDueToOverdueDays * dayMs),
-              ),
+              lte(subscriptions.pastDueSince, new Date(now.getTime() - overdueAfterMs)),
             ),
           );
         for (const { id } of lapsed) {
           await transact((transaction) => applyDunning(transaction, id, now));
+        }
+
+        // A subscription with an unpaid renewal gets no new one until it is paid (restoreIfSettled).
+        const due = await db
+          .select({ id: subscriptions.id })
+          .from(subscriptions)
+          .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
+          .where(
+            and(
+              eq(billingCustomers.provider, 'local'),
+              inArray(subscriptions.status, ['active', 'paused']),
+              lte(subscriptions.currentPeriodEnd, now),
+            ),
+          )
+          .orderBy(asc(subscriptions.currentPeriodEnd));
+        for (const { id } of due) {
+          renewed += await transact((transaction) => renewSubscription(transaction, id, now));
         }
       } finally {
         handlers.splice(handlers.indexOf(collect), 1);
@@ -520,11 +636,26 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
       return { renewed, events };
     },
 
-    async addCard(billingCustomerId, card, makeDefault) {
+    async addCard(billingCustomerId, card, makeDefault, consent) {
       await clock.refresh();
-      await transact(async (transaction) => {
-        const saved = await saveCard(transaction, billingCustomerId, card, makeDefault);
-        if (makeDefault) await retryOpenInvoices(transaction, billingCustomerId, saved);
+      return transact(async (transaction) => {
+        // The amount the customer agreed to is checked before the card is saved, so a refusal
+        // leaves nothing behind.
+        const open = consent ? await openInvoicesOf(transaction, billingCustomerId) : [];
+        if (consent) {
+          const due = open.reduce(
+            (sum, invoice) => sum + invoice.amountDue - invoice.amountPaid,
+            0,
+          );
+          if (open.length === 0 || due !== consent.payAmountDue) {
+            throw new BillingError('invalid', amountDueChangedMessage);
+          }
+        }
+        const saved = await saveCard(transaction, billingCustomerId, card, makeDefault, 'refuse');
+        // Without consent nothing is charged: Stripe does not pay open invoices when a card is
+        // attached either (docs/decisions/027).
+        if (!consent) return { paidInvoices: 0, paymentFailure: null };
+        return payOpenInvoices(transaction, open, saved);
       });
     },
 
@@ -542,15 +673,11 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
             ),
           );
         if (!card) throw new BillingError('invalid', 'No such card');
-        await transaction
-          .update(paymentMethods)
-          .set({ isDefault: false })
-          .where(eq(paymentMethods.billingCustomerId, billingCustomerId));
-        await transaction
-          .update(paymentMethods)
-          .set({ isDefault: true })
-          .where(eq(paymentMethods.id, paymentMethodId));
-        await retryOpenInvoices(transaction, billingCustomerId, card);
+        if (isCardExpired(card, clock.now())) {
+          throw new BillingError('invalid', 'This card has expired, so it cannot be the default.');
+        }
+        // Making a card the default charges nothing: open invoices have their own Pay button.
+        await makeCardDefault(transaction, card);
       });
     },
 
@@ -584,8 +711,9 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
               )
           ).length
         ) {
-          const next = await defaultCard(transaction, billingCustomerId);
-          if (next) {
+          // The default falls to the newest unexpired card (none: no default).
+          const next = await defaultCard(transaction, billingCustomerId, clock.now());
+          if (next && !isCardExpired(next, clock.now())) {
             await transaction
               .update(paymentMethods)
               .set({ isDefault: true })
@@ -606,6 +734,12 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
           .where(eq(invoices.id, invoiceId))
           .for('update');
         if (!invoice) throw new BillingError('invalid', 'No such invoice');
+        if (invoice.status === 'uncollectible' || invoice.status === 'void') {
+          throw new BillingError(
+            'invalid',
+            'This invoice was closed when the subscription ended. Renew the camera from the portal.',
+          );
+        }
         if (invoice.status !== 'open')
           throw new BillingError('invalid', 'This invoice is already paid');
         const card = newCard
@@ -613,7 +747,7 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
           : undefined;
         const outcome = await chargeInvoice(transaction, invoice, now, card);
         if (!outcome.isPaid) return outcome.reason;
-        await restoreIfSettled(transaction, invoice.subscriptionId);
+        await restoreIfSettled(transaction, invoice.subscriptionId, now);
         return null;
       });
       if (failure) throw new BillingError('card_declined', failure);
@@ -692,6 +826,7 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
           periodStart: now,
           periodEnd,
           now,
+          invoicing,
         });
         if (invoice.status === 'open') {
           const outcome = await chargeInvoice(transaction, invoice, now, savedCard);
@@ -730,56 +865,71 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
         const charged = await transaction
           .select({ id: invoices.id })
           .from(invoices)
-          .where(eq(invoices.subscriptionId, subscription.id));
-        if (charged.length === 0) return;
-        // The invoices stay paid, as Stripe's do; their payments are given back.
-        await transaction
-          .update(payments)
-          .set({ status: 'refunded', failureReason: input.reason })
-          .where(
-            and(
-              inArray(
-                payments.invoiceId,
-                charged.map((invoice) => invoice.id),
-              ),
-              eq(payments.status, 'succeeded'),
-            ),
-          );
+          .where(eq(invoices.subscriptionId, subscription.id))
+          .orderBy(asc(invoices.createdAt));
+        // The invoices stay paid, as Stripe's do; what they were paid is given back to the card
+        // with a credit note each, the bookkeeper's record of it (docs/decisions/026).
+        for (const invoice of charged) {
+          await issueRefundCreditNote(transaction, {
+            invoiceId: invoice.id,
+            reason: input.reason,
+            now,
+          });
+        }
       });
     },
   };
 
-  /** Opens invoices left unpaid get another try when the customer brings a new default card. */
-  async function retryOpenInvoices(
-    executor: Executor,
-    billingCustomerId: string,
-    card: typeof paymentMethods.$inferSelect,
-  ) {
-    const open = await executor
+  /** A customer's open invoices, oldest first, locked while they are paid. */
+  async function openInvoicesOf(executor: Executor, billingCustomerId: string) {
+    return executor
       .select()
       .from(invoices)
       .where(and(eq(invoices.billingCustomerId, billingCustomerId), eq(invoices.status, 'open')))
-      .orderBy(asc(invoices.createdAt));
-    for (const invoice of open) {
-      const outcome = await chargeInvoice(executor, invoice, clock.now(), card);
-      if (!outcome.isPaid) break;
-      await restoreIfSettled(executor, invoice.subscriptionId);
-    }
+      .orderBy(asc(invoices.createdAt))
+      .for('update');
   }
 
-  /** Rolls a subscription through every period that has ended, invoicing those not paused. */
-  async function renewSubscription(transaction: Transaction, subscriptionId: string, now: Date) {
+  /** Pays open invoices with a new card the customer agreed to pay them with, oldest first. */
+  async function payOpenInvoices(
+    executor: Executor,
+    open: InvoiceRow[],
+    card: typeof paymentMethods.$inferSelect,
+  ): Promise<AddCardResult> {
+    let paidInvoices = 0;
+    for (const invoice of open) {
+      const outcome = await chargeInvoice(executor, invoice, clock.now(), card);
+      if (!outcome.isPaid) return { paidInvoices, paymentFailure: outcome.reason };
+      paidInvoices += 1;
+      await restoreIfSettled(executor, invoice.subscriptionId, clock.now());
+    }
+    return { paidInvoices, paymentFailure: null };
+  }
+
+  /**
+   * Rolls a subscription in good standing through every period that has ended by `now`,
+   * invoicing and charging those not paused, each at its period start (or at `notBefore`, for a
+   * renewal held back while the subscription was unpaid). A declined charge makes it past_due,
+   * which stops the rolling: no further period is raised until that invoice is paid.
+   */
+  async function renewSubscription(
+    transaction: Executor,
+    subscriptionId: string,
+    now: Date,
+    notBefore?: Date,
+  ) {
     let subscription = await lockSubscription(transaction, subscriptionId);
     let renewals = 0;
     while (
       subscription &&
-      ['active', 'past_due', 'overdue', 'paused'].includes(subscription.status) &&
+      ['active', 'paused'].includes(subscription.status) &&
       subscription.currentPeriodEnd <= now
     ) {
       const price = await loadPrice(transaction, subscription.priceId);
       if (!price) break;
       const start = subscription.currentPeriodEnd;
       const end = addInterval(start, price.price.interval);
+      const raisedAt = notBefore && notBefore > start ? notBefore : start;
       const startDay = isoDay(start);
       const isPaused =
         subscription.pauseStartsOn !== null &&
@@ -802,13 +952,17 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
           currency: price.price.currency,
           periodStart: start,
           periodEnd: end,
-          now: start,
+          now: raisedAt,
+          invoicing,
         });
         if (invoice.status === 'open') {
-          const outcome = await chargeInvoice(transaction, invoice, start);
-          if (!outcome.isPaid && status !== 'overdue') {
+          const outcome = await chargeInvoice(transaction, invoice, raisedAt, undefined, {
+            isAutomatic: true,
+          });
+          if (!outcome.isPaid) {
             status = 'past_due';
-            pastDueSince ??= start;
+            pastDueSince = raisedAt;
+            await scheduleRetry(transaction, invoice, subscription, raisedAt, outcome.reason);
           }
         }
       }
@@ -819,7 +973,7 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
           currentPeriodEnd: end,
           status,
           pastDueSince,
-          updatedAt: now,
+          updatedAt: raisedAt,
         })
         .where(eq(subscriptions.id, subscriptionId))
         .returning();
@@ -828,25 +982,98 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
     return renewals;
   }
 
+  /**
+   * After a failed automatic attempt at `at`: books the next retry of the policy (or none) and
+   * tells the customer, with the page to pay on.
+   */
+  async function scheduleRetry(
+    executor: Executor,
+    invoice: InvoiceRow,
+    subscription: SubscriptionRow,
+    at: Date,
+    reason: string,
+  ) {
+    const firstFailureAt = subscription.pastDueSince ?? at;
+    const nextPaymentAttempt = nextRetryAt(firstFailureAt, at);
+    const [updated] = await executor
+      .update(invoices)
+      .set({ nextPaymentAttempt })
+      .where(eq(invoices.id, invoice.id))
+      .returning();
+    emit(executor, {
+      type: 'invoice.payment_failed',
+      invoiceId: invoice.id,
+      billingCustomerId: invoice.billingCustomerId,
+      subscriptionId: subscription.id,
+      simIccid: subscription.simIccid,
+      at,
+      amountDue: invoice.amountDue - invoice.amountPaid,
+      currency: invoice.currency,
+      reason,
+      attemptCount: updated?.attemptCount ?? invoice.attemptCount,
+      nextPaymentAttempt,
+      cancelAt: cancelAt(firstFailureAt),
+      hostedInvoiceUrl: invoice.hostedInvoiceUrl,
+    });
+  }
+
+  /** The scheduled retry of an unpaid renewal, made (and stamped) at the time it was due. */
+  async function retryInvoice(transaction: Transaction, invoiceId: string, now: Date) {
+    const [invoice] = await transaction
+      .select()
+      .from(invoices)
+      .where(eq(invoices.id, invoiceId))
+      .for('update');
+    const dueAt = invoice?.nextPaymentAttempt;
+    if (!invoice || invoice.status !== 'open' || !dueAt || dueAt > now) return;
+    const subscription = invoice.subscriptionId
+      ? await lockSubscription(transaction, invoice.subscriptionId)
+      : undefined;
+    const outcome = await chargeInvoice(transaction, invoice, dueAt, undefined, {
+      isAutomatic: true,
+    });
+    if (outcome.isPaid) {
+      await restoreIfSettled(transaction, invoice.subscriptionId, dueAt);
+    } else if (subscription) {
+      await scheduleRetry(transaction, invoice, subscription, dueAt, outcome.reason);
+    } else {
+      await transaction
+        .update(invoices)
+        .set({ nextPaymentAttempt: null })
+        .where(eq(invoices.id, invoice.id));
+    }
+  }
+
+  /**
+   * Moves an unpaid subscription on at the times the policy names: overdue, then canceled, its
+   * open invoices marked uncollectible (Stripe's "mark the invoice as uncollectible" setting), so
+   * they can no longer be paid for a camera whose plan has ended.
+   */
   async function applyDunning(transaction: Transaction, subscriptionId: string, now: Date) {
     const subscription = await lockSubscription(transaction, subscriptionId);
     if (!subscription?.pastDueSince || !['past_due', 'overdue'].includes(subscription.status))
       return;
-    const daysLate = (now.getTime() - subscription.pastDueSince.getTime()) / dayMs;
-    if (daysLate >= pastDueToCanceledDays) {
+    const canceledAt = cancelAt(subscription.pastDueSince);
+    const becameOverdueAt = overdueAt(subscription.pastDueSince);
+    if (canceledAt <= now) {
       await transaction
         .update(subscriptions)
-        .set({ status: 'canceled', canceledAt: now, updatedAt: now })
+        .set({ status: 'canceled', canceledAt, updatedAt: canceledAt })
         .where(eq(subscriptions.id, subscriptionId));
+      await transaction
+        .update(invoices)
+        .set({ status: 'uncollectible', nextPaymentAttempt: null })
+        .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.status, 'open')));
       emit(transaction, {
         type: 'subscription.canceled',
         subscriptionId,
         simIccid: subscription.simIccid,
+        at: canceledAt,
       });
-    } else if (subscription.status === 'past_due') {
+    } else if (subscription.status === 'past_due' && becameOverdueAt <= now) {
       await transaction
         .update(subscriptions)
-        .set({ status: 'overdue', updatedAt: now })
+        .set({ status: 'overdue', updatedAt: becameOverdueAt })
         .where(eq(subscriptions.id, subscriptionId));
     }
   }

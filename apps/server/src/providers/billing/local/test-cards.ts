@@ -18,8 +18,13 @@ export const testCards: TestCard[] = [
 ];
 
 export const declinedMessage = 'Your card was declined. Use another card and try again.';
+export const cardAlreadySavedMessage = 'This card is already saved.';
+export const testCardMessage =
+  'This is a test billing engine: use a test card such as 4242 4242 4242 4242.';
 
-export function findTestCard(number: string): TestCard | undefined {
+/** The test card with this number; anything but text (a JSON number, an object) is none. */
+export function findTestCard(number: unknown): TestCard | undefined {
+  if (typeof number !== 'string') return undefined;
   const digits = number.replace(/[\s-]/g, '');
   return testCards.find((card) => card.number === digits);
 }

@@ -36,7 +36,7 @@ describe('test clock', () => {
   it("moves for the portal's own page and for scripts", async () => {
     const fromPortal = await advance({ origin: testPublicUrl, 'sec-fetch-site': 'same-origin' });
     expect(fromPortal.statusCode).toBe(303);
-    expect(fromPortal.headers.location).toMatch(/^\/billing-engine\/test-clock\?notice=Advanced/);
+    expect(fromPortal.headers.location).toMatch(/^\/billing-engine\/test-clock\?notice=/);
     const fromScript = await advance({}, false);
     expect(fromScript.statusCode).toBe(200);
     expect(fromScript.json<{ renewed: number }>().renewed).toEqual(expect.any(Number));
@@ -68,5 +68,74 @@ describe('test clock', () => {
     const after = await context.app.inject({ method: 'GET', url: '/billing-engine/test-clock' });
     const billingTime = (body: string) => /Billing time is <strong>([^<]+)</.exec(body)?.[1];
     expect(billingTime(after.body)).toBe(billingTime(before.body));
+  });
+});
+
+describe('test clock input', () => {
+  const refusal = {
+    code: 'VALIDATION_FAILED',
+    message:
+      'Move the clock by a whole number of days (1 to 730) or of months (1 to 24), one of the two.',
+  };
+
+  it.each([
+    { months: 1000 },
+    { months: 25 },
+    { days: 731 },
+    { days: 0 },
+    { days: -3 },
+    { days: 1.5 },
+    { days: 'ten' },
+    { days: '1e3' },
+    { days: null },
+    { days: [1] },
+    { days: 1, months: 1 },
+    {},
+  ])('refuses %j with 400 and moves nothing', async (body) => {
+    const before = await context.app.inject({ method: 'GET', url: '/billing-engine/test-clock' });
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/billing-engine/test-clock/advance',
+      payload: body,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(refusal);
+    const after = await context.app.inject({ method: 'GET', url: '/billing-engine/test-clock' });
+    const billingTime = (page: string) => /Billing time is <strong>([^<]+)</.exec(page)?.[1];
+    expect(billingTime(after.body)).toBe(billingTime(before.body));
+  });
+
+  it('refuses a bad value posted by a form the same way', async () => {
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/billing-engine/test-clock/advance',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'months=1000',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(refusal);
+  });
+
+  it('moves by whole calendar months and by days at the limits', async () => {
+    const start = new Date(context.app.billing.provider.now());
+    const byMonths = await context.app.inject({
+      method: 'POST',
+      url: '/billing-engine/test-clock/advance',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'months=24',
+    });
+    expect(byMonths.statusCode).toBe(303);
+    const afterMonths = context.app.billing.provider.now();
+    expect(afterMonths.getUTCFullYear() - start.getUTCFullYear()).toBe(2);
+    expect(afterMonths.getUTCMonth()).toBe(start.getUTCMonth());
+    const byDays = await context.app.inject({
+      method: 'POST',
+      url: '/billing-engine/test-clock/advance',
+      payload: { days: 730 },
+    });
+    expect(byDays.statusCode).toBe(200);
+    expect(new Date(byDays.json<{ now: string }>().now).getTime()).toBe(
+      afterMonths.getTime() + 730 * 86_400_000,
+    );
   });
 });

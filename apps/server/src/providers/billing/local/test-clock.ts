@@ -44,3 +44,39 @@ export function createTestClock(db: Database, base: Clock): TestClock {
     },
   };
 }
+
+/** How far one advance may move the clock, as Stripe's test clocks allow about two years. */
+export const clockAdvanceLimits = { days: 730, months: 24 } as const;
+
+export type ClockAdvance = { days: number } | { months: number };
+
+const advanceRefusal = `Move the clock by a whole number of days (1 to ${clockAdvanceLimits.days}) or of months (1 to ${clockAdvanceLimits.months}), one of the two.`;
+
+/**
+ * Reads an advance from a form (text) or JSON (numbers): exactly one of `days` and `months`, a
+ * whole number within its limit. Anything else is refused with one sentence saying what is
+ * accepted.
+ */
+export function parseClockAdvance(
+  body: Record<string, unknown>,
+): { advance: ClockAdvance } | { refusal: string } {
+  const read = (value: unknown): number | null | undefined => {
+    if (value === undefined || value === '') return undefined;
+    if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
+    if (typeof value === 'string' && /^\d{1,6}$/.test(value.trim())) return Number(value.trim());
+    return null;
+  };
+  const days = read(body.days);
+  const months = read(body.months);
+  if (days === null || months === null || (days === undefined) === (months === undefined)) {
+    return { refusal: advanceRefusal };
+  }
+  if (days !== undefined) {
+    return days >= 1 && days <= clockAdvanceLimits.days
+      ? { advance: { days } }
+      : { refusal: advanceRefusal };
+  }
+  return months! >= 1 && months! <= clockAdvanceLimits.months
+    ? { advance: { months: months! } }
+    : { refusal: advanceRefusal };
+}

@@ -7,6 +7,7 @@ import { and, eq, notInArray } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
 import {
   billingCustomers,
+  invoiceLines,
   invoices,
   paymentMethods,
   prices,
@@ -14,10 +15,11 @@ import {
   subscriptions,
   type SubscriptionStatus,
 } from '../../../db/schema.ts';
+import { dayMs } from '../../../lib/business-calendar.ts';
+import { dunningPolicy } from '../dunning-policy.ts';
 
-const dayMs = 86_400_000;
 /** Stripe has no "overdue": a subscription past due this long is shown as overdue. */
-export const overdueAfterDays = 7;
+const { overdueAfterDays } = dunningPolicy;
 
 const fromEpoch = (seconds: number | null | undefined) =>
   seconds === null || seconds === undefined ? null : new Date(seconds * 1000);
@@ -171,11 +173,37 @@ export async function mirrorInvoice(executor: Executor, invoice: Stripe.Invoice)
     hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
     invoicePdfUrl: invoice.invoice_pdf ?? null,
     paidAt: fromEpoch(invoice.status_transitions?.paid_at),
+    attemptCount: invoice.attempt_count ?? 0,
+    nextPaymentAttempt: fromEpoch(invoice.next_payment_attempt),
+    // Totals and lines as Stripe computed them (docs/decisions/026).
+    subtotal: invoice.subtotal ?? 0,
+    total: invoice.total ?? 0,
+    tax: (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0),
+    startingBalance: invoice.starting_balance ?? 0,
+    endingBalance: invoice.ending_balance ?? 0,
   };
+  const invoiceId = invoice.id;
   await executor
     .insert(invoices)
-    .values({ id: invoice.id, ...values, createdAt: fromEpoch(invoice.created)! })
+    .values({ id: invoiceId, ...values, createdAt: fromEpoch(invoice.created)! })
     .onConflictDoUpdate({ target: invoices.id, set: values });
+  const lines = invoice.lines?.data ?? [];
+  if (lines.length > 0) {
+    await executor.delete(invoiceLines).where(eq(invoiceLines.invoiceId, invoiceId));
+    await executor.insert(invoiceLines).values(
+      lines.map((line, position) => ({
+        id: `${invoiceId}:${position}`,
+        billingCustomerId: customerId,
+        subscriptionId: subscription?.id ?? null,
+        invoiceId,
+        description: line.description ?? '',
+        amount: line.amount,
+        periodStart: fromEpoch(line.period?.start),
+        periodEnd: fromEpoch(line.period?.end),
+        position,
+      })),
+    );
+  }
 }
 
 /** Mirrors a customer's cards: the listed ones are attached, any other is marked detached. */
