@@ -96,6 +96,12 @@ async function download(url: string) {
   return pdfText(response.rawPayload);
 }
 
+async function hostedPage(url: string) {
+  const response = await context.app.inject({ method: 'GET', url: url.replace(testPublicUrl, '') });
+  expect(response.statusCode).toBe(200);
+  return response.body;
+}
+
 const numberOf = (number: string) => Number(number.replace(/^FC-/, ''));
 
 describe('invoice numbers', () => {
@@ -170,6 +176,11 @@ describe('a downgrade and the renewal after it', () => {
     expect(renewal!.number).toMatch(/^FC-\d{6}$/);
     expect(listed.credit_balance).toBe(0);
 
+    const page = await hostedPage(renewal!.hosted_invoice_url!);
+    expect(page).toContain('Unused time on Heavy Streaming from 16 Mar to 1 Apr 2026');
+    expect(page).toContain('-£17.50');
+    expect(page).toContain('VAT (20% included)');
+
     const text = await download(renewal!.invoice_pdf!);
     for (const expected of [
       'Farmcam Demo Ltd',
@@ -215,6 +226,9 @@ describe('a downgrade and the renewal after it', () => {
     const text = await download(april!.invoice_pdf!);
     expect(text).toContain('Credit carried to your balance');
     expect(text).toContain('will be taken off your next invoice');
+    expect(await hostedPage(april!.hosted_invoice_url!)).toContain(
+      `Credit on your account: £${(-april!.total / 100).toFixed(2)}, taken off your next invoice.`,
+    );
 
     context.clock.set(new Date('2026-05-01T01:00:00Z'));
     await context.app.billing.runCycle();
