@@ -2,7 +2,8 @@
  * Dunning over months of test-clock time (docs/decisions/025): a declining card's renewal is
  * retried on the policy's days even when the clock jumps, each failure e-mails the customer once
  * with the hosted invoice page, the subscription is overdue from day 7 and canceled at day 30
- * with no renewal raised after; paying on day 10 brings the subscription and the SIM back.
+ * with no renewal raised after; paying on day 10 brings the subscription and the SIM back, and
+ * a period that began while unpaid is renewed the moment the invoice is paid.
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,5 +205,43 @@ describe('dunning on the test clock', () => {
       .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
       .where(and(eq(invoices.billingCustomerId, sim.billingCustomerId!)));
     expect(payments201.every((row) => row.payments.status === 'failed')).toBe(true);
+  });
+
+  it('raises no renewal while unpaid, and the one held back at once when the invoice is paid', async () => {
+    await declineCardsOf(101);
+    await advance({ days: 12 }); // 1 June, 12:00: Top gate's renewal fails
+    const failedAt = new Date('2026-06-01T00:00:00Z');
+    expect(await subscriptionOf(101)).toMatchObject({ status: 'past_due', pastDueSince: failedAt });
+    // A short period, so that the next one begins while the invoice is unpaid.
+    const nextPeriodStart = new Date('2026-06-21T00:00:00Z');
+    await context.database.db
+      .update(subscriptions)
+      .set({ currentPeriodEnd: nextPeriodStart })
+      .where(eq(subscriptions.id, (await subscriptionOf(101)).id));
+
+    await advance({ days: 24 }); // 25 June, 12:00
+    expect((await subscriptionOf(101)).status).toBe('overdue');
+    const heldBack = (await invoicesOf(101)).filter(
+      (invoice) => invoice.periodStart?.getTime() === nextPeriodStart.getTime(),
+    );
+    expect(heldBack).toHaveLength(0);
+
+    const [unpaid] = (await invoicesOf(101)).filter((invoice) => invoice.status === 'open');
+    await context.app.inject({
+      method: 'POST',
+      url: `${unpaid!.hostedInvoiceUrl}/pay`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'number=4242+4242+4242+4242&expiry=11+%2F+30&cvc=123',
+    });
+    const paidAt = new Date('2026-06-25T12:00:00Z');
+    expect(await subscriptionOf(101)).toMatchObject({
+      status: 'active',
+      currentPeriodStart: nextPeriodStart,
+      currentPeriodEnd: new Date('2026-07-21T00:00:00Z'),
+    });
+    const raised = (await invoicesOf(101)).filter(
+      (invoice) => invoice.periodStart?.getTime() === nextPeriodStart.getTime(),
+    );
+    expect(raised).toMatchObject([{ status: 'paid', createdAt: paidAt, paidAt }]);
   });
 });
