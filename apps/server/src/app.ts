@@ -164,6 +164,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     clock: deps.clock,
     connectivity: deps.connectivity ?? createLocalSimPlatform({ db, clock: deps.clock }),
     mailer: deps.mailer,
+    runAlone: (key, work) => deps.database.withAdvisoryLock(key, work),
     log: app.log,
     checkoutHooks: createActivationCheckoutHooks(),
   });

@@ -178,6 +178,8 @@ export const advisoryLockKeys = {
   demoSeed: '28817591713882478',
   /** pg-boss set-up: its concurrent createQueue calls deadlock on the job table's partitions. */
   jobQueues: '28817591713882479',
+  /** The billing cycle's replay of billing time (docs/decisions/025): one process at a time. */
+  billingCycle: '28817591713882480',
 } as const;
 
 /**

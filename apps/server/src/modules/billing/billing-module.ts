@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../db/client.ts';
+import { advisoryLockKeys, type Database, type DatabaseHandle } from '../../db/client.ts';
 import { appSettings, subscriptions } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
@@ -57,6 +57,8 @@ export function createBillingModule(deps: {
   connectivity: ConnectivityPlatform;
   /** Tells customers about failed renewal payments (local engine; Stripe e-mails its own). */
   mailer?: Mailer;
+  /** The database's advisory lock (DatabaseHandle.withAdvisoryLock): one cycle at a time. */
+  runAlone: DatabaseHandle['withAdvisoryLock'];
   log: FastifyBaseLogger;
   /** The activation module's part in paid checkouts (modules/activation/checkout-hooks.ts). */
   checkoutHooks?: CheckoutHooks;
@@ -88,6 +90,7 @@ export function createBillingModule(deps: {
     });
   }
   const provider: BillingProvider = (engine ?? stripe)!;
+  let cycleQueue: Promise<unknown> = Promise.resolve();
   const service = createBillingService({
     db,
     billing: provider,
@@ -132,38 +135,48 @@ export function createBillingModule(deps: {
     service,
     engine,
     stripe,
-    async runCycle() {
-      await engine?.clock.refresh();
-      const until = provider.now();
-      const [reached] = await db
-        .select()
-        .from(appSettings)
-        .where(eq(appSettings.key, cycleReachedKey));
-      const from = typeof reached?.value === 'string' ? new Date(reached.value) : undefined;
-      let renewed = 0;
-      let simsChanged = 0;
-      // Stripe keeps its own time: only the local engine's days are replayed.
-      const steps = engine ? cycleSteps(from, until) : [until];
-      let nextDue = from && steps.length > 1 ? await nextDueInstant(db, from) : null;
-      for (const at of steps) {
-        // A replayed day with nothing due is skipped; the last step always runs.
-        if (at !== steps.at(-1) && (nextDue === null || nextDue > at)) continue;
-        renewed += engine ? (await engine.runBillingCycle(at)).renewed : 0;
-        if (stripe) await stripe.applyScheduledPauses();
-        await applyPauseTransitions(at);
-        simsChanged += (await service.reconcileSims(undefined, at)).changed;
-        await db
-          .insert(appSettings)
-          .values({ key: cycleReachedKey, value: at.toISOString() })
-          .onConflictDoUpdate({
-            target: appSettings.key,
-            set: { value: at.toISOString() },
-            // Never back: a slower process finishing an older step leaves the newer mark.
-            setWhere: sql`${appSettings.value} #>> '{}' < ${at.toISOString()}`,
-          });
-        if (at !== steps.at(-1)) nextDue = await nextDueInstant(db, at);
-      }
-      return { renewed, simsChanged };
+    runCycle() {
+      // One replay at a time: in this process (the job and a test clock move), and with
+      // PostgreSQL across processes, so two replays never interleave their days.
+      const run = () => deps.runAlone(advisoryLockKeys.billingCycle, runCycleAlone);
+      const result = cycleQueue.then(run, run);
+      cycleQueue = result.catch(() => undefined);
+      return result;
     },
   };
+
+  /** The cycle up to now, replaying the days since it last ran (see runCycle). */
+  async function runCycleAlone() {
+    await engine?.clock.refresh();
+    const until = provider.now();
+    const [reached] = await db
+      .select()
+      .from(appSettings)
+      .where(eq(appSettings.key, cycleReachedKey));
+    const from = typeof reached?.value === 'string' ? new Date(reached.value) : undefined;
+    let renewed = 0;
+    let simsChanged = 0;
+    // Stripe keeps its own time: only the local engine's days are replayed.
+    const steps = engine ? cycleSteps(from, until) : [until];
+    let nextDue = from && steps.length > 1 ? await nextDueInstant(db, from) : null;
+    for (const at of steps) {
+      // A replayed day with nothing due is skipped; the last step always runs.
+      if (at !== steps.at(-1) && (nextDue === null || nextDue > at)) continue;
+      renewed += engine ? (await engine.runBillingCycle(at)).renewed : 0;
+      if (stripe) await stripe.applyScheduledPauses();
+      await applyPauseTransitions(at);
+      simsChanged += (await service.reconcileSims(undefined, at)).changed;
+      await db
+        .insert(appSettings)
+        .values({ key: cycleReachedKey, value: at.toISOString() })
+        .onConflictDoUpdate({
+          target: appSettings.key,
+          set: { value: at.toISOString() },
+          // Never back: a slower process finishing an older step leaves the newer mark.
+          setWhere: sql`${appSettings.value} #>> '{}' < ${at.toISOString()}`,
+        });
+      if (at !== steps.at(-1)) nextDue = await nextDueInstant(db, at);
+    }
+    return { renewed, simsChanged };
+  }
 }

@@ -116,6 +116,21 @@ describe('test clock input', () => {
     expect(response.json()).toEqual(refusal);
   });
 
+  it('takes two moves at once one after the other, each replayed in full', async () => {
+    const start = context.app.billing.provider.now().getTime();
+    const moves = await Promise.all(
+      [3, 4].map((days) =>
+        context.app.inject({
+          method: 'POST',
+          url: '/billing-engine/test-clock/advance',
+          payload: { days },
+        }),
+      ),
+    );
+    expect(moves.map((move) => move.statusCode)).toEqual([200, 200]);
+    expect(context.app.billing.provider.now().getTime() - start).toBe(7 * 86_400_000);
+  });
+
   it('moves by whole calendar months and by days at the limits', async () => {
     const start = new Date(context.app.billing.provider.now());
     const byMonths = await context.app.inject({
