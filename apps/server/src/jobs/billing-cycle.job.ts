@@ -4,8 +4,8 @@ import type { JobDefinition } from './job-runner.ts';
 
 /**
  * Every 10 minutes: renewals at period ends and dunning (local engine), pause starts and ends,
- * and SIM state brought in line with billing. Each step is idempotent, so a missed or repeated
- * run only catches up.
+ * and SIM state brought in line with billing. Each step is idempotent, and time missed (a server
+ * that was down) is replayed day by day, each thing on its own date (docs/decisions/025).
  */
 export function billingCycleJob(deps: { billing: BillingModule }): JobDefinition<object> {
   return {

@@ -5,9 +5,11 @@
  * card, and it serves its own hosted pages (billing portal, hosted invoice, invoice PDF, checkout;
  * see hosted-pages.routes.ts). Its clock is a test clock that can be advanced to try renewals.
  *
- * Dunning: a declined renewal makes the subscription past_due; 7 days later it is overdue; 30 days
- * after the first failure it is canceled, which raises `subscription.canceled` (the app terminates
- * the SIM). Paying every open invoice brings it back to active.
+ * Dunning (docs/decisions/025, numbers in dunning-policy.ts): a declined renewal makes the
+ * subscription past_due and is retried on the policy's days, each failure raising
+ * `invoice.payment_failed` (the app e-mails the customer); it is overdue from day 7 and canceled
+ * at day 30, which raises `subscription.canceled` (the app terminates the SIM later). No renewal
+ * is raised while it is unpaid; paying brings it back to active at once.
  */
 import { and, asc, desc, eq, inArray, isNull, lte, ne } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
