@@ -169,7 +169,7 @@ export async function openDatabase(
 
 /**
  * Keys of the advisory locks that serialise start-up work between processes sharing one
- * database (docs/decisions/065): "farmcam" in ASCII, plus one, plus two.
+ * database (docs/decisions/065): "farmcam" in ASCII, then counting up.
  */
 export const advisoryLockKeys = {
   /** Migrations: N processes starting at once on an empty database migrate one at a time. */
