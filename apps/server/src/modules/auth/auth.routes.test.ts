@@ -191,17 +191,36 @@ describe('magic-link sign-in', () => {
 });
 
 describe('rate limits', () => {
-  it('limits login links per e-mail with 429 and Retry-After', async () => {
+  it('limits login links per e-mail and client with 429 and Retry-After', async () => {
     await insertCustomer(context, 'limited@example.com');
+    const ip = nextIp();
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      expect((await requestLogin('limited@example.com')).statusCode).toBe(200);
+      expect((await requestLogin('limited@example.com', ip)).statusCode).toBe(200);
     }
-    const limited = await requestLogin('limited@example.com');
+    const limited = await requestLogin('Limited@Example.com', ip);
     expect(limited.statusCode).toBe(429);
     expect(limited.json<{ code: string }>().code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     context.clock.advance(15 * 60 * 1000);
-    expect((await requestLogin('limited@example.com')).statusCode).toBe(200);
+    expect((await requestLogin('limited@example.com', ip)).statusCode).toBe(200);
+  });
+
+  it("does not let a stranger's requests refuse the owner, and caps the mails an address gets", async () => {
+    await insertCustomer(context, 'victim@example.com');
+    const strangerIp = nextIp();
+    for (let attempt = 0; attempt < 6; attempt += 1)
+      await requestLogin('victim@example.com', strangerIp);
+    expect((await requestLogin('victim@example.com', strangerIp)).statusCode).toBe(429);
+    // The owner, from their own address, is not refused.
+    expect((await requestLogin('victim@example.com')).statusCode).toBe(200);
+
+    // Many clients together: past the hourly cap the answer is the same, but no more mail goes.
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      expect((await requestLogin('victim@example.com')).statusCode).toBe(200);
+    }
+    await context.jobQueue.runQueued();
+    const sent = await context.mailer.list({ to: 'victim@example.com', limit: 100 });
+    expect(sent).toHaveLength(15);
   });
 
   it('limits login requests per IP across e-mails', async () => {

@@ -25,6 +25,8 @@ export const authPolicy = {
   sessionCacheEntries: 10_000,
   loginRequestsPerEmail: { limit: 5, windowSeconds: 15 * 60 },
   loginRequestsPerIp: { limit: 20, windowSeconds: 15 * 60 },
+  /** Mails one address may receive per hour from every client together: this × the per-client limit. */
+  loginMailsPerEmailHourFactor: 3,
   tokenExchangesPerIp: { limit: 30, windowSeconds: 15 * 60 },
   staffLoginsPerIp: { limit: 10, windowSeconds: 15 * 60 },
   /**
@@ -195,15 +197,32 @@ export function createAuthService(deps: {
      * to learn who is a customer.
      */
     async requestLogin(email: string, context: RequestContext): Promise<{ message: string }> {
+      const emailKey = email.trim().toLowerCase();
+      // Counted per address AND client, so a stranger asking for someone's links cannot make the
+      // form refuse that person (decision 062).
       await rateLimiter.consumeAll([
         { key: `login-request:ip:${context.ip}`, ...authPolicy.loginRequestsPerIp },
         {
-          key: `login-request:email:${email}`,
+          key: `login-request:email-ip:${emailKey}:${context.ip}`,
           ...authPolicy.loginRequestsPerEmail,
           limit: loginLinksPerEmail,
           message: 'Too many login links were requested for this e-mail. Please wait 15 minutes.',
         },
       ]);
+      // Across every client, an address gets at most a few mails an hour (no mail bombing); past
+      // that the answer stays the same and the newest link already sent keeps working.
+      try {
+        await rateLimiter.consume({
+          key: `login-request:email:${emailKey}`,
+          limit: loginLinksPerEmail * authPolicy.loginMailsPerEmailHourFactor,
+          windowSeconds: 3600,
+        });
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED') {
+          return { message: loginLinkSentMessage };
+        }
+        throw error;
+      }
       // The same work for every address: who is a customer is decided in the job (decision 062).
       await jobQueue.send(loginMailJobName, { email, requestedIp: context.ip });
       return { message: loginLinkSentMessage };
