@@ -1,8 +1,9 @@
 /**
  * A property test of the local engine's ledger (issue 12, docs/decisions/025): fast-check plays
  * random sequences of plan changes, pauses, card changes (a good card, or 4000 0000 0000 0341,
- * which saves but is declined on every charge), payments of the open invoice and test clock
- * jumps against the whole app, and after each step checks that
+ * which saves but is declined on every charge; with or without consent to pay the open invoice
+ * with it), payments of the open invoice and test clock jumps against the whole app, and after
+ * each step checks that
  * - the money charged minus refunds equals the amounts paid on paid invoices;
  * - a subscription has at most one open invoice (so one open renewal per period);
  * - no invoice is raised for a period in a pause, nor after a subscription was canceled;
@@ -51,7 +52,7 @@ type Action =
   | { kind: 'change-plan'; plan: number }
   | { kind: 'pause'; choice: number }
   | { kind: 'cancel-pause' }
-  | { kind: 'card'; isDeclining: boolean }
+  | { kind: 'card'; isDeclining: boolean; isPayingNow: boolean }
   | { kind: 'pay' }
   | { kind: 'jump'; days: number };
 
@@ -59,7 +60,11 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant('change-plan' as const), plan: fc.nat(plans.length - 1) }),
   fc.record({ kind: fc.constant('pause' as const), choice: fc.nat(6) }),
   fc.record({ kind: fc.constant('cancel-pause' as const) }),
-  fc.record({ kind: fc.constant('card' as const), isDeclining: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('card' as const),
+    isDeclining: fc.boolean(),
+    isPayingNow: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('pay' as const) }),
   {
     arbitrary: fc.record({
@@ -182,11 +187,20 @@ async function perform(run: Run, step: Action): Promise<void> {
     }
     case 'card': {
       run.cardCounter += 1;
+      // Paying open invoices with the new card needs the customer's consent to the amount.
+      const open = await context.database.db
+        .select()
+        .from(invoices)
+        .where(
+          and(eq(invoices.billingCustomerId, run.billingCustomerId), eq(invoices.status, 'open')),
+        );
+      const due = open.reduce((sum, invoice) => sum + invoice.amountDue - invoice.amountPaid, 0);
       await engine
         .addCard(
           run.billingCustomerId,
           cardInput(step.isDeclining ? decliningCard : goodCard, run.cardCounter),
           true,
+          step.isPayingNow && open.length > 0 ? { payAmountDue: due } : undefined,
         )
         .catch(() => undefined);
       return;
