@@ -289,6 +289,36 @@ export const paymentMethods = pgTable(
 
 export const invoiceStatuses = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 
+/** Who an invoice or credit note is from, to, and for, as it was issued (docs/decisions/026). */
+export interface DocumentParties {
+  supplier: { name: string; addressLines: string[]; vatNumber: string };
+  customer: { name: string | null; email: string | null };
+  camera: { nickname: string | null; iccid: string } | null;
+}
+
+/**
+ * An issued invoice's document: its parties, period, lines and totals (minor units, dates as ISO
+ * strings). Status and payments are not in it: they change as the invoice is paid.
+ */
+export interface InvoiceSnapshot extends DocumentParties {
+  currency: string;
+  periodStart: string | null;
+  periodEnd: string | null;
+  lines: {
+    description: string;
+    amount: number;
+    periodStart: string | null;
+    periodEnd: string | null;
+  }[];
+  subtotal: number;
+  tax: number;
+  total: number;
+  taxRateBasisPoints: number;
+  startingBalance: number;
+  endingBalance: number;
+  amountDue: number;
+}
+
 export const invoices = pgTable(
   'invoices',
   {
@@ -327,6 +357,13 @@ export const invoices = pgTable(
     /** The customer's balance before and after this invoice (negative: credit). */
     startingBalance: integer('starting_balance').notNull().default(0),
     endingBalance: integer('ending_balance').notNull().default(0),
+    /**
+     * What the issued document shows, fixed when the invoice is finalised (docs/decisions/026):
+     * the PDF and hosted page render from it, so renaming the camera or changing SUPPLIER_*
+     * later leaves the invoice as issued. Null only for invoices made before it existed (filled
+     * on first read) and for the Stripe adapter's mirror (Stripe keeps its own documents).
+     */
+    snapshot: jsonb('snapshot').$type<InvoiceSnapshot>(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -397,6 +434,8 @@ export const creditNotes = pgTable(
     lines: jsonb('lines').$type<{ description: string; amount: number }[]>().notNull(),
     /** Given back to the card the invoice was paid with. */
     refundAmount: integer('refund_amount').notNull(),
+    /** Supplier, customer and camera as the credit note was issued (see `invoices.snapshot`). */
+    snapshot: jsonb('snapshot').$type<DocumentParties>(),
     createdAt: createdAt(),
   },
   (table) => [index('credit_notes_invoice_idx').on(table.invoiceId)],

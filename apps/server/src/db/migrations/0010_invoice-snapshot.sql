@@ -1,0 +1,2 @@
+ALTER TABLE "credit_notes" ADD COLUMN "snapshot" jsonb;--> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "snapshot" jsonb;
