@@ -181,6 +181,8 @@ export const invoice = z.object({
   status: z.string(),
   invoice_pdf: z.string().nullable(),
   hosted_invoice_url: z.string().nullable(),
+  /** Whether money can still be paid on it (open); void and uncollectible invoices cannot. */
+  is_payable: z.boolean(),
   attempt_count: z
     .number()
     .int()

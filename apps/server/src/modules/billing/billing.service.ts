@@ -607,6 +607,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           status: row.status,
           invoice_pdf: absolute(row.invoicePdfUrl),
           hosted_invoice_url: absolute(row.hostedInvoiceUrl),
+          is_payable: row.status === 'open' && row.amountDue > row.amountPaid,
           attempt_count: row.attemptCount,
           next_payment_attempt: row.nextPaymentAttempt
             ? Math.floor(row.nextPaymentAttempt.getTime() / 1000)

@@ -19,6 +19,7 @@ const invoice = (overrides: Record<string, unknown>) => ({
   status: 'paid',
   invoice_pdf: 'http://localhost/billing-engine/invoices/in_1/t/pdf',
   hosted_invoice_url: 'http://localhost/billing-engine/invoices/in_1/t',
+  is_payable: false,
   ...overrides,
 });
 
@@ -44,6 +45,7 @@ describe('Invoices', () => {
         invoice({
           id: 'in_OPENOPEN00000001',
           status: 'open',
+          is_payable: true,
           amount_paid: 0,
           amount_due: 2000,
         }),
@@ -69,6 +71,16 @@ describe('Invoices', () => {
         .getByRole('link', { name: /Download/ })
         .getAttribute('href'),
     ).toMatch(/\/pdf$/);
+  });
+
+  it('offers no Pay now on an invoice that can no longer be paid (canceled after dunning)', async () => {
+    serveInvoices({
+      invoices: [invoice({ id: 'in_UNCOLLECT0000001', status: 'uncollectible', amount_paid: 0 })],
+    });
+    renderRoute('/invoices/cus_1');
+    const table = await screen.findByRole('table', { name: 'Invoices' });
+    expect(within(table).getByText('uncollectible')).toBeDefined();
+    expect(within(table).queryByRole('link', { name: /Pay now/ })).toBeNull();
   });
 
   it('shows every line with its amount, a downgrade credit, credit notes and the balance', async () => {

@@ -48,7 +48,7 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
       </td>
       <td data-label="Actions">
         <div className={styles.actions}>
-          {!isPaid && invoice.hosted_invoice_url && (
+          {invoice.is_payable && invoice.hosted_invoice_url && (
             <a
               href={invoice.hosted_invoice_url}
               target="_blank"
