@@ -81,7 +81,8 @@ export function createBillingModule(deps: {
       clock: createTestClock(db, deps.clock),
       publicUrl: config.publicUrl,
       checkoutHooks: deps.checkoutHooks,
-      invoicing: config.invoicing,
+      // The supplier is fixed in each invoice's snapshot when it is issued (decision 026).
+      invoicing: { ...config.invoicing, supplier: config.supplier },
       onHandlerError: (error, event) =>
         log.warn(
           { err: error, event },

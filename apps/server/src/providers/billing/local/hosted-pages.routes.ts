@@ -28,14 +28,18 @@ import { dunningPolicy } from '../dunning-policy.ts';
 import { formatDay, formatMoney } from '../money.ts';
 import { addMonths } from '../proration.ts';
 import {
+  billedTo,
+  cameraLabel,
   creditNoteDocument,
-  formatPeriod,
   invoiceDocument,
   invoiceTotals,
+  linePeriod,
   loadInvoiceDetails,
+  type InvoiceDetails,
   type Supplier,
 } from './invoice-document.ts';
 import { renderBillingPdf } from './invoice-pdf.ts';
+import { snapshotOfCreditNote } from './invoice-snapshot.ts';
 import { availableCredit, creditNotePdfUrl, invoiceAccessToken, isCardExpired } from './ledger.ts';
 import {
   amountDueChangedMessage,
@@ -474,29 +478,26 @@ ${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>
   async function openInvoice(invoiceId: string, token: string) {
     const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
     if (!invoice || !tokensMatch(token, await invoiceAccessToken(db, invoice.id))) return undefined;
-    const [customer] = await db
-      .select()
-      .from(billingCustomers)
-      .where(eq(billingCustomers.id, invoice.billingCustomerId));
-    return { invoice, customer };
+    return { invoice };
   }
 
   /**
-   * The invoice's lines (a downgrade's credit as a negative line), its totals with VAT, its
-   * credit notes and the credit still on the account (docs/decisions/026).
+   * The invoice as issued (its snapshot: supplier, camera, lines, a downgrade's credit as a
+   * negative line, totals with VAT), its credit notes and the credit still on the account
+   * (docs/decisions/026).
    */
-  async function invoiceSummary(invoice: typeof invoices.$inferSelect) {
-    const details = await loadInvoiceDetails(db, invoice);
-    const money = (value: number) => formatMoney(value, invoice.currency);
-    const lineRows = details.lines
+  async function invoiceSummary(invoice: typeof invoices.$inferSelect, details: InvoiceDetails) {
+    const issued = details.snapshot;
+    const money = (value: number) => formatMoney(value, issued.currency);
+    const camera = cameraLabel(issued.camera);
+    const parties = `<p class="muted">From ${escapeHtml([issued.supplier.name, ...issued.supplier.addressLines].join(', '))} · VAT number ${escapeHtml(issued.supplier.vatNumber)}</p>${camera ? `<p class="muted">For ${escapeHtml(camera)}</p>` : ''}`;
+    const lineRows = issued.lines
       .map((line) => {
-        const period = line.description.includes(' from ')
-          ? null
-          : formatPeriod(line.periodStart, line.periodEnd);
+        const period = linePeriod(line);
         return `<tr><td>${escapeHtml(line.description)}${period ? `<br><span class="muted">${escapeHtml(period)}</span>` : ''}</td><td class="amount">${money(line.amount)}</td></tr>`;
       })
       .join('');
-    const totalRows = invoiceTotals(invoice)
+    const totalRows = invoiceTotals(invoice, issued)
       .map(
         (total) =>
           `<tr><td>${total.isBold ? `<strong>${escapeHtml(total.label)}</strong>` : escapeHtml(total.label)}</td><td class="amount">${total.isBold ? `<strong>${total.amount}</strong>` : total.amount}</td></tr>`,
@@ -509,7 +510,7 @@ ${invoiceRows.length === 0 ? '<p>No invoices yet.</p>' : `<table><thead><tr><th>
       ),
     );
     const credit = await availableCredit(db, invoice.billingCustomerId);
-    return `<table><thead><tr><th>Description</th><th class="amount">Amount</th></tr></thead><tbody>${lineRows}</tbody></table>
+    return `${parties}<table><thead><tr><th>Description</th><th class="amount">Amount</th></tr></thead><tbody>${lineRows}</tbody></table>
 <table aria-label="Totals"><tbody>${totalRows}</tbody></table>
 ${noteLinks.length > 0 ? `<ul>${noteLinks.join('')}</ul>` : ''}
 ${credit > 0 ? `<p class="notice success">Credit on your account: ${money(credit)}, taken off your next invoice.</p>` : ''}`;
@@ -527,7 +528,7 @@ ${credit > 0 ? `<p class="notice success">Credit on your account: ${money(credit
     async (request, reply) => {
       const found = await openInvoice(request.params.invoiceId, request.params.token);
       if (!found) return gone(reply, 'This invoice link is not valid.');
-      const { invoice, customer } = found;
+      const { invoice } = found;
       const base = `/billing-engine/invoices/${invoice.id}/${request.params.token}`;
       await engine.clock.refresh();
       const cards =
@@ -553,14 +554,15 @@ ${credit > 0 ? `<p class="notice success">Credit on your account: ${money(credit
           : `<h2>Pay this invoice</h2>
 ${card ? `<form method="post" action="${base}/pay"><button type="submit">Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)} with ${escapeHtml(cardLabel(card))}</button></form><h2>Or pay with a new card</h2>` : ''}${expiredCard ? `<p class="status-expired">${escapeHtml(cardLabel(expiredCard))}. This card has expired: pay with a new card below.</p>` : ''}
 ${cardForm(`${base}/pay`, `Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)}`, false)}`;
+      const details = await loadInvoiceDetails(db, invoice, options.supplier);
       return sendPage(
         reply,
         `Invoice ${invoice.number}`,
         `${notice(request.query)}
 <section>
-<p class="muted">Billed to ${escapeHtml(customer?.email ?? '')} · issued ${formatDay(invoice.createdAt)}</p>
+<p class="muted">Billed to ${escapeHtml(billedTo(details.snapshot.customer).join(', '))} · issued ${formatDay(invoice.createdAt)}</p>
 <p class="total">${formatMoney(invoice.amountDue, invoice.currency)}</p>
-${await invoiceSummary(invoice)}
+${await invoiceSummary(invoice, details)}
 <p class="actions"><a href="${base}/pdf">Download invoice (PDF)</a></p>
 ${payment}
 </section>`,
@@ -593,10 +595,8 @@ ${payment}
       const found = await openInvoice(request.params.invoiceId, request.params.token);
       if (!found) return gone(reply, 'This invoice link is not valid.');
       const { invoice } = found;
-      const details = await loadInvoiceDetails(db, invoice);
-      const pdf = await renderBillingPdf(
-        invoiceDocument(invoice, details, options.supplier, options.isTestMode),
-      );
+      const details = await loadInvoiceDetails(db, invoice, options.supplier);
+      const pdf = await renderBillingPdf(invoiceDocument(invoice, details, options.isTestMode));
       return sendPdf(reply, `invoice-${invoice.number}.pdf`, pdf);
     },
   );
@@ -612,9 +612,9 @@ ${payment}
         return gone(reply, 'This credit note link is not valid.');
       }
       const [invoice] = await db.select().from(invoices).where(eq(invoices.id, note.invoiceId));
-      const details = await loadInvoiceDetails(db, invoice!);
+      const issued = await snapshotOfCreditNote(db, note, invoice!, options.supplier);
       const pdf = await renderBillingPdf(
-        creditNoteDocument(note, invoice!, details, options.supplier, options.isTestMode),
+        creditNoteDocument(note, issued, invoice!, options.isTestMode),
       );
       return sendPdf(reply, `credit-note-${note.number}.pdf`, pdf);
     },

@@ -1,29 +1,23 @@
 /**
- * What an invoice or credit note says, read from the ledger and laid out for the PDF and the
- * hosted invoice page alike (docs/decisions/026): lines, VAT and totals the way Stripe prints
- * VAT-inclusive prices, the supplier from configuration, the customer and the camera.
+ * What an invoice or credit note says, laid out for the PDF and the hosted invoice page alike
+ * (docs/decisions/026): lines, VAT and totals the way Stripe prints VAT-inclusive prices, the
+ * supplier, the customer and the camera, all from the snapshot fixed when it was issued
+ * (invoice-snapshot.ts); only its status, payments and credit notes are read as they are now.
  */
 import { asc, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
-import {
-  billingCustomers,
-  creditNotes,
-  customers,
-  paymentMethods,
-  payments,
-  sims,
-  subscriptions,
-} from '../../../db/schema.ts';
+import { creditNotes, paymentMethods, payments } from '../../../db/schema.ts';
 import { formatDay, formatMoney } from '../money.ts';
 import type { BillingDocument, PdfTotal } from './invoice-pdf.ts';
-import { linesOfInvoices, type CreditNoteRow, type InvoiceRow } from './ledger.ts';
+import {
+  snapshotOfInvoice,
+  type DocumentParties,
+  type InvoiceSnapshot,
+  type Supplier,
+} from './invoice-snapshot.ts';
+import type { CreditNoteRow, InvoiceRow } from './ledger.ts';
 
-/** The business that issues the invoices (SUPPLIER_* configuration). */
-export interface Supplier {
-  name: string;
-  addressLines: string[];
-  vatNumber: string;
-}
+export type { Supplier };
 
 const shortDay = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -40,48 +34,43 @@ export function formatPeriod(start: Date | null, end: Date | null): string | nul
 const vatPercent = (basisPoints: number) =>
   `${(basisPoints / 100).toLocaleString('en-GB', { maximumFractionDigits: 2 })}%`;
 
-/** The totals block, Stripe's order: subtotal, VAT, total, balance, amount due, paid, remaining. */
-export function invoiceTotals(invoice: InvoiceRow): PdfTotal[] {
-  const money = (value: number) => formatMoney(value, invoice.currency);
-  const applied = invoice.startingBalance - invoice.endingBalance;
+/**
+ * The totals block, Stripe's order: subtotal, VAT, total, balance, amount due (all as issued, from
+ * the snapshot), then paid and remaining (as of now).
+ */
+export function invoiceTotals(invoice: InvoiceRow, issued: InvoiceSnapshot): PdfTotal[] {
+  const money = (value: number) => formatMoney(value, issued.currency);
+  const applied = issued.startingBalance - issued.endingBalance;
   return [
-    { label: 'Subtotal', amount: money(invoice.subtotal) },
-    { label: 'Total excluding VAT', amount: money(invoice.total - invoice.tax) },
+    { label: 'Subtotal', amount: money(issued.subtotal) },
+    { label: 'Total excluding VAT', amount: money(issued.total - issued.tax) },
     {
-      label: `VAT (${vatPercent(invoice.taxRateBasisPoints)} included)`,
-      amount: money(invoice.tax),
+      label: `VAT (${vatPercent(issued.taxRateBasisPoints)} included)`,
+      amount: money(issued.tax),
     },
-    { label: 'Total', amount: money(invoice.total), isBold: true },
+    { label: 'Total', amount: money(issued.total), isBold: true },
     ...(applied < 0
       ? [{ label: 'Credit applied from your balance', amount: money(applied) }]
       : applied > 0
         ? [{ label: 'Credit carried to your balance', amount: money(applied) }]
         : []),
-    { label: 'Amount due', amount: money(invoice.amountDue), isBold: true },
+    { label: 'Amount due', amount: money(issued.amountDue), isBold: true },
     { label: 'Amount paid', amount: money(invoice.amountPaid) },
-    { label: 'Amount remaining', amount: money(invoice.amountDue - invoice.amountPaid) },
+    { label: 'Amount remaining', amount: money(issued.amountDue - invoice.amountPaid) },
   ];
 }
 
-/** Everything an invoice's documents show, in one read. */
-export async function loadInvoiceDetails(executor: Executor, invoice: InvoiceRow) {
-  const lines = await linesOfInvoices(executor, [invoice.id]);
-  const [customer] = await executor
-    .select({ email: billingCustomers.email, name: customers.name })
-    .from(billingCustomers)
-    .innerJoin(customers, eq(customers.id, billingCustomers.customerId))
-    .where(eq(billingCustomers.id, invoice.billingCustomerId));
-  const [camera] = invoice.subscriptionId
-    ? await executor
-        .select({ nickname: sims.nickname, iccid: sims.iccid })
-        .from(subscriptions)
-        .innerJoin(sims, eq(sims.iccid, subscriptions.simIccid))
-        .where(eq(subscriptions.id, invoice.subscriptionId))
-    : await executor
-        .select({ nickname: sims.nickname, iccid: sims.iccid })
-        .from(sims)
-        .where(eq(sims.billingCustomerId, invoice.billingCustomerId))
-        .limit(1);
+/**
+ * Everything an invoice's documents show, in one read: the snapshot fixed when it was issued
+ * (docs/decisions/026), and what has happened since (how it was paid, its credit notes).
+ * `supplier` is used only for an invoice issued before snapshots existed.
+ */
+export async function loadInvoiceDetails(
+  executor: Executor,
+  invoice: InvoiceRow,
+  supplier: Supplier,
+) {
+  const snapshot = await snapshotOfInvoice(executor, invoice, supplier);
   const [paidWith] = await executor
     .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
     .from(payments)
@@ -94,30 +83,46 @@ export async function loadInvoiceDetails(executor: Executor, invoice: InvoiceRow
     .from(creditNotes)
     .where(eq(creditNotes.invoiceId, invoice.id))
     .orderBy(asc(creditNotes.createdAt));
-  return { lines, customer, camera, paidWith, creditNotes: notes };
+  return { snapshot, paidWith, creditNotes: notes };
 }
 
 export type InvoiceDetails = Awaited<ReturnType<typeof loadInvoiceDetails>>;
 
 const cardName = (brand: string) => (brand === 'mastercard' ? 'Mastercard' : 'Visa');
 
-function cameraLabel(camera: InvoiceDetails['camera']): string | null {
+/** "North gate (ICCID 8944…)", as the camera was named when the document was issued. */
+export function cameraLabel(camera: DocumentParties['camera']): string | null {
   if (!camera) return null;
   return `${camera.nickname ?? 'Camera'} (ICCID ${camera.iccid})`;
 }
 
-function billedTo(customer: InvoiceDetails['customer']): string[] {
-  return [customer?.name, customer?.email].filter((line): line is string => Boolean(line));
+/** The customer's name and e-mail, as they were when the document was issued. */
+export function billedTo(customer: DocumentParties['customer']): string[] {
+  return [customer.name, customer.email].filter((line): line is string => Boolean(line));
+}
+
+/** An issued line's period, as Dates again (the snapshot keeps ISO strings). */
+export function linePeriod(line: InvoiceSnapshot['lines'][number]): string | null {
+  // Proration lines already name their period ("… from 15 Jan to 1 Feb 2027").
+  if (line.description.includes(' from ')) return null;
+  return formatPeriod(
+    line.periodStart ? new Date(line.periodStart) : null,
+    line.periodEnd ? new Date(line.periodEnd) : null,
+  );
 }
 
 export function invoiceDocument(
   invoice: InvoiceRow,
   details: InvoiceDetails,
-  supplier: Supplier,
   isTestMode: boolean,
 ): BillingDocument {
-  const money = (value: number) => formatMoney(value, invoice.currency);
-  const period = formatPeriod(invoice.periodStart, invoice.periodEnd);
+  const issued = details.snapshot;
+  const { supplier } = issued;
+  const money = (value: number) => formatMoney(value, issued.currency);
+  const period = formatPeriod(
+    issued.periodStart ? new Date(issued.periodStart) : null,
+    issued.periodEnd ? new Date(issued.periodEnd) : null,
+  );
   const facts = [
     { label: 'Invoice number', value: invoice.number },
     { label: 'Date of issue', value: formatDay(invoice.createdAt) },
@@ -132,9 +137,9 @@ export function invoiceDocument(
       `Paid ${money(invoice.amountPaid)} with ${cardName(details.paidWith.brand)} ending ${details.paidWith.last4}.`,
     );
   }
-  if (invoice.endingBalance < 0) {
+  if (issued.endingBalance < 0) {
     notes.push(
-      `A credit of ${money(-invoice.endingBalance)} remains on your account and will be taken off your next invoice.`,
+      `A credit of ${money(-issued.endingBalance)} remains on your account and will be taken off your next invoice.`,
     );
   }
   for (const note of details.creditNotes) {
@@ -142,35 +147,32 @@ export function invoiceDocument(
       `Credit note ${note.number} of ${money(note.total)} issued on ${formatDay(note.createdAt)}: ${money(note.refundAmount)} refunded to your card.`,
     );
   }
-  notes.push(`Prices include VAT at ${vatPercent(invoice.taxRateBasisPoints)}.`);
+  notes.push(`Prices include VAT at ${vatPercent(issued.taxRateBasisPoints)}.`);
   return {
     title: 'Invoice',
     facts,
     supplier,
-    billedTo: billedTo(details.customer),
-    camera: cameraLabel(details.camera),
-    lines: details.lines.map((line) => {
-      const linePeriod = formatPeriod(line.periodStart, line.periodEnd);
-      return {
-        description: line.description,
-        // Proration lines already name their period ("… from 15 Jan to 1 Feb 2027").
-        detail: linePeriod && !line.description.includes(' from ') ? linePeriod : undefined,
-        amount: money(line.amount),
-      };
-    }),
-    totals: invoiceTotals(invoice),
+    billedTo: billedTo(issued.customer),
+    camera: cameraLabel(issued.camera),
+    lines: issued.lines.map((line) => ({
+      description: line.description,
+      detail: linePeriod(line) ?? undefined,
+      amount: money(line.amount),
+    })),
+    totals: invoiceTotals(invoice, issued),
     notes,
     footer: `${supplier.name} · VAT number ${supplier.vatNumber} · Invoice ${invoice.number}${isTestMode ? ' · issued in test mode by the local billing engine' : ''}`,
   };
 }
 
+/** A credit note: its own row never changes; `issued` fixes its supplier, customer and camera. */
 export function creditNoteDocument(
   note: CreditNoteRow,
+  issued: DocumentParties,
   invoice: InvoiceRow,
-  details: InvoiceDetails,
-  supplier: Supplier,
   isTestMode: boolean,
 ): BillingDocument {
+  const { supplier } = issued;
   const money = (value: number) => formatMoney(value, note.currency);
   return {
     title: 'Credit note',
@@ -181,8 +183,8 @@ export function creditNoteDocument(
       { label: 'Reason', value: note.reason },
     ],
     supplier,
-    billedTo: billedTo(details.customer),
-    camera: cameraLabel(details.camera),
+    billedTo: billedTo(issued.customer),
+    camera: cameraLabel(issued.camera),
     lines: note.lines.map((line) => ({
       description: line.description,
       amount: money(line.amount),

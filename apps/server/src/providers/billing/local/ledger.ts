@@ -18,6 +18,12 @@ import {
   subscriptions,
 } from '../../../db/schema.ts';
 import { newProviderId } from '../ids.ts';
+import {
+  currentParties,
+  demoSupplier,
+  invoiceSnapshot,
+  type Supplier,
+} from './invoice-snapshot.ts';
 import { isFailingCard } from './test-cards.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -169,9 +175,15 @@ export interface InvoicingSettings {
   numberPrefix: string;
   /** VAT included in every price, in basis points (2000 = 20%). */
   vatRateBasisPoints: number;
+  /** Printed on every invoice and credit note, fixed in its snapshot when issued. */
+  supplier?: Supplier;
 }
 
-export const defaultInvoicing: InvoicingSettings = { numberPrefix: 'FC', vatRateBasisPoints: 2000 };
+export const defaultInvoicing: InvoicingSettings = {
+  numberPrefix: 'FC',
+  vatRateBasisPoints: 2000,
+  supplier: demoSupplier,
+};
 
 /**
  * The next number of the supplier's one sequence. The counter row is updated (and so locked)
@@ -345,6 +357,24 @@ export async function issueInvoice(
     .where(eq(billingCustomers.id, input.billingCustomerId));
 
   const id = input.id ?? newProviderId('in');
+  const totals = {
+    currency: input.currency,
+    periodStart: input.periodStart,
+    periodEnd: input.periodEnd,
+    subtotal: total,
+    tax: includedVat(total, invoicing.vatRateBasisPoints),
+    total,
+    taxRateBasisPoints: invoicing.vatRateBasisPoints,
+    startingBalance,
+    endingBalance,
+    amountDue,
+  };
+  // What the document shows is fixed now, in the transaction that numbers it (decision 026).
+  const snapshot = invoiceSnapshot(
+    await currentParties(executor, input, invoicing.supplier ?? demoSupplier),
+    totals,
+    [...waiting, ...ownLines],
+  );
   const [row] = await executor
     .insert(invoices)
     .values({
@@ -353,18 +383,10 @@ export async function issueInvoice(
       subscriptionId: input.subscriptionId,
       number: await nextInvoiceNumber(executor, invoicing.numberPrefix),
       status: amountDue === 0 ? 'paid' : 'open',
-      amountDue,
       amountPaid: 0,
-      currency: input.currency,
       description: input.description,
-      periodStart: input.periodStart,
-      periodEnd: input.periodEnd,
-      subtotal: total,
-      tax: includedVat(total, invoicing.vatRateBasisPoints),
-      total,
-      taxRateBasisPoints: invoicing.vatRateBasisPoints,
-      startingBalance,
-      endingBalance,
+      ...totals,
+      snapshot,
       paidAt: amountDue === 0 ? input.now : null,
       createdAt: input.now,
       ...(await invoiceUrls(executor, id)),
@@ -408,7 +430,7 @@ export async function creditNotePdfUrl(executor: Executor, creditNoteId: string)
  */
 export async function issueRefundCreditNote(
   executor: Executor,
-  input: { invoiceId: string; reason: string; now: Date },
+  input: { invoiceId: string; reason: string; now: Date; invoicing?: InvoicingSettings },
 ): Promise<CreditNoteRow | undefined> {
   const [invoice] = await executor
     .select()
@@ -445,6 +467,7 @@ export async function issueRefundCreditNote(
       reason: input.reason,
       lines,
       refundAmount,
+      snapshot: await currentParties(executor, invoice, input.invoicing?.supplier ?? demoSupplier),
       createdAt: input.now,
     })
     .returning();

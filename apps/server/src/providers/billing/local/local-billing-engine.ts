@@ -876,6 +876,7 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
             invoiceId: invoice.id,
             reason: input.reason,
             now,
+            invoicing,
           });
         }
       });
