@@ -39,10 +39,17 @@ async function cameras(): Promise<Camera[]> {
   return ((await response.json()) as { cameras: Camera[] }).cameras;
 }
 
-/** Nothing sticks out sideways, and `button` can be scrolled into the screen. */
-async function expectFitsPhone(page: Page, button: Locator) {
+/**
+ * Nothing sticks out sideways, and `button` can be scrolled into the screen; with
+ * `isOnFirstScreen`, it is on the screen as the page opens, before any scrolling.
+ */
+async function expectFitsPhone(page: Page, button: Locator, isOnFirstScreen: boolean) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
+  if (isOnFirstScreen) {
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(button).toBeInViewport({ ratio: 1 });
+  }
   await button.scrollIntoViewIfNeeded();
   await expect(button).toBeInViewport({ ratio: 1 });
   const box = (await button.boundingBox())!;
@@ -56,6 +63,7 @@ async function checkPage(
   name: string,
   url: string,
   button: (page: Page) => Locator,
+  { isOnFirstScreen = false } = {},
 ) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(url);
@@ -64,7 +72,7 @@ async function checkPage(
   await page.screenshot({ path: testInfo.outputPath(`${name}-1280.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await expectFitsPhone(page, button(page));
+  await expectFitsPhone(page, button(page), isOnFirstScreen);
   await expectAccessible(page);
   await page.screenshot({ path: testInfo.outputPath(`${name}-390.png`), fullPage: true });
 }
@@ -103,11 +111,21 @@ test.describe('hosted billing pages on a phone', () => {
       chosen ??= invoices.find((invoice) => invoice.hosted_invoice_url);
     }
     const isOpen = chosen!.status === 'open';
-    await checkPage(page, testInfo, 'hosted-invoice', chosen!.hosted_invoice_url!, (current) =>
-      isOpen
-        ? current.getByRole('button', { name: /^Pay / }).last()
-        : current.getByRole('link', { name: /Download invoice/ }),
+    // The first pay button (the card on file, else the new card's) is on a phone's first screen.
+    await checkPage(
+      page,
+      testInfo,
+      'hosted-invoice',
+      chosen!.hosted_invoice_url!,
+      (current) =>
+        isOpen
+          ? current.getByRole('button', { name: /^Pay / }).first()
+          : current.getByRole('link', { name: /Download invoice/ }),
+      { isOnFirstScreen: isOpen },
     );
+    if (isOpen) {
+      await expect(page.getByRole('button', { name: /^Pay / }).last()).toBeVisible();
+    }
   });
 
   test('the checkout, and the thank-you page of an order that does not exist', async ({

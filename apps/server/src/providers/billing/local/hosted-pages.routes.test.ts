@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingCustomers, customers } from '../../../db/schema.ts';
+import { billingCustomers, customers, invoices } from '../../../db/schema.ts';
 import { seedDemoData } from '../../../db/seed/demo.ts';
 import {
   bearer,
@@ -56,5 +56,22 @@ describe('hosted pages: input of the wrong shape', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.body).not.toContain('class="notice');
+  });
+});
+
+describe('the hosted invoice page on a phone (docs/decisions/027)', () => {
+  it('puts the amount and the pay button before the invoice lines', async () => {
+    const [open] = await context.database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.status, 'open'))
+      .limit(1);
+    const response = await context.app.inject({ method: 'GET', url: open!.hostedInvoiceUrl! });
+    expect(response.statusCode).toBe(200);
+    const body = response.body;
+    const payButton = body.search(/<button type="submit">Pay /);
+    expect(payButton).toBeGreaterThan(body.indexOf('class="total"'));
+    expect(payButton).toBeLessThan(body.indexOf('Invoice details'));
+    expect(body.indexOf('Invoice details')).toBeLessThan(body.indexOf('<th>Description</th>'));
   });
 });
