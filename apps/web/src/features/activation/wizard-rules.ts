@@ -65,6 +65,24 @@ export function parseCodeType(value: string | null): ActivationCodeType | null {
   return value === '4-digits' || value === '20-digits' ? value : null;
 }
 
+/**
+ * A link with a code but no code_type (e.g. `/activate?code=KQTX`): the code's shape says which it
+ * is, 4 letters or 19-20 digits (decision 054). Anything else stays unknown and is dropped.
+ */
+export function inferCodeType(code: string | null): ActivationCodeType | null {
+  const trimmed = (code ?? '').trim();
+  if (/^[A-Za-z]{4}$/.test(trimmed)) return '4-digits';
+  const digits = trimmed.replace(/[\s-]/g, '');
+  if (
+    /^\d+$/.test(digits) &&
+    digits.length >= iccidLengths.min &&
+    digits.length <= iccidLengths.max
+  ) {
+    return '20-digits';
+  }
+  return null;
+}
+
 export function parseRegion(value: string | null): 'uk' | 'ie' {
   return value === 'ie' ? 'ie' : 'uk';
 }

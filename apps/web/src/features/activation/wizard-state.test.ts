@@ -39,8 +39,23 @@ describe('loading the wizard', () => {
     );
   });
 
+  it('infers the code type from the code when the link has none', () => {
+    expect(start('code=kqtx')).toMatchObject({ codeType: '4-digits', code: 'KQTX' });
+    expect(start(`code=${iccid}`)).toMatchObject({ codeType: '20-digits', code: iccid });
+    expect(start('code=89441100000000090170')).toMatchObject({ codeType: '20-digits' });
+    expect(start('code=KQT')).toMatchObject({ codeType: null, code: '' });
+    expect(start('code=12345')).toMatchObject({ codeType: null, code: '' });
+    // A stated type wins over the shape.
+    expect(start('code_type=20-digits&code=KQTX')).toMatchObject({
+      codeType: '20-digits',
+      code: '',
+    });
+  });
+
   it('drops what does not fit: an unknown code type, letters in an ICCID', () => {
-    expect(start('code_type=6-digits&code=KQTX')).toMatchObject({ codeType: null, code: '' });
+    expect(start('code_type=6-digits&code=KQT1')).toMatchObject({ codeType: null, code: '' });
+    // An unknown type falls back to the code's shape.
+    expect(start('code_type=6-digits&code=KQTX')).toMatchObject({ codeType: '4-digits' });
     expect(start('code_type=20-digits&code=89441100x00').code).toBe('8944110000');
   });
 

@@ -4,7 +4,13 @@
  * without a browser. Step numbers follow the spec: 0 e-mail, 1 code type, 2 code, 3 region, 4 plan.
  */
 import type { ActivationCodeType, ActivationRegion } from '@farmcam/contract';
-import { isValidEmail, normaliseCode, parseCodeType, parseRegion } from './wizard-rules.ts';
+import {
+  inferCodeType,
+  isValidEmail,
+  normaliseCode,
+  parseCodeType,
+  parseRegion,
+} from './wizard-rules.ts';
 
 export type WizardStep = 0 | 1 | 2 | 3 | 4;
 
@@ -52,8 +58,9 @@ export type WizardAction =
 
 /** The wizard as a page load finds it: pre-filled from the query (spec §2), at step 0. */
 export function initialWizardState(query: URLSearchParams, signedInEmail?: string): WizardState {
-  const codeType = parseCodeType(query.get('code_type'));
   const rawCode = query.get('code') ?? '';
+  // No code_type in the link: the code's shape decides (decision 054).
+  const codeType = parseCodeType(query.get('code_type')) ?? inferCodeType(rawCode);
   return {
     step: 0,
     email: query.get('email') ?? signedInEmail ?? '',
