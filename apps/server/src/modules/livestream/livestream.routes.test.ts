@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
 import { livestreams, subscriptions } from '../../db/schema.ts';
+import { recordingReasons } from '../../providers/recorder/recorder.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
 import { nextIp, testPublicUrl } from '../../../test/helpers/test-app.ts';
 import {
@@ -375,7 +376,7 @@ describe('livestreaming endpoints', () => {
         30_000,
         'the failure',
       );
-      expect(failed.error).toBe('The camera refused the connection');
+      expect(failed.error).toBe(recordingReasons.refused);
       context.unreachableCameras.delete(calvingPen);
 
       const { cameras } = (await get('/api/livestreaming/cameras')).json<{
@@ -386,7 +387,7 @@ describe('livestreaming endpoints', () => {
       }>();
       const pen = cameras.find((camera) => camera.SIM_ICCID === calvingPen)!;
       expect(pen.livestream.recordingFailures).toBeGreaterThanOrEqual(1);
-      expect(pen.livestream.lastFailure.error).toBe('The camera refused the connection');
+      expect(pen.livestream.lastFailure.error).toBe(recordingReasons.refused);
     });
   });
 

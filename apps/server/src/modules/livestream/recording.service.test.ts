@@ -13,7 +13,7 @@ import { clips, livestreams, subscriptions } from '../../db/schema.ts';
 import { startJobs } from '../../jobs/job-runner.ts';
 import { createRateLimiter } from '../../lib/rate-limiter.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
-import { createFfmpegRecorder } from '../../providers/recorder/recorder.ts';
+import { createFfmpegRecorder, recordingReasons } from '../../providers/recorder/recorder.ts';
 import { signInCustomer, nextIp } from '../../../test/helpers/test-app.ts';
 import { createLivestreaming } from './create-livestreaming.ts';
 import {
@@ -208,12 +208,12 @@ describe('scheduled recording', () => {
         livestreamId: farmyardId,
         slot: '2026-03-12T12',
       }),
-    ).rejects.toMatchObject({ reason: 'The camera refused the connection' });
+    ).rejects.toMatchObject({ reason: recordingReasons.refused });
     const [failed] = await context.database.db
       .select()
       .from(clips)
       .where(and(eq(clips.livestreamId, farmyardId), eq(clips.slot, '2026-03-12T12')));
-    expect(failed).toMatchObject({ status: 'failed', error: 'The camera refused the connection' });
+    expect(failed).toMatchObject({ status: 'failed', error: recordingReasons.refused });
 
     // pg-boss holds the retry policy of every queued scheduled recording.
     context.clock.set('2026-03-12T13:05:00Z');

@@ -17,7 +17,11 @@ import { appSettings, customers, sims } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
-import { RecordingError, type Recorder } from '../../providers/recorder/recorder.ts';
+import {
+  recordingReasons,
+  RecordingError,
+  type Recorder,
+} from '../../providers/recorder/recorder.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
 import { eq } from 'drizzle-orm';
 import { livestreamRepository as repository, type LivestreamRow } from './livestream.repository.ts';
@@ -76,7 +80,7 @@ interface ShowcaseState {
 export function failureReason(error: unknown): string {
   if (error instanceof RecordingError) return error.reason;
   if (error instanceof AppError) return error.message;
-  return 'The recording failed';
+  return recordingReasons.unknown;
 }
 
 export type RecordingService = ReturnType<typeof createRecordingService>;

@@ -10,7 +10,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalCamera, type LocalCamera } from '../camera/local-camera.ts';
-import { createFfmpegRecorder, RecordingError } from './recorder.ts';
+import {
+  createFfmpegRecorder,
+  describeFfmpegFailure,
+  recordingReasons,
+  RecordingError,
+} from './recorder.ts';
 
 const run = promisify(execFile);
 
@@ -32,6 +37,29 @@ async function probe(filePath: string): Promise<Probe> {
   return JSON.parse(stdout) as Probe;
 }
 
+/** An RTSP server that answers every request with `status` (a camera whose service is down). */
+async function rtspAnswering(
+  status: string,
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = net.createServer((socket) => {
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      let end;
+      while ((end = buffer.indexOf('\r\n\r\n')) >= 0) {
+        const cseq = /cseq: *(\d+)/i.exec(buffer.slice(0, end))?.[1] ?? '1';
+        buffer = buffer.slice(end + 4);
+        socket.write(`RTSP/1.0 ${status}\r\nCSeq: ${cseq}\r\n\r\n`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** A port nobody listens on. */
 async function closedPort(): Promise<number> {
   const server = net.createServer();
@@ -40,6 +68,36 @@ async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+describe('describeFfmpegFailure', () => {
+  it('turns what ffmpeg printed into a reason and what to do', () => {
+    expect(
+      describeFfmpegFailure('[rtsp @ 0x1] method DESCRIBE failed: 500 Internal Server Error'),
+    ).toBe(recordingReasons.cameraBusy('500'));
+    expect(describeFfmpegFailure('rtsp://h/12: Server returned 5XX Server Error reply')).toBe(
+      recordingReasons.cameraBusy('5xx'),
+    );
+    expect(describeFfmpegFailure('method DESCRIBE failed: 401 Unauthorized')).toBe(
+      recordingReasons.password,
+    );
+    expect(describeFfmpegFailure('method SETUP failed: 454 Session Not Found')).toBe(
+      recordingReasons.cameraRefusedRequest('454'),
+    );
+    expect(describeFfmpegFailure('Connection to tcp://h:554 failed: Connection refused')).toBe(
+      recordingReasons.refused,
+    );
+    expect(describeFfmpegFailure('Connection to tcp://h:554 failed: Connection timed out')).toBe(
+      recordingReasons.timedOut,
+    );
+    expect(describeFfmpegFailure('rtsp://h/12: Invalid data found when processing input')).toBe(
+      recordingReasons.unreadable,
+    );
+    for (const reason of [recordingReasons.cameraBusy('503'), recordingReasons.unknown]) {
+      // Every reason says what to do, not only what went wrong.
+      expect(reason).toMatch(/try again|contact support/i);
+    }
+  });
+});
 
 describe('ffmpeg recorder against the local RTSP camera', () => {
   let camera: LocalCamera;
@@ -128,7 +186,7 @@ describe('ffmpeg recorder against the local RTSP camera', () => {
     });
     await expect(missingPath).rejects.toBeInstanceOf(RecordingError);
     await expect(missingPath).rejects.toMatchObject({
-      reason: 'The camera has no stream at this path',
+      reason: recordingReasons.notFound,
     });
 
     const refused = recorder.record({
@@ -137,7 +195,26 @@ describe('ffmpeg recorder against the local RTSP camera', () => {
       includeAudio: false,
       outputPath: path.join(folder, 'refused.mp4'),
     });
-    await expect(refused).rejects.toMatchObject({ reason: 'The camera refused the connection' });
+    await expect(refused).rejects.toMatchObject({ reason: recordingReasons.refused });
+  }, 30_000);
+
+  it('says the camera’s video service is down, and what to do, when RTSP answers 503', async () => {
+    const camera503 = await rtspAnswering('503 Service Unavailable');
+    try {
+      const unavailable = recorder.record({
+        rtspUrl: `rtsp://127.0.0.1:${camera503.port}/12`,
+        durationSeconds: 2,
+        includeAudio: false,
+        outputPath: path.join(folder, 'unavailable.mp4'),
+      });
+      await expect(unavailable).rejects.toMatchObject({
+        reason: expect.stringMatching(
+          /not working at the moment \(RTSP 503\)\. Restart the camera/,
+        ),
+      });
+    } finally {
+      await camera503.close();
+    }
   }, 30_000);
 
   it('restarts the camera on the next use after it stopped', async () => {

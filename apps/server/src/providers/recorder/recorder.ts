@@ -73,24 +73,63 @@ export function ffmpegArguments(request: RecordingRequest): string[] {
   ];
 }
 
+/**
+ * Customer-facing reasons: what happened and what to do about it, in words a farmer uses
+ * (docs/decisions/046). The status code stays in brackets for support.
+ */
+export const recordingReasons = {
+  refused:
+    'The camera refused the connection. Check that it is switched on and that its video (RTSP) service is on in the camera’s app.',
+  timedOut:
+    'The camera did not answer in time. Check that it is switched on and has mobile signal, then try again.',
+  unreachable:
+    'The camera could not be reached. Check that it is switched on and has mobile signal, then try again.',
+  notFound:
+    'The camera has no video at the address we use (RTSP 404). Check the camera model is supported, or contact support.',
+  password:
+    'The camera asked for a password (RTSP 401). Switch off the video password in the camera’s app, or contact support.',
+  cameraBusy: (status: string) =>
+    `The camera’s video service is not working at the moment (RTSP ${status}). Restart the camera (switch it off and on again) and try again in a few minutes.`,
+  cameraRefusedRequest: (status: string) =>
+    `The camera turned down the recording (RTSP ${status}). Restart the camera and try again, or contact support.`,
+  noVideo:
+    'The camera sent no video. Restart the camera and try again; if it keeps happening, contact support.',
+  unreadable:
+    'The camera’s video could not be read. Restart the camera and try again; if it keeps happening, contact support.',
+  unknown: 'The recording failed. Please try again; if it keeps happening, contact support.',
+  tooLong:
+    'The camera stopped sending video part-way through the recording. Check its mobile signal, then try again.',
+  recorderMissing: 'Our recorder could not start. Please try again later.',
+  noFile:
+    'The recording produced no video. Please try again; if it keeps happening, contact support.',
+} as const;
+
 /** A customer-facing reason for what ffmpeg printed. */
 export function describeFfmpegFailure(stderr: string): string {
   const text = stderr.toLowerCase();
-  if (text.includes('connection refused')) return 'The camera refused the connection';
-  if (text.includes('timed out') || text.includes('timeout')) {
-    return 'The camera did not answer in time';
+  // ffmpeg's RTSP client: "method DESCRIBE failed: 503 Service Unavailable".
+  const status = /method \w+ failed: (\d{3})/.exec(text)?.[1];
+  if (status === '401' || status === '403' || text.includes('unauthorized')) {
+    return recordingReasons.password;
   }
-  if (text.includes('404')) return 'The camera has no stream at this path';
-  if (text.includes('401') || text.includes('unauthorized')) {
-    return 'The camera asked for a password';
+  if (status === '404') return recordingReasons.notFound;
+  if (status?.startsWith('5') || text.includes('5xx server error')) {
+    return recordingReasons.cameraBusy(status ?? '5xx');
   }
+  if (status?.startsWith('4') || text.includes('4xx client error')) {
+    return recordingReasons.cameraRefusedRequest(status ?? '4xx');
+  }
+  if (text.includes('connection refused')) return recordingReasons.refused;
+  if (text.includes('timed out') || text.includes('timeout')) return recordingReasons.timedOut;
   if (text.includes('no route to host') || text.includes('network is unreachable')) {
-    return 'The camera could not be reached';
+    return recordingReasons.unreachable;
   }
   if (text.includes('does not contain any stream') || text.includes('matches no streams')) {
-    return 'The camera sent no video';
+    return recordingReasons.noVideo;
   }
-  return 'The recording failed';
+  // A camera that accepted the connection but never answered in RTSP, or answered garbage.
+  if (text.includes('invalid data found')) return recordingReasons.unreadable;
+  return recordingReasons.unknown;
 }
 
 export function createFfmpegRecorder(options: { ffmpegPath: string }): Recorder {
@@ -116,13 +155,13 @@ export function createFfmpegRecorder(options: { ffmpegPath: string }): Recorder 
         );
         child.on('error', (error) => {
           clearTimeout(killer);
-          reject(new RecordingError('The recorder could not start', error.message));
+          reject(new RecordingError(recordingReasons.recorderMissing, error.message));
         });
         child.on('close', (code, signal) => {
           clearTimeout(killer);
           const tail = stderr.trim().split('\n').slice(-3).join(' | ');
           if (hasTimedOut) {
-            reject(new RecordingError('The recording took too long and was stopped', tail));
+            reject(new RecordingError(recordingReasons.tooLong, tail));
             return;
           }
           if (code !== 0) {
@@ -134,12 +173,12 @@ export function createFfmpegRecorder(options: { ffmpegPath: string }): Recorder 
           fs.promises.stat(request.outputPath).then(
             ({ size }) => {
               if (size < minimumClipBytes) {
-                reject(new RecordingError('The camera sent no video', `${size} bytes`));
+                reject(new RecordingError(recordingReasons.noVideo, `${size} bytes`));
               } else {
                 resolve({ sizeBytes: size });
               }
             },
-            () => reject(new RecordingError('The recording produced no file', tail)),
+            () => reject(new RecordingError(recordingReasons.noFile, tail)),
           );
         });
       });

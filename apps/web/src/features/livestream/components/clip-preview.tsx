@@ -18,10 +18,8 @@ export function ClipPreview({
   let content;
   if (startError || clip.isError || clip.data?.status === 'failed') {
     content = (
-      <p className={styles.previewMessage}>
-        The preview is not available
-        {clip.data?.error ? `: ${clip.data.error}` : ''}. This does not affect your livestream.
-      </p>
+      // The reason, and what to do, is said once above the preview (submitted-step.tsx).
+      <p className={styles.previewMessage}>The preview could not be recorded.</p>
     );
   } else if (clip.data?.status === 'ready' && clip.data.url) {
     content = (

@@ -50,6 +50,8 @@ interface ApiOptions {
   configureStatus?: number;
   previewStatus?: number;
   shareStatus?: number;
+  /** The first full clip's recording fails with this reason. */
+  firstClipError?: string;
 }
 
 function mockLivestreamApi(options: ApiOptions = {}) {
@@ -101,6 +103,14 @@ function mockLivestreamApi(options: ApiOptions = {}) {
           },
         });
       case '/api/livestreaming/clip':
+        if (options.firstClipError && url.searchParams.get('s3_key')?.endsWith('now.mp4')) {
+          return jsonResponse(200, {
+            status: 'failed',
+            url: null,
+            error: options.firstClipError,
+            recordedAt: '2026-03-10T12:00:00Z',
+          });
+        }
         clipPolls += 1;
         return jsonResponse(200, {
           status: clipPolls > 1 ? 'ready' : 'recording',
@@ -262,7 +272,11 @@ describe('Livestream setup page', () => {
     // A first full clip right away.
     expect(api.callsTo('/api/livestreaming/rtsp-now')[1]?.body).toMatchObject({ duration: 15 });
 
-    expect(screen.getByText(/is now streaming/).textContent).toContain('Farmyard is now streaming');
+    // "Streaming" only once the first clip is recorded; until then it says the clip is on its way.
+    expect(screen.getByText(/first clip is being recorded now/)).toBeTruthy();
+    expect(
+      (await screen.findByText(/is now streaming/, {}, { timeout: 4000 })).textContent,
+    ).toContain('Farmyard is now streaming');
     expect(screen.getByText('The preview lasts only 5 seconds.')).toBeTruthy();
     expect(screen.getByText('8944110000001030001')).toBeTruthy();
     expect(
@@ -382,5 +396,23 @@ describe('Livestream setup page', () => {
       'friend@example.com',
     );
     expect(toast.success).not.toHaveBeenCalled();
+  }, 15_000);
+
+  it('says plainly when the camera could not be recorded, with the reason and what to do', async () => {
+    const user = userEvent.setup();
+    const reason =
+      'The camera’s video service is not working at the moment (RTSP 503). Restart the camera (switch it off and on again) and try again in a few minutes.';
+    mockLivestreamApi({ firstClipError: reason });
+    renderRoute('/livestreaming/setup');
+    await reachConfigure(user);
+    await user.click(screen.getByRole('button', { name: 'Start Livestream' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Camera Not Recording' }, { timeout: 4000 }),
+    ).toBeTruthy();
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(`Farmyard could not be recorded. ${reason}`);
+    expect(alert.textContent).toContain('your website has no new video to show');
+    expect(screen.queryByText(/is now streaming/)).toBeNull();
+    expect(screen.queryByText(/does not affect your livestream/)).toBeNull();
   }, 15_000);
 });

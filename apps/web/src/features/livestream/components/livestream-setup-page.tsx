@@ -60,6 +60,7 @@ export function LivestreamSetupPage() {
   const [selectedId, setSelectedId] = useState<string | null>(searchParams.get('camera'));
   const [settings, setSettings] = useState<LivestreamSettings>(defaultSettings);
   const [previewKey, setPreviewKey] = useState<string>();
+  const [firstClipKey, setFirstClipKey] = useState<string>();
   const [previewStartError, setPreviewStartError] = useState<string | null>(null);
   const [previewState, setPreviewState] = useState<'idle' | 'starting' | 'started' | 'failed'>(
     'idle',
@@ -175,7 +176,10 @@ export function LivestreamSetupPage() {
               duration: settings.duration,
               include_audio: settings.includeAudio,
             },
-            { onError: (error) => fail(immediateStreamingFailure(error), null) },
+            {
+              onSuccess: (response) => setFirstClipKey(response.data.s3_key),
+              onError: (error) => fail(immediateStreamingFailure(error), null),
+            },
           );
           later(configureToSubmittedDelayMs, () => setStep('submitted'));
         },
@@ -269,6 +273,7 @@ export function LivestreamSetupPage() {
           camera={camera}
           livestream={livestream}
           previewKey={previewKey}
+          firstClipKey={firstClipKey}
           previewStartError={previewStartError}
           supportEmail={cameras.data.supportEmail}
           onShare={share}

@@ -5,6 +5,7 @@ import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useClipStatus } from '../api/clip-status.ts';
 import { ClipPreview } from './clip-preview.tsx';
 import { QuickShareModal } from './quick-share-modal.tsx';
 import { useTemporaryLabel } from './use-temporary-label.ts';
@@ -18,6 +19,7 @@ export function SubmittedStep({
   camera,
   livestream,
   previewKey,
+  firstClipKey,
   previewStartError,
   supportEmail,
   onShare,
@@ -25,6 +27,8 @@ export function SubmittedStep({
   camera: LivestreamCamera;
   livestream: LivestreamSummary;
   previewKey: string | undefined;
+  /** The first full clip, recorded right after the schedule was saved. */
+  firstClipKey?: string | undefined;
   previewStartError: string | null;
   supportEmail: string;
   /** Resolves when the code was e-mailed; rejects when it was not. */
@@ -35,6 +39,15 @@ export function SubmittedStep({
   const [email, setEmail] = useState('');
   const [isQuickShareOpen, setIsQuickShareOpen] = useState(false);
   const cameraName = camera.nicknameInDatabase ?? 'Your camera';
+  const preview = useClipStatus(camera.SIM_ICCID, previewKey);
+  const firstClip = useClipStatus(camera.SIM_ICCID, firstClipKey);
+  // The server's reason (what went wrong and what to do) of the first recording that failed:
+  // a camera that cannot be recorded is not "streaming" (docs/decisions/046).
+  const recordingProblem =
+    (firstClip.data?.status === 'failed' ? firstClip.data.error : null) ??
+    (preview.data?.status === 'failed' ? preview.data.error : null) ??
+    previewStartError;
+  const isFirstClipReady = firstClip.data?.status === 'ready';
 
   async function copyCode() {
     try {
@@ -59,11 +72,29 @@ export function SubmittedStep({
   }
 
   return (
-    <Card title="Live Stream Active">
-      <p>
-        <strong>{cameraName}</strong> is now streaming: your website will show its latest clip on a
-        loop, recorded on the schedule you chose.
-      </p>
+    <Card title={recordingProblem ? 'Camera Not Recording' : 'Live Stream Active'}>
+      {recordingProblem ? (
+        <div className={styles.problem} role="alert">
+          <p>
+            <strong>{cameraName}</strong> could not be recorded. {recordingProblem}
+          </p>
+          <p>
+            Your schedule is saved and each scheduled recording tries again, but your website has no
+            new video to show until a recording works. If this keeps happening, contact support at{' '}
+            <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+          </p>
+        </div>
+      ) : isFirstClipReady || firstClipKey === undefined ? (
+        <p>
+          <strong>{cameraName}</strong> is now streaming: your website will show its latest clip on
+          a loop, recorded on the schedule you chose.
+        </p>
+      ) : (
+        <p role="status">
+          <strong>{cameraName}</strong> is set up: its first clip is being recorded now. Your
+          website will show its latest clip on a loop, recorded on the schedule you chose.
+        </p>
+      )}
       <ClipPreview
         cameraId={camera.SIM_ICCID}
         storageKey={previewKey}
