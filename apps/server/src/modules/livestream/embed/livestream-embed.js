@@ -2,7 +2,8 @@
 /*
  * The embed page's player. It asks the public livestream-url endpoint for the latest clip's
  * address (plain text), plays it muted and looped, and checks every minute for a newer clip,
- * which it swaps in when the current one loops, so viewers always see the latest recording.
+ * which it swaps in when the current one loops, so viewers always see the latest recording; when
+ * nothing plays yet (no clip, a failed load) the first clip the check finds starts at once.
  * No cookies, no tracking: the first request carries the page-load token the server put in this
  * page (it names the website that framed it, for the owner's view counts); nothing else is sent.
  */
@@ -96,6 +97,13 @@
   window.setInterval(function () {
     fetchLatest(true).then(
       function (url) {
+        // Nothing is playing (no clip yet at load, an outage, a broken clip): start at once
+        // rather than wait for a loop that never comes (docs/decisions/046).
+        if (!current.url || player.classList.contains('failed')) {
+          hasRetriedAfterError = false;
+          play(url);
+          return;
+        }
         var isNewClip = pathOf(url) !== current.path;
         var isOld = Date.now() - current.loadedAt > renewAfterMs;
         if (isNewClip || (isOld && url !== current.url)) pending = url;
