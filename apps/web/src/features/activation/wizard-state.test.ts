@@ -240,3 +240,34 @@ describe('steps 3 and 4: region and plan', () => {
     expect(run(atFour, { type: 'back' }, { type: 'back' }).step).toBe(2);
   });
 });
+
+describe('the step in the address (each step a history entry)', () => {
+  it('mirrors the step past the first', () => {
+    expect(wizardQuery(start()).step).toBeUndefined();
+    expect(wizardQuery(run(start('email=a%40b.co'), { type: 'emailSubmitted' })).step).toBe('1');
+  });
+
+  it('loads at the query’s step as far as what is known allows', () => {
+    expect(start('step=2').step).toBe(0);
+    expect(start('step=2&email=a%40b.co').step).toBe(1);
+    expect(start('step=2&email=a%40b.co&code=KQTX').step).toBe(2);
+    expect(start('step=9&email=a%40b.co&code=KQTX').step).toBe(0);
+    // Steps 3 and 4 need the SIM the entry validated, and an ICCID must be that SIM.
+    const query = new URLSearchParams(`step=4&email=a%40b.co&code=${iccid}`);
+    expect(initialWizardState(query).step).toBe(2);
+    expect(initialWizardState(query, undefined, iccid)).toMatchObject({ step: 4, iccid });
+    expect(initialWizardState(query, undefined, '8944110000000009025').step).toBe(2);
+  });
+
+  it('a history move takes the entry’s query and SIM', () => {
+    const atRegion = run(start(`email=a%40b.co&code_type=20-digits&code=${iccid}`), {
+      type: 'emailSubmitted',
+    });
+    const moved = run(atRegion, {
+      type: 'historyMoved',
+      query: new URLSearchParams('step=1&email=a%40b.co&code_type=20-digits'),
+      validatedIccid: null,
+    });
+    expect(moved).toMatchObject({ step: 1, code: '', codeType: '20-digits', iccid: null });
+  });
+});

@@ -6,6 +6,7 @@
 import type { ActivationCodeType, ActivationRegion } from '@farmcam/contract';
 import {
   inferCodeType,
+  isCodeComplete,
   isValidEmail,
   normaliseCode,
   parseCodeType,
@@ -54,14 +55,23 @@ export type WizardAction =
   | { type: 'regionChosen'; location: ActivationRegion }
   | { type: 'planStepEntered' }
   | { type: 'simNoLongerAvailable'; message: string }
-  | { type: 'back' };
+  | { type: 'back' }
+  | { type: 'historyMoved'; query: URLSearchParams; validatedIccid: string | null };
 
-/** The wizard as a page load finds it: pre-filled from the query (spec §2), at step 0. */
-export function initialWizardState(query: URLSearchParams, signedInEmail?: string): WizardState {
+/**
+ * The wizard as a page load or a history move finds it (spec §2, decision 054): pre-filled from the
+ * query, at the query's `step` as far as what is known allows. Steps 3 and 4 need the SIM this
+ * history entry validated (kept in the entry's state, never in the address), else the code step.
+ */
+export function initialWizardState(
+  query: URLSearchParams,
+  signedInEmail?: string,
+  validatedIccid: string | null = null,
+): WizardState {
   const rawCode = query.get('code') ?? '';
   // No code_type in the link: the code's shape decides (decision 054).
   const codeType = parseCodeType(query.get('code_type')) ?? inferCodeType(rawCode);
-  return {
+  const state: WizardState = {
     step: 0,
     email: query.get('email') ?? signedInEmail ?? '',
     emailError: null,
@@ -74,11 +84,33 @@ export function initialWizardState(query: URLSearchParams, signedInEmail?: strin
     iccid: null,
     pendingIccid: null,
   };
+  return reachStep(state, parseStep(query.get('step')), validatedIccid);
 }
 
-/** What the query mirrors (spec §2): email, code_type, code and location. */
+export function parseStep(value: string | null): WizardStep {
+  const step = Number(value);
+  return step === 1 || step === 2 || step === 3 || step === 4 ? step : 0;
+}
+
+/** The furthest step up to `wanted` that what the wizard knows allows. */
+function reachStep(state: WizardState, wanted: WizardStep, iccid: string | null): WizardState {
+  if (wanted === 0 || !isValidEmail(state.email)) return state;
+  if (wanted === 1 || !state.codeType) return { ...state, step: 1 };
+  const hasValidatedSim =
+    iccid !== null &&
+    isCodeComplete(state.codeType, state.code) &&
+    (state.codeType === '4-digits' || iccid === state.code);
+  if (wanted === 2 || !hasValidatedSim) return { ...state, step: 2 };
+  return { ...state, step: wanted, iccid };
+}
+
+/**
+ * What the query mirrors (spec §2): email, code_type, code and location, and the step past the
+ * first, so each step is a history entry and a reload stays on it (decision 054).
+ */
 export function wizardQuery(state: WizardState): Record<string, string | undefined> {
   return {
+    step: state.step === 0 ? undefined : String(state.step),
     email: state.email === '' ? undefined : state.email,
     code_type: state.codeType ?? undefined,
     code: state.code === '' ? undefined : state.code,
@@ -86,7 +118,7 @@ export function wizardQuery(state: WizardState): Record<string, string | undefin
   };
 }
 
-const previousStep: Record<WizardStep, WizardStep> = { 0: 0, 1: 0, 2: 1, 3: 2, 4: 3 };
+export const previousStep: Record<WizardStep, WizardStep> = { 0: 0, 1: 0, 2: 1, 3: 2, 4: 3 };
 
 export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
   switch (action.type) {
@@ -159,5 +191,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return { ...state, step: 2, iccid: null, validationError: action.message };
     case 'back':
       return { ...state, step: previousStep[state.step], pendingIccid: null };
+    case 'historyMoved':
+      // Browser Back or Forward: the entry's query and SIM, as a reload would find them.
+      return initialWizardState(action.query, undefined, action.validatedIccid);
   }
 }

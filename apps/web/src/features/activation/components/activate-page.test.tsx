@@ -1,7 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes as appRoutes } from '../../../app/router.tsx';
 import { authStore } from '../../../lib/auth-store.ts';
+import { queryClient } from '../../../lib/query-client.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { jsonResponse, mockFetch, renderRoute, requestHeaders } from '../../../test/test-utils.tsx';
 import { customerSecretErrorMessage } from '../pricing-table-setup.ts';
@@ -105,7 +109,7 @@ describe('activation wizard: steps and transitions', () => {
 
     expect(await stepTitle('How to find your SIM')).toBeDefined();
     const searchOf = () => Object.fromEntries(new URLSearchParams(router.state.location.search));
-    expect(searchOf()).toEqual({ email: 'new@farm.test', location: 'uk' });
+    expect(searchOf()).toEqual({ step: '1', email: 'new@farm.test', location: 'uk' });
     expect(nextButton()).toHaveProperty('disabled', true);
     await user.click(screen.getByRole('radio', { name: /4-digit code/ }));
     await user.click(nextButton());
@@ -118,6 +122,7 @@ describe('activation wizard: steps and transitions', () => {
     await user.type(field, 'xy');
     expect(field).toHaveProperty('value', 'KQTX');
     expect(searchOf()).toEqual({
+      step: '2',
       email: 'new@farm.test',
       location: 'uk',
       code_type: '4-digits',
@@ -196,6 +201,30 @@ describe('activation wizard: steps and transitions', () => {
       'value',
       'KQTX',
     );
+  });
+
+  it('keeps the code of a link without code_type (the shape says which it is)', async () => {
+    const user = userEvent.setup();
+    serve();
+    renderRoute('/activate?email=a%40b.co&code=kqtx');
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await stepTitle('Enter the code')).toBeDefined();
+    expect(screen.getByRole('textbox', { name: 'Activation code' })).toHaveProperty(
+      'value',
+      'KQTX',
+    );
+  });
+
+  it('has a Next button on the region step that keeps the chosen region', async () => {
+    const user = userEvent.setup();
+    serve();
+    renderRoute(`/activate?email=a%40b.co&code_type=20-digits&code=${iccid}&location=ie`);
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await stepTitle('Select Region')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Ireland', pressed: true })).toBeDefined();
+    await user.click(nextButton());
+    expect(await stepTitle('Choose plan')).toBeDefined();
   });
 
   it('refuses an e-mail without the dot part', async () => {
@@ -306,6 +335,7 @@ describe('activation wizard: validation failures', () => {
     const field = await screen.findByRole('textbox', { name: 'SIM number (ICCID)' });
     expect(field).toHaveProperty('value', '');
     expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      step: '2',
       email: 'a@b.co',
       code_type: '20-digits',
       location: 'uk',
@@ -501,5 +531,87 @@ describe('thank-you page (/order-confirmation)', () => {
     ).toBeDefined();
     expect(screen.queryByText('Order')).toBeNull();
     expect(screen.queryByText('Plan')).toBeNull();
+  });
+});
+
+describe('activation wizard: browser history', () => {
+  const toCodeStepThenRegion = async (user: ReturnType<typeof userEvent.setup>) => {
+    await user.type(await screen.findByLabelText('E-mail address'), 'new@farm.test');
+    await user.click(nextButton());
+    await user.click(await screen.findByRole('radio', { name: /20-digit ICCID/ }));
+    await user.click(nextButton());
+    await user.type(await screen.findByRole('textbox', { name: 'SIM number (ICCID)' }), iccid);
+    await user.click(nextButton());
+    expect(await stepTitle('Select Region')).toBeDefined();
+  };
+
+  it('makes each step a history entry: Back and Forward move between steps', async () => {
+    const user = userEvent.setup();
+    serve();
+    const { router } = renderRoute('/activate');
+    await toCodeStepThenRegion(user);
+
+    await act(() => router.navigate(-1));
+    expect(await stepTitle('Enter the code')).toBeDefined();
+    expect(screen.getByRole('textbox', { name: 'SIM number (ICCID)' })).toHaveProperty(
+      'value',
+      iccid,
+    );
+    await act(() => router.navigate(-1));
+    expect(await stepTitle('How to find your SIM')).toBeDefined();
+    expect(screen.getByRole('radio', { name: /20-digit ICCID/, checked: true })).toBeDefined();
+    await act(() => router.navigate(-1));
+    expect(await stepTitle('Your e-mail')).toBeDefined();
+    expect(screen.getByLabelText('E-mail address')).toHaveProperty('value', 'new@farm.test');
+
+    // Forward goes through the same steps, up to the region step (its SIM is kept in the entry).
+    await act(() => router.navigate(1));
+    expect(await stepTitle('How to find your SIM')).toBeDefined();
+    await act(() => router.navigate(1));
+    await act(() => router.navigate(1));
+    expect(await stepTitle('Select Region')).toBeDefined();
+    await user.click(nextButton());
+    expect(await stepTitle('Choose plan')).toBeDefined();
+  });
+
+  it('the Back button and the browser’s Back agree', async () => {
+    const user = userEvent.setup();
+    serve();
+    const { router } = renderRoute('/activate');
+    await toCodeStepThenRegion(user);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await stepTitle('Enter the code')).toBeDefined();
+    // The Back button went back in history, so Forward returns to the region step.
+    await act(() => router.navigate(1));
+    expect(await stepTitle('Select Region')).toBeDefined();
+  });
+
+  it('a reload stays on the step; without the validated SIM it stands on the code step', async () => {
+    serve();
+    renderRoute(`/activate?step=1&email=a%40b.co`);
+    expect(await stepTitle('How to find your SIM')).toBeDefined();
+    cleanup();
+    const { router } = renderRoute(`/activate?step=3&email=a%40b.co&code=${iccid}`);
+    expect(await stepTitle('Enter the code')).toBeDefined();
+    expect(new URLSearchParams(router.state.location.search).get('step')).toBe('2');
+  });
+
+  it('a reload of the region step keeps it, the entry holding the validated SIM', async () => {
+    serve();
+    const router = createMemoryRouter(appRoutes, {
+      initialEntries: [
+        {
+          pathname: '/activate',
+          search: `?step=3&email=a%40b.co&code_type=20-digits&code=${iccid}`,
+          state: { wizardEntry: { iccid, from: 2 } },
+        },
+      ],
+    });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    expect(await stepTitle('Select Region')).toBeDefined();
   });
 });

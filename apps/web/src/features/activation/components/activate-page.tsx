@@ -1,6 +1,14 @@
-import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
 import type { ComponentType, FormEvent, ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useNavigationType, useSearchParams } from 'react-router';
 import type { ActivationCodeType, ActivationRegion } from '@farmcam/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -16,6 +24,8 @@ import { useValidateIccid } from '../api/validate-iccid.ts';
 import { isCodeComplete, needsLuhnWarning } from '../wizard-rules.ts';
 import {
   initialWizardState,
+  parseStep,
+  previousStep as stepBefore,
   regionAdvanceDelayMs,
   wizardQuery,
   wizardReducer,
@@ -71,8 +81,11 @@ export function ActivatePage({ coverageCheck }: { coverageCheck?: CoverageCheckC
   const [searchParams, setSearchParams] = useSearchParams();
   const isSignedIn = useIsSignedIn();
   const currentUser = useCurrentUser();
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const navigate = useNavigate();
   const [state, dispatch] = useReducer(wizardReducer, searchParams, (query) =>
-    initialWizardState(query),
+    initialWizardState(query, undefined, entryOf(location.state).iccid),
   );
   const [isHelpOpen, setIsHelpOpen] = useState(false);
   const config = useActivationConfig();
@@ -85,23 +98,62 @@ export function ActivatePage({ coverageCheck }: { coverageCheck?: CoverageCheckC
     if (signedInEmail) dispatch({ type: 'emailPrefilled', email: signedInEmail });
   }, [signedInEmail]);
 
-  // Mirror the wizard into the query (spec §2), keeping anything else there (e.g. postcode).
+  // Each step is a history entry (decision 054): a step change pushes one, anything else (typing,
+  // a region) rewrites the current one. The entry's state keeps the validated SIM, so a reload or
+  // Forward can stand on steps 3 and 4, and the step it was pushed from, for the Back button.
+  const locationRef = useRef(location);
+  useLayoutEffect(() => {
+    locationRef.current = location;
+  });
+  const stepInEntry = useRef(state.step);
   const queryKey = JSON.stringify(
     Object.entries(wizardQuery(state)).map(([key, value]) => [key, value ?? null]),
   );
   useEffect(() => {
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of JSON.parse(queryKey) as [string, string | null][]) {
-          if (value === null) next.delete(key);
-          else next.set(key, value);
-        }
-        return next.toString() === current.toString() ? current : next;
+    const current = locationRef.current;
+    const next = new URLSearchParams(current.search);
+    for (const [key, value] of JSON.parse(queryKey) as [string, string | null][]) {
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+    }
+    const entry = entryOf(current.state);
+    const isNewStep = state.step !== stepInEntry.current;
+    const from = isNewStep ? stepInEntry.current : entry.from;
+    stepInEntry.current = state.step;
+    if (!isNewStep && `?${next.toString()}` === current.search && entry.iccid === state.iccid) {
+      return;
+    }
+    const wizardEntry: WizardEntry = { iccid: state.iccid, from };
+    void navigate(
+      { search: `?${next.toString()}`, hash: current.hash },
+      {
+        replace: !isNewStep,
+        state: { ...(isRecord(current.state) ? current.state : {}), wizardEntry },
+        preventScrollReset: true,
       },
-      { replace: true },
     );
-  }, [queryKey, setSearchParams]);
+  }, [queryKey, state.iccid, state.step, navigate]);
+
+  // Browser Back or Forward onto another of the wizard's entries: show that entry's step.
+  const handledKey = useRef(location.key);
+  useEffect(() => {
+    if (handledKey.current === location.key) return;
+    handledKey.current = location.key;
+    if (navigationType !== 'POP') return;
+    const query = new URLSearchParams(location.search);
+    const validatedIccid = entryOf(location.state).iccid;
+    // The entry's own step (or less, if it cannot be stood on): written back without a new entry.
+    stepInEntry.current = initialWizardState(query, undefined, validatedIccid).step;
+    dispatch({ type: 'historyMoved', query, validatedIccid });
+  }, [location.key, location.search, location.state, navigationType]);
+
+  // The Back button: the browser's Back when this entry came from the step before, so the two
+  // agree; otherwise (e.g. a reloaded link) a step back as a new entry.
+  const goBack = () => {
+    const entry = entryOf(locationRef.current.state);
+    if (entry.from !== null && entry.from === stepBefore[state.step]) void navigate(-1);
+    else dispatch({ type: 'back' });
+  };
 
   const headingRef = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(state.step);
@@ -124,13 +176,23 @@ export function ActivatePage({ coverageCheck }: { coverageCheck?: CoverageCheckC
       </h2>
       {state.step === 0 && <EmailStep state={state} dispatch={dispatch} />}
       {state.step === 1 && (
-        <CodeTypeStep state={state} dispatch={dispatch} onHelp={() => setIsHelpOpen(true)} />
+        <CodeTypeStep
+          state={state}
+          dispatch={dispatch}
+          onBack={goBack}
+          onHelp={() => setIsHelpOpen(true)}
+        />
       )}
       {state.step === 2 && (
-        <CodeStep state={state} dispatch={dispatch} onHelp={() => setIsHelpOpen(true)} />
+        <CodeStep
+          state={state}
+          dispatch={dispatch}
+          onBack={goBack}
+          onHelp={() => setIsHelpOpen(true)}
+        />
       )}
       {state.step === 3 && (
-        <RegionStep state={state} dispatch={dispatch}>
+        <RegionStep state={state} dispatch={dispatch} onBack={goBack}>
           {coverageCheck && (
             <OptionalCoverageCheck
               CoverageCheck={coverageCheck}
@@ -142,7 +204,7 @@ export function ActivatePage({ coverageCheck }: { coverageCheck?: CoverageCheckC
                     next.set('postcode', postcode);
                     return next;
                   },
-                  { replace: true },
+                  { replace: true, state: locationRef.current.state },
                 )
               }
             />
@@ -167,7 +229,7 @@ export function ActivatePage({ coverageCheck }: { coverageCheck?: CoverageCheckC
               onSimUnavailable={onSimUnavailable}
             />
           )}
-          <StepActions onBack={() => dispatch({ type: 'back' })} />
+          <StepActions onBack={goBack} />
         </>
       )}
       <SimValidatedModal
@@ -209,6 +271,28 @@ function StepProgress({ step }: { step: WizardStep }) {
 interface StepProps {
   state: WizardState;
   dispatch: (action: WizardAction) => void;
+  onBack: () => void;
+}
+
+/** What the wizard keeps in a history entry's state (decision 054). */
+interface WizardEntry {
+  /** The SIM validated on the way to this entry, so steps 3 and 4 survive a reload. */
+  iccid: string | null;
+  /** The step this entry was pushed from, or null when it was not pushed by a step change. */
+  from: WizardStep | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function entryOf(state: unknown): WizardEntry {
+  const entry = isRecord(state) ? state.wizardEntry : undefined;
+  if (!isRecord(entry)) return { iccid: null, from: null };
+  return {
+    iccid: typeof entry.iccid === 'string' ? entry.iccid : null,
+    from: typeof entry.from === 'number' ? parseStep(String(entry.from)) : null,
+  };
 }
 
 function StepActions({
@@ -234,7 +318,7 @@ function StepActions({
   );
 }
 
-function EmailStep({ state, dispatch }: StepProps) {
+function EmailStep({ state, dispatch }: Omit<StepProps, 'onBack'>) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     dispatch({ type: 'emailSubmitted' });
@@ -270,7 +354,7 @@ function HelpLink({ onHelp, children }: { onHelp: () => void; children: ReactNod
   );
 }
 
-function CodeTypeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => void }) {
+function CodeTypeStep({ state, dispatch, onBack, onHelp }: StepProps & { onHelp: () => void }) {
   const name = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -297,15 +381,12 @@ function CodeTypeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => v
         ))}
       </fieldset>
       <HelpLink onHelp={onHelp}>Where do I find these?</HelpLink>
-      <StepActions
-        onBack={() => dispatch({ type: 'back' })}
-        next={{ isDisabled: state.codeType === null }}
-      />
+      <StepActions onBack={onBack} next={{ isDisabled: state.codeType === null }} />
     </form>
   );
 }
 
-function CodeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => void }) {
+function CodeStep({ state, dispatch, onBack, onHelp }: StepProps & { onHelp: () => void }) {
   const validateCode = useValidateActivationCode();
   const validateIccid = useValidateIccid();
   const codeType = state.codeType ?? '4-digits';
@@ -360,7 +441,7 @@ function CodeStep({ state, dispatch, onHelp }: StepProps & { onHelp: () => void 
       )}
       <HelpLink onHelp={onHelp}>Where do I find my code?</HelpLink>
       <StepActions
-        onBack={() => dispatch({ type: 'back' })}
+        onBack={onBack}
         next={{ isDisabled: !isCodeComplete(codeType, state.code), isLoading: isPending }}
       />
     </form>
@@ -394,7 +475,7 @@ function OptionalCoverageCheck({
   );
 }
 
-function RegionStep({ state, dispatch, children }: StepProps & { children?: ReactNode }) {
+function RegionStep({ state, dispatch, onBack, children }: StepProps & { children?: ReactNode }) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const choose = (location: ActivationRegion) => {
@@ -423,7 +504,21 @@ function RegionStep({ state, dispatch, children }: StepProps & { children?: Reac
         ))}
       </div>
       {children}
-      <StepActions onBack={() => dispatch({ type: 'back' })} />
+      {/* Next keeps the region already chosen (UK unless the link said otherwise): a choice moves
+          on by itself, but a visitor happy with the preselected one needs a way on (decision 054). */}
+      <div className={styles.actions}>
+        <Button variant="secondary" onClick={onBack}>
+          Back
+        </Button>
+        <Button
+          onClick={() => {
+            clearTimeout(timer.current);
+            dispatch({ type: 'planStepEntered' });
+          }}
+        >
+          Next
+        </Button>
+      </div>
     </div>
   );
 }
