@@ -8,9 +8,9 @@ import { embedAssets, renderEmbedPage } from './embed.ts';
 
 type Answer = { status: number; body: string; headers?: Record<string, string> };
 
-function loadPlayer(answers: Answer[]) {
+function loadPlayer(answers: Answer[], options = { hasAudio: false }) {
   // The page's body only: its <head> would make the DOM fetch the stylesheet.
-  const html = renderEmbedPage('ls_abcdefghijklmnopqrstuv');
+  const html = renderEmbedPage('ls_abcdefghijklmnopqrstuv', null, options);
   document.body.innerHTML = html.slice(html.indexOf('<body>') + 6, html.indexOf('</body>'));
   const requests: string[] = [];
   const fetchMock = vi.fn(async (url: string) => {
@@ -63,5 +63,62 @@ describe('embed player', () => {
     await flush();
     expect(video.src).toBe(clip);
     expect(video.play).toHaveBeenCalled();
+  });
+
+  it('shows when the clip was recorded, and an offline poster once switched off', async () => {
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const answers: Answer[] = [
+      {
+        status: 200,
+        body: clip,
+        headers: { 'x-clip-caption': 'Recorded at 14:05 on 24 Nov (UK time)' },
+      },
+      {
+        status: 404,
+        body: 'This livestream is switched off.',
+        headers: { 'x-livestream-state': 'off' },
+      },
+    ];
+    const { video, player, statusText } = loadPlayer(answers);
+    await flush();
+    expect(video.src).toBe(clip);
+    const caption = player.querySelector<HTMLElement>('.caption')!;
+    expect(caption.hidden).toBe(false);
+    expect(caption.textContent).toBe('Recorded at 14:05 on 24 Nov (UK time)');
+
+    // Switched off: the old clip stops and the poster says so, at the next minute check.
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    expect(player.classList.contains('offline')).toBe(true);
+    expect(video.getAttribute('src')).toBeNull();
+    expect(caption.hidden).toBe(true);
+    expect(statusText()).toBe('This livestream is switched off.');
+  });
+
+  it('offers Unmute only when the stream records sound, and a Fullscreen button', async () => {
+    Object.defineProperty(document, 'fullscreenEnabled', { value: true, configurable: true });
+    const requestFullscreen = vi.fn(() => Promise.resolve());
+    Object.defineProperty(HTMLElement.prototype, 'requestFullscreen', {
+      value: requestFullscreen,
+      configurable: true,
+    });
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const { video, player } = loadPlayer([{ status: 200, body: clip }], { hasAudio: true });
+    await flush();
+    const sound = player.querySelector<HTMLButtonElement>('button.sound')!;
+    expect(video.muted).toBe(true);
+    expect(sound.textContent).toBe('Unmute');
+    sound.click();
+    expect(video.muted).toBe(false);
+    expect(sound.textContent).toBe('Mute');
+    expect(sound.getAttribute('aria-pressed')).toBe('true');
+    const fullscreen = player.querySelector<HTMLButtonElement>('button.fullscreen')!;
+    expect(fullscreen.hidden).toBe(false);
+    fullscreen.click();
+    expect(requestFullscreen).toHaveBeenCalled();
+
+    document.body.innerHTML = '';
+    const silent = loadPlayer([{ status: 200, body: clip }]);
+    expect(silent.player.querySelector('button.sound')).toBeNull();
   });
 });

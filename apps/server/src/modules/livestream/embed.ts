@@ -1,7 +1,8 @@
 /**
  * The embed code customers paste into their website, and the small page it frames (spec §3
  * Embed code): a muted, looping, autoplaying video of the latest clip, a spinner with
- * 'Loading livestream...', and 'Could not load the livestream.' on failure.
+ * 'Loading livestream...', and 'Could not load the livestream.' on failure; an Unmute button
+ * when the stream records sound, and a Fullscreen button.
  *
  * The code is an <iframe> of our page (docs/decisions/040): no script of ours runs on the
  * customer's site, nothing secret is in it (the stream is named by its unguessable public id),
@@ -62,9 +63,18 @@ export function embedContentSecurityPolicy(mediaOrigins: readonly string[]): str
  * token that tells livestream-url which website framed this load (page-load-token.ts), when a
  * website did; the script sends it with its first request only.
  */
-export function renderEmbedPage(publicId: string, pageLoad: string | null = null): string {
+export function renderEmbedPage(
+  publicId: string,
+  pageLoad: string | null = null,
+  options: { hasAudio: boolean } = { hasAudio: false },
+): string {
   const streamUrl = `${livestreamUrlPath}?camera_id=${encodeURIComponent(publicId)}`;
   const pageLoadAttribute = pageLoad ? ` data-page-load="${escapeHtml(pageLoad)}"` : '';
+  // Autoplay needs the video muted; a stream recorded with sound offers the viewer an unmute
+  // button, and every stream a fullscreen one (the code allows fullscreen): decision 046.
+  const soundButton = options.hasAudio
+    ? '<button type="button" class="control sound" aria-pressed="false">Unmute</button>'
+    : '';
   return `<!doctype html>
 <html lang="en-GB">
 <head>
@@ -78,6 +88,8 @@ export function renderEmbedPage(publicId: string, pageLoad: string | null = null
 <body>
 <div class="player" data-stream-url="${escapeHtml(streamUrl)}"${pageLoadAttribute} aria-busy="true">
 <video muted autoplay loop playsinline preload="auto" aria-label="Farm camera livestream"></video>
+<div class="caption" hidden></div>
+<div class="controls">${soundButton}<button type="button" class="control fullscreen" hidden>Fullscreen</button></div>
 <div class="status" role="status"><span class="spinner" aria-hidden="true"></span><span class="status-text">Loading livestream...</span></div>
 </div>
 </body>

@@ -10,7 +10,7 @@ import { queryRows } from '../../db/client.ts';
 import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
 import { clips, livestreams, livestreamViews, rateLimits } from '../../db/schema.ts';
 import { livestreamRepository, otherSitesHost } from './livestream.repository.ts';
-import { newPublicId, publicLivestreamLimits } from './livestream.service.ts';
+import { newPublicId, publicLivestreamLimits, recordedAtCaption } from './livestream.service.ts';
 import { pageLoadTokenSeconds } from './page-load-token.ts';
 
 let context: TestContext;
@@ -215,6 +215,45 @@ describe('seen on a website', () => {
       .update(livestreams)
       .set({ isActive: true, disabledReason: null })
       .where(eq(livestreams.id, livestreamId));
+  });
+});
+
+describe('what the player is told', () => {
+  it('says when the clip was recorded, in UK time, in a header a player on any site may read', async () => {
+    const response = await livestreamUrl();
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-clip-caption']).toMatch(
+      /^Recorded at \d\d:\d\d on \d{1,2} [A-Z][a-z]{2} \(UK time\)$/,
+    );
+    expect(String(response.headers['access-control-expose-headers'])).toContain('x-clip-caption');
+  });
+
+  it('words the caption in UK time, summer and winter', () => {
+    expect(recordedAtCaption(new Date('2026-07-01T13:05:00Z'))).toBe(
+      'Recorded at 14:05 on 1 Jul (UK time)',
+    );
+    expect(recordedAtCaption(new Date('2026-11-24T09:07:00Z'))).toBe(
+      'Recorded at 09:07 on 24 Nov (UK time)',
+    );
+  });
+
+  it('answers a switched-off stream with 404 "switched off", so the website shows a poster', async () => {
+    await context.database.db
+      .update(livestreams)
+      .set({ isActive: false })
+      .where(eq(livestreams.id, livestreamId));
+    try {
+      const response = await livestreamUrl();
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toContain('text/plain');
+      expect(response.headers['x-livestream-state']).toBe('off');
+      expect(response.body).toBe('This livestream is switched off.');
+    } finally {
+      await context.database.db
+        .update(livestreams)
+        .set({ isActive: true })
+        .where(eq(livestreams.id, livestreamId));
+    }
   });
 });
 

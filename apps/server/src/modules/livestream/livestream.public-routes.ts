@@ -1,7 +1,8 @@
 /**
  * What customers' websites load (the only cross-origin pieces of the portal, DESIGN §1):
  * - GET /api/livestreaming/livestream-url?camera_id=<public id>: the latest clip's address as
- *   plain text, CORS for any origin, cached briefly;
+ *   plain text, CORS for any origin, cached briefly; `X-Clip-Caption` says when it was recorded
+ *   (UK time), and a switched-off stream answers 404 with `X-Livestream-State: off`;
  * - GET /embed/<public id>: the embed page, framable anywhere, with its own strict CSP;
  * - GET /embed/livestream-embed.js|css: its script and style (no inline script).
  * Both anonymous routes are limited per network and per stream; refusals are plain-text 429s
@@ -38,6 +39,8 @@ const allowAnyOrigin = (reply: FastifyReply) =>
   reply
     .header('access-control-allow-origin', '*')
     .header('access-control-allow-methods', 'GET, OPTIONS')
+    // A player on another origin may read the clip's caption and the switched-off state too.
+    .header('access-control-expose-headers', 'x-clip-caption, x-livestream-state')
     .header('access-control-max-age', '86400');
 
 /** Answers a refusal the way the endpoint answers everything: plain text, with its headers. */
@@ -101,7 +104,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         pageLoads.verify(request.query.load, publicId, viewer.fingerprint) ??
         websiteHost(request.headers.origin, portalHost);
       try {
-        const url = await livestream.latestClipUrl({
+        const { url, caption } = await livestream.latestClipUrl({
           publicId,
           site,
           viewer,
@@ -110,6 +113,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         return reply
           .type('text/plain; charset=utf-8')
           .header('cache-control', `public, max-age=${urlCacheSeconds}`)
+          .header('x-clip-caption', caption)
           .send(url);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -157,11 +161,11 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const { publicId } = request.params;
       const viewer = viewerOf(request);
-      let isKnown = false;
+      let embeddable: { hasAudio: boolean } | null = null;
       try {
-        isKnown =
-          livestreamUrlQuery.shape.camera_id.safeParse(publicId).success &&
-          (await livestream.isEmbeddable(publicId, viewer));
+        embeddable = livestreamUrlQuery.shape.camera_id.safeParse(publicId).success
+          ? await livestream.embeddable(publicId, viewer)
+          : null;
       } catch (error) {
         if (error instanceof AppError && error.code === 'RATE_LIMITED') {
           return sendPlainError(reply, error, 'no-store');
@@ -175,6 +179,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         fetchDestination === undefined || fetchDestination === 'iframe'
           ? websiteHost(request.headers.referer, portalHost)
           : null;
+      const isKnown = embeddable !== null;
       const pageLoad = isKnown && site ? pageLoads.issue(publicId, site, viewer.fingerprint) : null;
       return (
         reply
@@ -183,7 +188,9 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
           .header('content-security-policy', pagePolicy)
           // The page carries a token for this viewer and site: never a shared cache's copy.
           .header('cache-control', 'private, no-store')
-          .send(isKnown ? renderEmbedPage(publicId, pageLoad) : renderMissingEmbedPage())
+          .send(
+            embeddable ? renderEmbedPage(publicId, pageLoad, embeddable) : renderMissingEmbedPage(),
+          )
       );
     },
   );

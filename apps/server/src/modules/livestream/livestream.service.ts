@@ -114,6 +114,23 @@ export const publicLivestreamLimits = {
 };
 const tooManyRequests = 'Too many requests for this livestream. Please try again shortly.';
 
+const ukCaptionFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hour: '2-digit',
+  minute: '2-digit',
+  day: 'numeric',
+  month: 'short',
+  hourCycle: 'h23',
+});
+
+/** The player's caption: "Recorded at 14:05 on 24 Nov (UK time)" (ASCII: it goes in a header). */
+export function recordedAtCaption(recordedAt: Date): string {
+  const parts = Object.fromEntries(
+    ukCaptionFormat.formatToParts(recordedAt).map((part) => [part.type, part.value]),
+  );
+  return `Recorded at ${parts.hour}:${parts.minute} on ${parts.day} ${parts.month} (UK time)`;
+}
+
 export type LivestreamService = ReturnType<typeof createLivestreamService>;
 
 export function createLivestreamService(deps: LivestreamServiceDependencies) {
@@ -510,12 +527,17 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
      * UK day and referring site, and notes that the code is on a website (spec §9: 10 days).
      */
     /**
-     * Whether an embed page may be served for this id (the page load counts toward the
-     * network's allowance of public requests).
+     * Whether an embed page may be served for this id, and whether its clips carry sound (the
+     * page load counts toward the network's allowance of public requests).
      */
-    async isEmbeddable(publicId: string, viewer: { ip: string }): Promise<boolean> {
+    async embeddable(
+      publicId: string,
+      viewer: { ip: string },
+    ): Promise<{ hasAudio: boolean } | null> {
       await limitPublicRequest(viewer.ip);
-      return (await repository.findByPublicId(db, publicId)) !== undefined;
+      const livestream = await repository.findByPublicId(db, publicId);
+      // Recorded with audio: the player offers an unmute button (decision 046).
+      return livestream ? { hasAudio: livestream.includeAudio } : null;
     },
 
     /**
@@ -529,7 +551,7 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
       site: string | null;
       viewer: { ip: string; fingerprint: string };
       isRefresh: boolean;
-    }): Promise<string> {
+    }): Promise<{ url: string; caption: string }> {
       await limitPublicRequest(input.viewer.ip);
       const livestream = await repository.findByPublicId(db, input.publicId);
       const plan = livestream
@@ -544,6 +566,12 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
         ...publicLivestreamLimits.perLivestream,
         message: tooManyRequests,
       });
+      // Switched off: the website shows an offline poster, not an old clip on a loop (decision 046).
+      if (!livestream.isActive && livestream.configuredAt) {
+        throw new AppError('NOT_FOUND', 'This livestream is switched off.', {
+          'x-livestream-state': 'off',
+        });
+      }
       const clip = await repository.latestPlayableClip(db, livestream.id);
       if (!clip?.storageKey) throw notFound('No clip has been recorded yet');
 
@@ -572,7 +600,10 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
       if (site && (!livestream.lastSeenOnSiteAt || livestream.lastSeenOnSiteAt < hourAgo)) {
         await repository.markSeenOnSite(db, livestream.id, now);
       }
-      return deps.storage.playbackUrl(clip.storageKey, playbackLifetimeSeconds);
+      return {
+        url: await deps.storage.playbackUrl(clip.storageKey, playbackLifetimeSeconds),
+        caption: recordedAtCaption(clip.recordedAt),
+      };
     },
 
     /**

@@ -3,7 +3,8 @@
  * The embed page's player. It asks the public livestream-url endpoint for the latest clip's
  * address (plain text), plays it muted and looped, and checks every minute for a newer clip,
  * which it swaps in when the current one loops, so viewers always see the latest recording; when
- * nothing plays yet (no clip, a failed load) the first clip the check finds starts at once.
+ * nothing plays yet (no clip, a failed load) the first clip the check finds starts at once. A
+ * switched-off livestream shows an offline poster; each clip shows when it was recorded.
  * No cookies, no tracking: the first request carries the page-load token the server put in this
  * page (it names the website that framed it, for the owner's view counts); nothing else is sent.
  */
@@ -14,17 +15,19 @@
   // Signed clip addresses live at least two hours; take a fresh one well before that.
   var renewAfterMs = 30 * 60 * 1000;
   var failureText = 'Could not load the livestream.';
+  var offlineText = 'This livestream is switched off.';
 
   var player = document.querySelector('[data-stream-url]');
   if (!player) return;
   var video = player.querySelector('video');
   var status = player.querySelector('.status');
   var statusText = player.querySelector('.status-text');
+  var caption = player.querySelector('.caption');
   var streamUrl = player.getAttribute('data-stream-url');
 
   var pageLoad = player.getAttribute('data-page-load') || '';
 
-  var current = { url: '', path: '', loadedAt: 0 };
+  var current = { url: '', path: '', caption: '', loadedAt: 0 };
   var pending = null;
   var lastTime = 0;
   var hasRetriedAfterError = false;
@@ -43,34 +46,67 @@
     return streamUrl + (pageLoad ? '&load=' + encodeURIComponent(pageLoad) : '');
   }
 
-  function showFailure() {
+  /** What is not playing: nothing (`failed`), or a livestream its owner switched off. */
+  function isIdle() {
+    return !current.url || player.classList.contains('failed');
+  }
+
+  function showFailure(error) {
+    if (error && error.isOffline) return showOffline();
+    player.classList.remove('offline');
     player.classList.add('failed');
     player.setAttribute('aria-busy', 'false');
     statusText.textContent = failureText;
     status.hidden = false;
   }
 
-  function play(url) {
-    current = { url: url, path: pathOf(url), loadedAt: Date.now() };
+  // Switched off (the answer says so): stop the old clip and show the offline poster, since a
+  // loop of an old clip would pass for live (docs/decisions/046).
+  function showOffline() {
+    pending = null;
+    current = { url: '', path: '', caption: '', loadedAt: 0 };
+    video.pause();
+    video.removeAttribute('src');
+    video.load();
+    caption.hidden = true;
+    player.classList.add('failed', 'offline');
+    player.setAttribute('aria-busy', 'false');
+    statusText.textContent = offlineText;
+    status.hidden = false;
+  }
+
+  function play(clip) {
+    current = {
+      url: clip.url,
+      path: pathOf(clip.url),
+      caption: clip.caption,
+      loadedAt: Date.now(),
+    };
     pending = null;
     lastTime = 0;
-    video.src = url;
+    player.classList.remove('offline');
+    // "Recorded at 14:05 on 24 Nov (UK time)", worded by the server: viewers see the clip's age.
+    caption.textContent = clip.caption;
+    caption.hidden = !clip.caption;
+    video.src = clip.url;
     var playing = video.play();
     // Autoplay of a muted video is allowed; if a browser still refuses, the poster stays.
     if (playing && playing.catch) playing.catch(function () {});
   }
 
   function fetchLatest(isRefresh) {
-    return fetch(requestAddress(isRefresh), { credentials: 'omit' })
-      .then(function (response) {
-        if (!response.ok) throw new Error('HTTP ' + response.status);
-        return response.text();
-      })
-      .then(function (text) {
+    return fetch(requestAddress(isRefresh), { credentials: 'omit' }).then(function (response) {
+      if (!response.ok) {
+        var error = new Error('HTTP ' + response.status);
+        error.isOffline = response.headers.get('x-livestream-state') === 'off';
+        throw error;
+      }
+      return response.text().then(function (text) {
         var url = text.trim();
         if (!/^https?:\/\//.test(url)) throw new Error('Not an address');
-        return url;
+        return { url: url, caption: response.headers.get('x-clip-caption') || '' };
       });
+    });
   }
 
   video.addEventListener('playing', function () {
@@ -87,29 +123,57 @@
   });
 
   video.addEventListener('error', function () {
+    // Emptying the player for the offline poster is not a failure to report.
+    if (!current.url) return;
     if (hasRetriedAfterError) return showFailure();
     hasRetriedAfterError = true;
     fetchLatest(true).then(play, showFailure);
   });
 
+  // Sound: autoplay starts muted; a stream recorded with audio lets the viewer unmute it.
+  var soundButton = player.querySelector('.sound');
+  if (soundButton) {
+    soundButton.addEventListener('click', function () {
+      video.muted = !video.muted;
+      soundButton.textContent = video.muted ? 'Unmute' : 'Mute';
+      soundButton.setAttribute('aria-pressed', video.muted ? 'false' : 'true');
+    });
+  }
+
+  // Fullscreen of the whole player (the caption stays), where the browser and frame allow it.
+  var fullscreenButton = player.querySelector('.fullscreen');
+  if (fullscreenButton && document.fullscreenEnabled && player.requestFullscreen) {
+    fullscreenButton.hidden = false;
+    fullscreenButton.addEventListener('click', function () {
+      if (document.fullscreenElement) {
+        document.exitFullscreen();
+      } else {
+        var request = player.requestFullscreen();
+        if (request && request.catch) request.catch(function () {});
+      }
+    });
+  }
+
   fetchLatest(false).then(play, showFailure);
 
   window.setInterval(function () {
     fetchLatest(true).then(
-      function (url) {
-        // Nothing is playing (no clip yet at load, an outage, a broken clip): start at once
-        // rather than wait for a loop that never comes (docs/decisions/046).
-        if (!current.url || player.classList.contains('failed')) {
+      function (clip) {
+        // Nothing is playing (no clip yet at load, an outage, a broken clip, switched off):
+        // start at once rather than wait for a loop that never comes (docs/decisions/046).
+        if (isIdle()) {
           hasRetriedAfterError = false;
-          play(url);
+          play(clip);
           return;
         }
-        var isNewClip = pathOf(url) !== current.path;
+        var isNewClip = pathOf(clip.url) !== current.path;
         var isOld = Date.now() - current.loadedAt > renewAfterMs;
-        if (isNewClip || (isOld && url !== current.url)) pending = url;
+        if (isNewClip || (isOld && clip.url !== current.url)) pending = clip;
       },
-      function () {
-        // Keep playing what we have; the next check may succeed.
+      function (error) {
+        // Switched off: say so now. Otherwise keep playing what we have; the next check may
+        // succeed.
+        if (error && error.isOffline) showOffline();
       },
     );
   }, refreshIntervalMs);
