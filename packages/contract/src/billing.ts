@@ -31,6 +31,12 @@ export const eligiblePlan = z.object({
   subscribed: z.boolean().describe('The camera is on this plan now'),
   upgrade_data: z.boolean().describe('More data than the current plan'),
   upgrade_value: z.boolean().describe('The same data for less per month'),
+  /**
+   * What switching to this plan would be (decision 054): more data is an upgrade, less a downgrade,
+   * the same data (another interval, or the current plan, or no plan to compare) is 'same'.
+   */
+  change: z.enum(['upgrade', 'downgrade', 'same']),
+  data_allowance_gb: z.number().describe('Data included each month, GB'),
   amountSaved: z
     .number()
     .int()

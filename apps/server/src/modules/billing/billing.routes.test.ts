@@ -167,6 +167,8 @@ describe('plans', () => {
       subscribed: boolean;
       upgrade_data: boolean;
       upgrade_value: boolean;
+      change: string;
+      data_allowance_gb: number;
       amountSaved: number;
       metadata: Record<string, string>;
     }[];
@@ -183,16 +185,44 @@ describe('plans', () => {
       subscribed: true,
       upgrade_data: false,
       upgrade_value: false,
+      change: 'same',
     });
     expect(byId.price_light_year_uk).toMatchObject({
       upgrade_data: false,
       upgrade_value: true,
+      change: 'same',
       amountSaved: 2400,
     });
     expect(byId.price_heavy_month_uk).toMatchObject({
       upgrade_data: true,
+      change: 'upgrade',
       metadata: { Hours: '120', Provider: 'multi-network' },
     });
+    expect(byId.price_heavy_month_uk!.data_allowance_gb).toBeGreaterThan(
+      byId.price_light_month_uk!.data_allowance_gb,
+    );
+  });
+
+  it('says a smaller plan is a downgrade, so the confirmation does not call it an upgrade', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: `/api/subscriptions/fetch-eligible-plans/${billingCustomerOf[103]}`, // Heavy monthly
+      headers: owner(),
+    });
+    const plans = response.json().eligible_plans as { id: string; change: string }[];
+    const changeOf = Object.fromEntries(plans.map((plan) => [plan.id, plan.change]));
+    expect(changeOf).toMatchObject({
+      price_light_month_uk: 'downgrade',
+      price_standard_year_uk: 'downgrade',
+      price_heavy_month_uk: 'same',
+      price_heavy_year_uk: 'same',
+    });
+    const preview = await context.app.inject({
+      method: 'GET',
+      url: `/api/subscriptions/preview-change/${billingCustomerOf[103]}?newPlanId=price_light_month_uk`,
+      headers: owner(),
+    });
+    expect(preview.json().plan).toMatchObject({ change: 'downgrade' });
   });
 });
 

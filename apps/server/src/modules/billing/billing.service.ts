@@ -103,6 +103,15 @@ export function toEligiblePlan(
     plan.product.dataAllowanceGb === current.dataAllowanceGb &&
     monthlyCost(plan.price) < monthlyCost(current);
   const metadata = plan.product.metadata;
+  // The confirmation's words (decision 054): the data allowance decides, as the badges do.
+  const change =
+    current === null || isSubscribed
+      ? 'same'
+      : plan.product.dataAllowanceGb > current.dataAllowanceGb
+        ? 'upgrade'
+        : plan.product.dataAllowanceGb < current.dataAllowanceGb
+          ? 'downgrade'
+          : 'same';
   return {
     id: plan.price.id,
     product_id: plan.product.id,
@@ -113,6 +122,8 @@ export function toEligiblePlan(
     subscribed: isSubscribed,
     upgrade_data: !isSubscribed && hasMoreData,
     upgrade_value: isBetterValue,
+    change,
+    data_allowance_gb: plan.product.dataAllowanceGb,
     amountSaved:
       plan.price.interval === 'year' && monthlyPriceOfTier !== undefined
         ? Math.max(monthlyPriceOfTier * 12 - plan.price.unitAmount, 0)

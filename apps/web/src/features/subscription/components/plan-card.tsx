@@ -42,18 +42,17 @@ export function PlanCard({
         {plan.recurring.interval === 'month' ? 'Billed Monthly' : 'Billed Annually'}
         {plan.amountSaved > 0 && <> · save {formatMoney(plan.amountSaved, plan.currency)} a year</>}
       </p>
-      {(plan.metadata.Hours || plan.metadata.Provider) && (
-        <ul className={styles.features}>
-          {plan.metadata.Hours && <li>{plan.metadata.Hours} hours of livestreaming a month</li>}
-          {plan.metadata.Provider && (
-            <li>
-              {plan.metadata.Provider === 'multi-network'
-                ? 'Multi-network SIM'
-                : plan.metadata.Provider}
-            </li>
-          )}
-        </ul>
-      )}
+      <ul className={styles.features}>
+        <li>{plan.data_allowance_gb} GB of data a month</li>
+        {plan.metadata.Hours && <li>{plan.metadata.Hours} hours of livestreaming a month</li>}
+        {plan.metadata.Provider && (
+          <li>
+            {plan.metadata.Provider === 'multi-network'
+              ? 'Multi-network SIM'
+              : plan.metadata.Provider}
+          </li>
+        )}
+      </ul>
       {!plan.subscribed && (
         <Button
           variant="secondary"

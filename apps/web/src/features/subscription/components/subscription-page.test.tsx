@@ -14,6 +14,8 @@ const plan = (overrides: Record<string, unknown>) => ({
   subscribed: false,
   upgrade_data: false,
   upgrade_value: false,
+  change: 'same',
+  data_allowance_gb: 5,
   amountSaved: 0,
   metadata: {},
   ...overrides,
@@ -33,11 +35,26 @@ const plans = [
     product_name: 'Heavy Streaming',
     unit_amount: 3500,
     upgrade_data: true,
+    change: 'upgrade',
+    data_allowance_gb: 50,
     metadata: { Hours: '120', Provider: 'multi-network' },
   }),
 ];
 
-function mockBillingApi(options: { switchStatus?: number } = {}) {
+/** The same plans seen from a camera on Heavy: Light is a downgrade. */
+const plansFromHeavy = [
+  plan({ id: 'price_light_month_uk', change: 'downgrade' }),
+  plan({
+    id: 'price_heavy_month_uk',
+    product_name: 'Heavy Streaming',
+    unit_amount: 3500,
+    subscribed: true,
+    data_allowance_gb: 50,
+    metadata: { Hours: '120', Provider: 'multi-network' },
+  }),
+];
+
+function mockBillingApi(options: { switchStatus?: number; fromHeavy?: boolean } = {}) {
   return mockFetch((url, init) => {
     if (url.pathname === '/api/auth/user-data') {
       return jsonResponse(200, {
@@ -50,7 +67,10 @@ function mockBillingApi(options: { switchStatus?: number } = {}) {
       });
     }
     if (url.pathname === '/api/subscriptions/fetch-eligible-plans/cus_1') {
-      return jsonResponse(200, { eligible_plans: plans, subscription_status: 'active' });
+      return jsonResponse(200, {
+        eligible_plans: options.fromHeavy ? plansFromHeavy : plans,
+        subscription_status: 'active',
+      });
     }
     if (url.pathname === '/api/billing/all-payment-methods/cus_1') {
       return jsonResponse(200, {
@@ -81,9 +101,9 @@ function mockBillingApi(options: { switchStatus?: number } = {}) {
     }
     if (url.pathname === '/api/subscriptions/preview-change/cus_1') {
       return jsonResponse(200, {
-        plan: plans[2],
-        amount_due: 1595,
-        credit: 0,
+        plan: options.fromHeavy ? plansFromHeavy[0] : plans[2],
+        amount_due: options.fromHeavy ? 0 : 1595,
+        credit: options.fromHeavy ? 1150 : 0,
         currency: 'gbp',
         lines: [],
       });
@@ -116,6 +136,10 @@ describe('Manage plan', () => {
     expect(screen.getByText('Upgrade for better value')).toBeDefined();
     expect(screen.getByText('Upgrade for more data')).toBeDefined();
     expect(screen.getByText('£35.00')).toBeDefined();
+    // Every card says its data allowance; the Heavy one its livestreaming hours too.
+    expect(screen.getAllByText('5 GB of data a month')).toHaveLength(2);
+    expect(screen.getByText('50 GB of data a month')).toBeDefined();
+    expect(screen.getByText('120 hours of livestreaming a month')).toBeDefined();
     // Only the other plans can be switched to.
     expect(await screen.findAllByRole('button', { name: 'Switch plan' })).toHaveLength(2);
     expect(await screen.findByText('Mastercard')).toBeDefined();
@@ -133,6 +157,9 @@ describe('Manage plan', () => {
     await user.click(buttons[1]!);
     const dialog = await screen.findByRole('dialog', { name: 'Switch plan confirmation' });
     expect(within(dialog).getByText('Heavy Streaming')).toBeDefined();
+    expect(
+      within(dialog).getByText('Upgrade to Heavy Streaming: 50 GB of data a month.'),
+    ).toBeDefined();
     expect(within(dialog).getByText('Monthly')).toBeDefined();
     expect(await within(dialog).findByText('£15.95')).toBeDefined();
     await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
@@ -146,6 +173,23 @@ describe('Manage plan', () => {
       customerId: 'cus_1',
       newPlanId: 'price_heavy_month_uk',
     });
+  });
+
+  it('calls a smaller plan a downgrade, with the credit it leaves', async () => {
+    authStore.signIn('customer-token');
+    mockBillingApi({ fromHeavy: true });
+    renderRoute('/subscription/cus_1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Switch plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Switch plan confirmation' });
+    expect(
+      within(dialog).getByText(
+        'Downgrade to Light Streaming: 5 GB of data a month, less than your current plan.',
+      ),
+    ).toBeDefined();
+    expect(await within(dialog).findByText(/credited to your next invoice/)).toBeDefined();
+    expect(within(dialog).queryByText(/upgrade/i)).toBeNull();
+    expect(within(dialog).queryByText(/pay the difference/)).toBeNull();
   });
 
   it('tells why a switch failed', async () => {

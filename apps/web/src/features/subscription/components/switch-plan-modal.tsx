@@ -7,6 +7,16 @@ import { formatMoney, intervalWord } from '../../../lib/money.ts';
 import { usePlanChangePreview } from '../api/preview-plan-change.ts';
 import styles from './subscription-page.module.css';
 
+/** Whether this is an upgrade, a downgrade or a switch: the server says which (decision 054). */
+export function changeSentence(plan: EligiblePlan): string {
+  const allowance = `${plan.data_allowance_gb} GB of data a month`;
+  if (plan.change === 'upgrade') return `Upgrade to ${plan.product_name}: ${allowance}.`;
+  if (plan.change === 'downgrade') {
+    return `Downgrade to ${plan.product_name}: ${allowance}, less than your current plan.`;
+  }
+  return `Switch to ${plan.product_name}: ${allowance}, the same as your current plan.`;
+}
+
 /**
  * Switch plan confirmation (spec §2, §4): the plan's name, price and interval, and what is
  * charged now (pro-rata). Yes switches; Cancel or completion closes it.
@@ -29,6 +39,7 @@ export function SwitchPlanModal({
     <Modal isOpen={plan !== null} onClose={onClose} title="Switch plan confirmation">
       {plan && (
         <>
+          <p className={styles.changeKind}>{changeSentence(plan)}</p>
           <dl className={styles.summary}>
             <dt>Plan</dt>
             <dd>{plan.product_name}</dd>
@@ -58,8 +69,12 @@ export function SwitchPlanModal({
                   )}
                 </p>
                 <p className={styles.note}>
-                  The switch happens now. You pay the difference for the rest of this billing period
-                  (pro-rata), then {formatMoney(plan.unit_amount, plan.currency)} a{' '}
+                  {preview.data.amount_due > 0
+                    ? 'The switch happens now. You pay the difference for the rest of this billing period (pro-rata), then '
+                    : preview.data.credit > 0
+                      ? 'The switch happens now. The unused part of your current plan is credited to your next invoice, then you pay '
+                      : 'The switch happens now, then you pay '}
+                  {formatMoney(plan.unit_amount, plan.currency)} a{' '}
                   {intervalWord(plan.recurring.interval)}.
                 </p>
               </>
