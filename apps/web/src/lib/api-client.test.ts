@@ -110,6 +110,21 @@ describe('apiRequest', () => {
     expect(authStore.getState().token).toBe('new-token');
   });
 
+  it('does not say "Session expired" to someone who never signed in', async () => {
+    authStore.clear();
+    const sessionExpired = vi.fn();
+    const unsubscribe = onSessionExpired(sessionExpired);
+    mockFetch(() => jsonResponse(401, { code: 'UNAUTHENTICATED', message: 'Please sign in.' }));
+
+    const error = await failureOf(apiRequest('/api/cameras/plansV2'));
+    unsubscribe();
+
+    expect(error.isReported).toBe(false);
+    expect(errorMessage(error)).toBe('Please sign in.');
+    expect(sessionExpired).not.toHaveBeenCalled();
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+
   it.each([
     [403, unauthorizedMessage],
     [500, serverErrorMessage],

@@ -114,6 +114,9 @@ function parseJson(text: string): ParsedBody {
 /** Spec §8 toasts; returns whether the user was told. */
 function reportHttpError(status: number, sentToken: string | null): boolean {
   if (status === 401) {
+    // No session to expire: someone who never signed in is not told "Session expired"; the screen
+    // shows the server's own words instead (decision 054).
+    if (sentToken === null) return false;
     // An answer to a call made with an older token (one replaced meanwhile by a new sign-in or by
     // impersonation) says nothing about the current session.
     if (sentToken !== authStore.getState().token) return false;
