@@ -13,6 +13,8 @@ export const plansQueryKey = ['cameras', 'plans'] as const;
 export const plansQueryOptions = queryOptions({
   queryKey: plansQueryKey,
   queryFn: ({ signal }) => fetchPlans(signal),
+  // Back from paying or renewing in the provider's tab: the cards show the new status (decision 054).
+  refetchOnWindowFocus: 'always',
 });
 
 /** Spec §6: the camera list is fetched only when a token exists. */

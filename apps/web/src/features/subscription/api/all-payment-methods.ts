@@ -14,6 +14,8 @@ export function paymentMethodsQueryOptions(customerId: string) {
   return queryOptions({
     queryKey: ['billing', 'payment-methods', customerId],
     queryFn: ({ signal }) => fetchPaymentMethods(customerId, signal),
+    // Back from the provider's portal tab, where cards are added: show them (decision 054).
+    refetchOnWindowFocus: 'always',
   });
 }
 

@@ -14,6 +14,8 @@ export function eligiblePlansQueryOptions(customerId: string) {
   return queryOptions({
     queryKey: ['subscriptions', 'eligible-plans', customerId],
     queryFn: ({ signal }) => fetchEligiblePlans(customerId, signal),
+    // Back from paying an overdue invoice in the provider's tab: the plans can be switched again.
+    refetchOnWindowFocus: 'always',
   });
 }
 

@@ -1,7 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
+import { plansQueryOptions } from '../../dashboard/api/get-plans.ts';
+import { invoicesQueryOptions } from '../../invoices/api/fetch-invoices.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
 
@@ -204,5 +206,28 @@ describe('Manage plan', () => {
     await vi.waitFor(() =>
       expect(toast.error).toHaveBeenCalledWith('Failed to switch plan: Your card was declined.'),
     );
+  });
+
+  it('refetches plans and cards when the tab is shown again (back from the provider’s tab)', async () => {
+    authStore.signIn('customer-token');
+    const fetchMock = mockBillingApi();
+    renderRoute('/subscription/cus_1');
+    expect(await screen.findByText('Mastercard')).toBeDefined();
+    const callsTo = (path: string) =>
+      fetchMock.mock.calls.filter(([url]) => String(url).endsWith(path)).length;
+    const plansBefore = callsTo('/fetch-eligible-plans/cus_1');
+    const cardsBefore = callsTo('/all-payment-methods/cus_1');
+
+    // What the browser sends when the farmer returns to this tab; the answers are still fresh.
+    act(() => {
+      window.dispatchEvent(new Event('visibilitychange'));
+    });
+    await vi.waitFor(() => {
+      expect(callsTo('/fetch-eligible-plans/cus_1')).toBe(plansBefore + 1);
+      expect(callsTo('/all-payment-methods/cus_1')).toBe(cardsBefore + 1);
+    });
+    // The invoices and the camera list do the same.
+    expect(invoicesQueryOptions('cus_1').refetchOnWindowFocus).toBe('always');
+    expect(plansQueryOptions.refetchOnWindowFocus).toBe('always');
   });
 });
