@@ -3,8 +3,15 @@
  * The embed page's player script (embed/livestream-embed.js) in a DOM: the page as the server
  * renders it, fetch answered by the test, the minute check driven by fake timers.
  */
+import type { Window as DomWindow } from 'happy-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { embedAssets, renderEmbedPage } from './embed.ts';
+
+// The server's TypeScript has no DOM library: the test window's types come from happy-dom.
+const dom = globalThis as unknown as DomWindow;
+const document = dom.document;
+type HTMLElement = InstanceType<DomWindow['HTMLElement']>;
+type HTMLButtonElement = InstanceType<DomWindow['HTMLButtonElement']>;
 
 type Answer = { status: number; body: string; headers?: Record<string, string> };
 
@@ -98,7 +105,7 @@ describe('embed player', () => {
   it('offers Unmute only when the stream records sound, and a Fullscreen button', async () => {
     Object.defineProperty(document, 'fullscreenEnabled', { value: true, configurable: true });
     const requestFullscreen = vi.fn(() => Promise.resolve());
-    Object.defineProperty(HTMLElement.prototype, 'requestFullscreen', {
+    Object.defineProperty(dom.HTMLElement.prototype, 'requestFullscreen', {
       value: requestFullscreen,
       configurable: true,
     });

@@ -21,7 +21,7 @@ import {
   unusedLivestreamDays,
 } from '@farmcam/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appSettings } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -44,7 +44,11 @@ import {
   type ClipStatsRow,
   type LivestreamRow,
 } from './livestream.repository.ts';
-import type { RecordingQueue } from './recording.service.ts';
+import {
+  showcaseFailureKey,
+  type RecordingQueue,
+  type ShowcaseFailure,
+} from './recording.service.ts';
 import {
   formatSchedule,
   nextSlotStart,
@@ -86,6 +90,8 @@ const failureWindowDays = 7;
 const dayMs = 86_400_000;
 const showcaseKey = 'livestream-showcase';
 const showcaseMaxAgeMs = 3_600_000;
+/** After a failed demo recording, the next attempt waits this long. */
+export const showcaseRetryAfterFailureMs = 10 * 60_000;
 export const notSeenOnWebsiteReason = 'not-seen-on-website';
 
 export const newPublicId = () => `ls_${randomBytes(16).toString('base64url')}`;
@@ -611,12 +617,24 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
      * hour (or none) queues a new recording; the old one plays meanwhile.
      */
     async showcase(): Promise<ShowcaseResponse> {
-      const [row] = await db.select().from(appSettings).where(eq(appSettings.key, showcaseKey));
-      const state = row?.value as { storageKey: string; recordedAt: string } | undefined;
+      const rows = await db
+        .select()
+        .from(appSettings)
+        .where(inArray(appSettings.key, [showcaseKey, showcaseFailureKey]));
+      const state = rows.find((row) => row.key === showcaseKey)?.value as
+        { storageKey: string; recordedAt: string } | undefined;
+      const failure = rows.find((row) => row.key === showcaseFailureKey)?.value as
+        ShowcaseFailure | undefined;
       const now = clock.now();
       const isStale = !state || now.getTime() - Date.parse(state.recordedAt) > showcaseMaxAgeMs;
+      // After a failed attempt the page says the demo is not available (rather than "recording"
+      // for ever) and no new attempt is queued until the pause is over (decision 046).
+      const hasFailedRecently =
+        failure !== undefined &&
+        (!state || Date.parse(failure.at) > Date.parse(state.recordedAt)) &&
+        now.getTime() - Date.parse(failure.at) < showcaseRetryAfterFailureMs;
       let isRecording = false;
-      if (isStale && deps.showcaseSource) {
+      if (isStale && deps.showcaseSource && !hasFailedRecently) {
         try {
           await deps.recordingQueue.enqueue(
             { kind: 'showcase' },

@@ -32,9 +32,11 @@ export interface LivestreamTestContext extends TestContext {
   unreachableCameras: Set<string>;
   /** Every openCameraPorts call, in order. */
   portOpenings: string[];
+  /** Set: the demo camera "does not answer" (its address is a closed port). */
+  showcase: { isUnreachable: boolean };
+  /** What the livestream code logged at warn level. */
+  warnings: string[];
 }
-
-const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
  * The context. `maxClipSeconds` shortens real recordings (still real RTSP and ffmpeg) so that a
@@ -47,6 +49,13 @@ export async function createLivestreamTestContext(
   const camera = createLocalCamera({ port: 0 });
   const unreachableCameras = new Set<string>();
   const portOpenings: string[] = [];
+  const showcase = { isUnreachable: false };
+  const warnings: string[] = [];
+  const log = {
+    info: () => undefined,
+    warn: (_details: unknown, message?: string) => void warnings.push(message ?? ''),
+    error: () => undefined,
+  };
   let livestreaming: Livestreaming | undefined;
   let storage: FilesystemStorage | undefined;
 
@@ -96,8 +105,9 @@ export async function createLivestreamTestContext(
         storage,
         cameraAccess,
         recorder,
-        log: silentLog,
+        log,
         showcaseSource: async () => {
+          if (showcase.isUnreachable) return 'rtsp://127.0.0.1:9/12';
           const address = await camera.ensureRunning();
           return `rtsp://${address.host}:${address.port}/12`;
         },
@@ -122,6 +132,8 @@ export async function createLivestreamTestContext(
     runner,
     unreachableCameras,
     portOpenings,
+    showcase,
+    warnings,
     close: async () => {
       await runner.stop();
       await camera.stop();

@@ -16,6 +16,7 @@ import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-p
 import { createFfmpegRecorder, recordingReasons } from '../../providers/recorder/recorder.ts';
 import { signInCustomer, nextIp } from '../../../test/helpers/test-app.ts';
 import { createLivestreaming } from './create-livestreaming.ts';
+import { showcaseRetryAfterFailureMs } from './livestream.service.ts';
 import {
   createLivestreamTestContext,
   waitFor,
@@ -300,5 +301,23 @@ describe('scheduled recording', () => {
       disabledReason: null,
       switchOffAt: '2026-04-01T12:00:00.000Z',
     });
+  });
+
+  it('after a failed demo recording, says the demo is unavailable and logs why', async () => {
+    const { recording, service } = context.livestreaming;
+    context.showcase.isUnreachable = true;
+    // The failure is handled (not retried by the queue) and written down.
+    await recording.handle({ kind: 'showcase' });
+    expect(context.warnings).toContain(
+      `The demo clip could not be recorded: ${recordingReasons.refused}`,
+    );
+    // The page stops showing "Recording a fresh clip…": nothing recording, nothing queued.
+    expect(await service.showcase()).toEqual({ url: null, recordedAt: null, isRecording: false });
+    context.clock.advance(showcaseRetryAfterFailureMs - 60_000);
+    expect((await service.showcase()).isRecording).toBe(false);
+    // After the pause, the next visit tries again.
+    context.clock.advance(2 * 60_000);
+    context.showcase.isUnreachable = false;
+    expect((await service.showcase()).isRecording).toBe(true);
   });
 });

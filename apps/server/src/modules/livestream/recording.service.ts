@@ -69,6 +69,13 @@ const staleRecordingMs = 10 * 60_000;
 const showcaseKey = 'livestream-showcase';
 const showcaseDurationSeconds = 15;
 
+/** The last failed attempt at the demo clip, kept in app_settings. */
+export interface ShowcaseFailure {
+  at: string;
+  reason: string;
+}
+export const showcaseFailureKey = 'livestream-showcase-failure';
+
 /** The marketing page's demo clip, kept in app_settings. */
 interface ShowcaseState {
   storageKey: string;
@@ -197,10 +204,29 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     const now = clock.now();
     if (current && now.getTime() - Date.parse(current.recordedAt) < 60_000) return;
     const storageKey = `showcase/${now.toISOString().replace(/[:.]/g, '-')}.mp4`;
-    await captureTo(await deps.showcaseSource(), storageKey, {
-      durationSeconds: showcaseDurationSeconds,
-      includeAudio: false,
-    });
+    try {
+      await captureTo(await deps.showcaseSource(), storageKey, {
+        durationSeconds: showcaseDurationSeconds,
+        includeAudio: false,
+      });
+    } catch (error) {
+      // Said in the log (why), and kept so the page stops waiting and says the demo is not
+      // available until the next attempt is due (decision 046). Not retried by the queue: the
+      // next visit after the pause asks again.
+      const failure: ShowcaseFailure = {
+        at: clock.now().toISOString(),
+        reason: failureReason(error),
+      };
+      deps.log.warn({ err: error }, `The demo clip could not be recorded: ${failure.reason}`);
+      await db
+        .insert(appSettings)
+        .values({ key: showcaseFailureKey, value: failure })
+        .onConflictDoUpdate({
+          target: appSettings.key,
+          set: { value: failure, updatedAt: clock.now() },
+        });
+      return;
+    }
     // The clip before stays one more round: pages that fetched its address still play it.
     const value: ShowcaseState = {
       storageKey,
