@@ -2,12 +2,14 @@
  * The recorder port: pulls a clip of a camera's RTSP stream into an MP4 file.
  *
  * The one implementation runs Debian's ffmpeg (FFMPEG_PATH) exactly as in production: RTSP over
- * TCP (mobile networks drop UDP), `-t` seconds, the H.264 video copied as the camera sent it (no
- * re-encoding: cheap enough for many at once), audio dropped or encoded to AAC, `+faststart` so
- * browsers start playing before the whole file has arrived, all under a hard time-out.
+ * TCP (mobile networks drop UDP), a little longer than asked, the H.264 video copied as the camera
+ * sent it (no re-encoding: cheap enough for many at once), audio dropped or encoded to AAC; then
+ * cut to exactly the asked length from the first key frame, `+faststart` so browsers start
+ * playing before the whole file has arrived, all under hard time-outs.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 
 export interface RecordingRequest {
   /** rtsp://host:port/path */
@@ -45,7 +47,15 @@ const overrunAllowanceSeconds = 30;
 /** Smaller than this, the file has no usable video. */
 const minimumClipBytes = 2048;
 
-export function ffmpegArguments(request: RecordingRequest): string[] {
+/**
+ * Extra seconds recorded beyond the clip: a copied H.264 stream can only start at a key frame, so
+ * a recording that joins mid-group loses up to one key-frame interval (cameras send one every 1-2
+ * s). The surplus is cut off again from the first key frame (decision 046).
+ */
+export const keyFrameAllowanceSeconds = 2;
+
+/** The first pass: the stream as it comes, a little longer than asked, into `rawPath`. */
+export function ffmpegArguments(request: RecordingRequest, rawPath = request.outputPath): string[] {
   return [
     '-hide_banner',
     '-nostdin',
@@ -58,11 +68,42 @@ export function ffmpegArguments(request: RecordingRequest): string[] {
     '-i',
     request.rtspUrl,
     '-t',
-    String(request.durationSeconds),
+    String(request.durationSeconds + keyFrameAllowanceSeconds),
     '-map',
     '0:v:0',
     ...(request.includeAudio ? ['-map', '0:a:0?', '-c:a', 'aac', '-b:a', '32k'] : ['-an']),
     '-c:v',
+    'copy',
+    '-f',
+    'mp4',
+    '-y',
+    rawPath,
+  ];
+}
+
+/**
+ * The second pass: exactly `durationSeconds` from the first video frame (a key frame) at
+ * `startSeconds`, copied without re-encoding, `+faststart` so browsers start playing at once.
+ */
+export function trimArguments(
+  rawPath: string,
+  startSeconds: number,
+  request: Pick<RecordingRequest, 'durationSeconds' | 'outputPath'>,
+): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-ss',
+    startSeconds.toFixed(6),
+    '-i',
+    rawPath,
+    '-t',
+    String(request.durationSeconds),
+    '-map',
+    '0',
+    '-c',
     'copy',
     '-movflags',
     '+faststart',
@@ -71,6 +112,55 @@ export function ffmpegArguments(request: RecordingRequest): string[] {
     '-y',
     request.outputPath,
   ];
+}
+
+/** ffprobe beside the configured ffmpeg (Debian's ffmpeg package ships both). */
+export function ffprobePathFor(ffmpegPath: string): string {
+  return path.join(
+    path.dirname(ffmpegPath),
+    path.basename(ffmpegPath).replace('ffmpeg', 'ffprobe'),
+  );
+}
+
+/** Runs a program to its end; its exit code and the tail of what it printed on stderr. */
+function runTool(
+  program: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  hasTimedOut: boolean;
+}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout = (stdout + chunk).slice(-4000);
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      // The last few lines say what went wrong; keep the tail only.
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    let hasTimedOut = false;
+    const killer = setTimeout(() => {
+      hasTimedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(killer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr, hasTimedOut });
+    });
+  });
 }
 
 /**
@@ -132,56 +222,90 @@ export function describeFfmpegFailure(stderr: string): string {
   return recordingReasons.unknown;
 }
 
-export function createFfmpegRecorder(options: { ffmpegPath: string }): Recorder {
+export function createFfmpegRecorder(options: {
+  ffmpegPath: string;
+  ffprobePath?: string;
+}): Recorder {
+  const ffprobePath = options.ffprobePath ?? ffprobePathFor(options.ffmpegPath);
+
+  /** When the first video frame of the raw recording starts (seconds), 0 if unknown. */
+  async function firstVideoFrameAt(rawPath: string): Promise<number> {
+    const probe = await runTool(
+      ffprobePath,
+      [
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=start_time',
+        '-of',
+        'csv=p=0',
+        rawPath,
+      ],
+      15_000,
+    );
+    const start = Number.parseFloat(probe.stdout.trim());
+    return probe.code === 0 && Number.isFinite(start) && start > 0 ? start : 0;
+  }
+
   return {
-    record(request) {
-      return new Promise((resolve, reject) => {
-        const child = spawn(options.ffmpegPath, ffmpegArguments(request), {
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
-        let stderr = '';
-        child.stderr.setEncoding('utf8');
-        child.stderr.on('data', (chunk: string) => {
-          // The last few lines say what went wrong; keep the tail only.
-          stderr = (stderr + chunk).slice(-4000);
-        });
-        let hasTimedOut = false;
-        const killer = setTimeout(
-          () => {
-            hasTimedOut = true;
-            child.kill('SIGKILL');
-          },
-          (request.durationSeconds + socketTimeoutSeconds + overrunAllowanceSeconds) * 1000,
-        );
-        child.on('error', (error) => {
-          clearTimeout(killer);
-          reject(new RecordingError(recordingReasons.recorderMissing, error.message));
-        });
-        child.on('close', (code, signal) => {
-          clearTimeout(killer);
-          const tail = stderr.trim().split('\n').slice(-3).join(' | ');
-          if (hasTimedOut) {
-            reject(new RecordingError(recordingReasons.tooLong, tail));
-            return;
-          }
-          if (code !== 0) {
-            reject(
-              new RecordingError(describeFfmpegFailure(stderr), tail || `exit ${code ?? signal}`),
-            );
-            return;
-          }
-          fs.promises.stat(request.outputPath).then(
-            ({ size }) => {
-              if (size < minimumClipBytes) {
-                reject(new RecordingError(recordingReasons.noVideo, `${size} bytes`));
-              } else {
-                resolve({ sizeBytes: size });
-              }
-            },
-            () => reject(new RecordingError(recordingReasons.noFile, tail)),
+    async record(request) {
+      const rawPath = `${request.outputPath}.raw.mp4`;
+      try {
+        let run;
+        try {
+          run = await runTool(
+            options.ffmpegPath,
+            ffmpegArguments(request, rawPath),
+            (request.durationSeconds +
+              keyFrameAllowanceSeconds +
+              socketTimeoutSeconds +
+              overrunAllowanceSeconds) *
+              1000,
           );
+        } catch (error) {
+          throw new RecordingError(
+            recordingReasons.recorderMissing,
+            error instanceof Error ? error.message : String(error),
+          );
+        }
+        const tail = run.stderr.trim().split('\n').slice(-3).join(' | ');
+        if (run.hasTimedOut) throw new RecordingError(recordingReasons.tooLong, tail);
+        if (run.code !== 0) {
+          throw new RecordingError(
+            describeFfmpegFailure(run.stderr),
+            tail || `exit ${run.code ?? run.signal}`,
+          );
+        }
+        const rawSize = await fs.promises.stat(rawPath).then(
+          (stat) => stat.size,
+          () => {
+            throw new RecordingError(recordingReasons.noFile, tail);
+          },
+        );
+        if (rawSize < minimumClipBytes) {
+          throw new RecordingError(recordingReasons.noVideo, `${rawSize} bytes`);
+        }
+        // The clip starts at the first key frame and lasts exactly as long as asked.
+        const trim = await runTool(
+          options.ffmpegPath,
+          trimArguments(rawPath, await firstVideoFrameAt(rawPath), request),
+          30_000,
+        );
+        if (trim.code !== 0 || trim.hasTimedOut) {
+          throw new RecordingError(recordingReasons.noFile, trim.stderr.trim().slice(-300));
+        }
+        const { size } = await fs.promises.stat(request.outputPath).catch(() => {
+          throw new RecordingError(recordingReasons.noFile, 'no trimmed file');
         });
-      });
+        if (size < minimumClipBytes) {
+          throw new RecordingError(recordingReasons.noVideo, `${size} bytes`);
+        }
+        return { sizeBytes: size };
+      } finally {
+        await fs.promises.rm(rawPath, { force: true });
+      }
     },
   };
 }
