@@ -189,7 +189,9 @@ describe('Manage plan', () => {
         'Downgrade to Light Streaming: 5 GB of data a month, less than your current plan.',
       ),
     ).toBeDefined();
-    expect(await within(dialog).findByText(/credited to your next invoice/)).toBeDefined();
+    expect(
+      await within(dialog).findByText(/a credit of £11\.50 goes to your next invoice/),
+    ).toBeDefined();
     expect(within(dialog).queryByText(/upgrade/i)).toBeNull();
     expect(within(dialog).queryByText(/pay the difference/)).toBeNull();
   });

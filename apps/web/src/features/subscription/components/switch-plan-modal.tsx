@@ -71,9 +71,7 @@ export function SwitchPlanModal({
                 <p className={styles.note}>
                   {preview.data.amount_due > 0
                     ? 'The switch happens now. You pay the difference for the rest of this billing period (pro-rata), then '
-                    : preview.data.credit > 0
-                      ? 'The switch happens now. The unused part of your current plan is credited to your next invoice, then you pay '
-                      : 'The switch happens now, then you pay '}
+                    : 'The switch happens now, then you pay '}
                   {formatMoney(plan.unit_amount, plan.currency)} a{' '}
                   {intervalWord(plan.recurring.interval)}.
                 </p>
