@@ -63,6 +63,7 @@ export interface ClipStatsRow {
   failures: number;
   last_failure_at: Date | string | null;
   last_failure_error: string | null;
+  has_current_slot: boolean;
 }
 
 export const livestreamRepository = {
@@ -329,6 +330,8 @@ export const livestreamRepository = {
     executor: Executor,
     livestreamIds: string[],
     since: Date,
+    /** The current UK hour's slot: whether it has been recorded (or tried) yet. */
+    currentSlot: string,
   ): Promise<ClipStatsRow[]> {
     if (livestreamIds.length === 0) return [];
     return queryRows<ClipStatsRow>(
@@ -337,7 +340,9 @@ export const livestreamRepository = {
                  (select max(recorded_at) from clips c where c.livestream_id = l.id and c.status = 'ready') as latest_clip_at,
                  (select count(*)::int from clips c where c.livestream_id = l.id and c.status = 'failed'
                     and c.recorded_at >= ${since.toISOString()}) as failures,
-                 f.recorded_at as last_failure_at, f.error as last_failure_error
+                 f.recorded_at as last_failure_at, f.error as last_failure_error,
+                 exists (select 1 from clips c where c.livestream_id = l.id
+                           and c.slot = ${currentSlot}) as has_current_slot
           from livestreams l
           left join lateral (
             select recorded_at, error from clips c

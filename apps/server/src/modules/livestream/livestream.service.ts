@@ -51,7 +51,8 @@ import {
 } from './recording.service.ts';
 import {
   formatSchedule,
-  nextSlotStart,
+  nextRecordingAfter,
+  slotKeyAt,
   parseSchedule,
   toSchedule,
   ukWallClock,
@@ -204,7 +205,9 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
       disabledReason: row.disabledReason,
       isConfigured: row.configuredAt !== null,
       latestClipAt: toIso(stats?.latest_clip_at),
-      nextRecordingAt: row.isActive ? toIso(nextSlotStart(schedule, now)) : null,
+      nextRecordingAt: row.isActive
+        ? toIso(nextRecordingAfter(schedule, now, stats?.has_current_slot ?? false))
+        : null,
       recordingFailures: Number(stats?.failures ?? 0),
       lastFailure:
         stats?.last_failure_at && stats.last_failure_error
@@ -223,7 +226,12 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
     const now = clock.now();
     const ids = rows.map((row) => row.id);
     const [stats, views] = await Promise.all([
-      repository.clipStats(db, ids, new Date(now.getTime() - failureWindowDays * dayMs)),
+      repository.clipStats(
+        db,
+        ids,
+        new Date(now.getTime() - failureWindowDays * dayMs),
+        slotKeyAt(now),
+      ),
       repository.viewsByDay(db, ids, isoDay(new Date(now.getTime() - (viewsDays + 1) * dayMs))),
     ]);
     const result = new Map<string, LivestreamSummary>();

@@ -3,6 +3,7 @@ import { AppError } from '../../errors.ts';
 import {
   dueSlot,
   formatSchedule,
+  nextRecordingAfter,
   nextSlotStart,
   parseSchedule,
   slotKeyAt,
@@ -147,5 +148,23 @@ describe('slots in UK time', () => {
     const now = new Date('2026-03-10T12:00:00Z');
     expect(nextSlotStart({ hours: [], days: [...weekdays] }, now)).toBeNull();
     expect(nextSlotStart({ hours: [9], days: [] }, now)).toBeNull();
+  });
+});
+
+describe('next recording', () => {
+  it('is within the current hour when it is scheduled and not yet recorded (catch-up)', () => {
+    // Tuesday 10 March 2026, 12:20 GMT: hour 12 is scheduled, its slot not recorded yet.
+    const now = new Date('2026-03-10T12:20:30Z');
+    expect(nextRecordingAfter(defaultSchedule, now, false)?.toISOString()).toBe(
+      '2026-03-10T12:21:00.000Z',
+    );
+    // Once the hour's slot is recorded (or tried), the next one is the next scheduled hour.
+    expect(nextRecordingAfter(defaultSchedule, now, true)?.toISOString()).toBe(
+      '2026-03-10T13:00:00.000Z',
+    );
+    // Outside the schedule, the catch-up does not apply.
+    expect(
+      nextRecordingAfter(defaultSchedule, new Date('2026-03-10T18:20:00Z'), false)?.toISOString(),
+    ).toBe('2026-03-11T09:00:00.000Z');
   });
 });

@@ -186,3 +186,18 @@ export function slotStartsBetween(schedule: Schedule, from: Date, to: Date): Dat
   }
   return starts;
 }
+
+/**
+ * When the next recording happens: within the current hour when it is scheduled and its slot not
+ * recorded yet (the scheduler catches it up at its next minute, decision 041), else the next slot.
+ */
+export function nextRecordingAfter(
+  schedule: Schedule,
+  now: Date,
+  hasCurrentSlot: boolean,
+): Date | null {
+  if (!hasCurrentSlot && isScheduledAt(schedule, now)) {
+    return new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60_000);
+  }
+  return nextSlotStart(schedule, now);
+}

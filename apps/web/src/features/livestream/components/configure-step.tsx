@@ -18,6 +18,9 @@ import { configureStage } from '../setup-messages.ts';
 import { ChoiceGroup, ToggleGroup } from './toggle-group.tsx';
 import styles from './livestream-setup.module.css';
 
+/** "1 day", "5 days". */
+const count = (value: number, noun: string) => `${value} ${noun}${value === 1 ? '' : 's'}`;
+
 /** Step 2 (spec §2 Configure): quality, clip length, audio, hours and days, and the data it takes. */
 export function ConfigureStep({
   camera,
@@ -174,9 +177,10 @@ function DataEstimate({
           ` — ${share < 0.1 ? 'under 0.1' : share.toFixed(1)}% of this camera’s ${camera.dataAllowanceGb} GB allowance`}
       </p>
       <p className={styles.estimateDetail}>
-        {estimate.recordingsPerMonth} recordings of {settings.duration} s in {settings.quality}
-        {settings.includeAudio ? ' with audio' : ''} ({hoursPerDay} a day, {daysPerWeek} days a
-        week). Data the camera uses for other things comes on top.
+        {count(estimate.recordingsPerMonth, 'recording')} of {settings.duration} s in{' '}
+        {settings.quality}
+        {settings.includeAudio ? ' with audio' : ''} ({hoursPerDay} a day,{' '}
+        {count(daysPerWeek, 'day')} a week). Data the camera uses for other things comes on top.
       </p>
     </div>
   );
