@@ -40,7 +40,7 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
       <a
         key="livestream"
         data-route
-        href={paths.livestreamingSetup.href()}
+        href={paths.livestreamingSetup.href({ cameraId: camera.SIM_ICCID })}
         className={buttonClassName({ variant: 'secondary' })}
         {...about('Setup Livestreaming')}
       >

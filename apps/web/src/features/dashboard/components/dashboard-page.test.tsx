@@ -88,6 +88,12 @@ describe('Dashboard', () => {
     expect(
       within(heavy).getByRole('link', { name: 'Setup Livestreaming for Farmyard' }),
     ).toHaveProperty('pathname', '/livestreaming/setup');
+    // The link chooses this card's camera on the setup page.
+    expect(
+      within(heavy)
+        .getByRole('link', { name: 'Setup Livestreaming for Farmyard' })
+        .getAttribute('href'),
+    ).toMatch(/^\/livestreaming\/setup\?camera=\d{19,20}$/);
 
     const paused = await cardOf('Grain store');
     expect(within(paused).getByText('Paused')).toBeDefined();
