@@ -195,7 +195,8 @@ test.describe('subscriptions and billing', () => {
     await page.goto('/dashboard');
     const card = page.getByRole('article', { name: 'Farmyard' });
     await card.getByRole('button', { name: /^Pause subscription/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Pause Farmyard' });
+    const dialog = page.getByRole('dialog', { name: 'Pause subscription' });
+    await expect(dialog.getByText('Farmyard')).toBeVisible();
     await dialog.getByRole('radio').first().check();
     await dialog.getByRole('button', { name: 'Pause', exact: true }).click();
     await dialog.getByRole('button', { name: 'Yes, pause subscription' }).click();
@@ -212,7 +213,10 @@ test.describe('subscriptions and billing', () => {
     await expectAccessible(page);
     // Changing the date reopens the pause modal; cancelling it leaves the pause as it was.
     await cancelDialog.getByRole('button', { name: 'Change date' }).click();
-    await expect(page.getByRole('dialog', { name: 'Pause Farmyard' })).toBeVisible();
+    const changeDialog = page.getByRole('dialog', { name: 'Pause subscription' });
+    // A pause not started yet is scheduled, not "currently paused", and keeps its date chosen.
+    await expect(changeDialog.getByText(/^Pause scheduled from/)).toBeVisible();
+    await expect(changeDialog.getByRole('radio').first()).toBeChecked();
     await page.keyboard.press('Escape');
     await cancel.click();
     await cancelDialog.getByRole('button', { name: 'Cancel pause' }).click();

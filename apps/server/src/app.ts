@@ -156,7 +156,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     const stopListening = await invalidateOnCameraChanges(deps.database, plansCache);
     app.addHook('onClose', async () => stopListening());
   }
-  const cameras = createCamerasService({ db, clock: deps.clock, plansCache });
+  const cameras = createCamerasService({
+    db,
+    clock: deps.clock,
+    plansCache,
+    supportEmail: config.supportEmail,
+  });
   const usage = createUsageService({ db, clock: deps.clock });
   const billing = createBillingModule({
     config,

@@ -122,8 +122,14 @@ export const pauseOptionsResponse = z.object({
     /** Dates the plan can restart on: first days of the months after pause_from. */
     resume_dates: z.array(isoDate),
     customer_id: z.string(),
-    /** The pause already scheduled or running, if any. */
-    current_pause: z.object({ start_date: isoDate, end_date: isoDate }).nullable(),
+    /** The pause already scheduled (not started yet) or running (paused), if any. */
+    current_pause: z
+      .object({
+        start_date: isoDate,
+        end_date: isoDate,
+        state: z.enum(['scheduled', 'paused']),
+      })
+      .nullable(),
   }),
 });
 export type PauseOptionsResponse = z.infer<typeof pauseOptionsResponse>;

@@ -75,6 +75,22 @@ export const cameraUsage = z.object({
 });
 export type CameraUsage = z.infer<typeof cameraUsage>;
 
+/**
+ * Spec §4 derived card states, decided by the server (docs/decisions/014). 'attention' is a
+ * combination spec §4 does not define: a running plan on a terminated SIM.
+ */
+export const cardStates = [
+  'active',
+  'paused',
+  'pause-scheduled',
+  'overdue',
+  'terminated',
+  'no-subscription',
+  'attention',
+] as const;
+export const cardState = z.enum(cardStates);
+export type CardState = z.infer<typeof cardState>;
+
 export const camera = z.object({
   SIM_ICCID: z.string(),
   nicknameInDatabase: z.string().nullable(),
@@ -92,6 +108,15 @@ export const camera = z.object({
   }),
   isBarred: z.boolean().describe('Disabled by the provider'),
   usage: cameraUsage,
+  cardState: cardState.describe('Which card the dashboard shows (docs/decisions/014)'),
+  canLivestream: z
+    .boolean()
+    .describe('The livestream set-up would accept this camera (the same rule as its eligibility)'),
+  canPause: z.boolean().describe('The card offers Pause subscription'),
+  pauseReason: z
+    .string()
+    .nullable()
+    .describe('Why a running plan cannot be paused (e.g. annual plans), to show instead of Pause'),
 });
 export type Camera = z.infer<typeof camera>;
 
@@ -105,6 +130,7 @@ export const plansResponse = z.object({
     countedPlans: z.number().int(),
   }),
   cameras: z.array(camera),
+  supportEmail: z.string().describe('Where the cards send a farmer who needs help'),
 });
 export type PlansResponse = z.infer<typeof plansResponse>;
 

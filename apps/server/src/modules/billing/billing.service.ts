@@ -41,7 +41,13 @@ import {
   type SubscriptionWithPlan,
 } from './billing.repository.ts';
 import { createDunningMail } from './dunning-mail.ts';
-import { businessDay, earliestMonthStart, pauseStateOn, pauseWindow } from './pause-rules.ts';
+import {
+  businessDay,
+  earliestMonthStart,
+  pauseRefusal,
+  pauseStateOn,
+  pauseWindow,
+} from './pause-rules.ts';
 import { withSubscriptionLease } from './subscription-lease.ts';
 
 export interface BillingServiceDeps {
@@ -412,7 +418,11 @@ export function createBillingService(deps: BillingServiceDeps) {
       const state = pauseStateOn(subscription, day);
       const currentPause =
         state && subscription.pauseStartsOn && subscription.pauseResumesOn
-          ? { start_date: subscription.pauseStartsOn, end_date: subscription.pauseResumesOn }
+          ? {
+              start_date: subscription.pauseStartsOn,
+              end_date: subscription.pauseResumesOn,
+              state,
+            }
           : null;
       const none = (message: string) => ({
         pause_options: {
@@ -423,14 +433,11 @@ export function createBillingService(deps: BillingServiceDeps) {
           current_pause: currentPause,
         },
       });
-      if (subscription.status === 'canceled')
-        return none('This camera has no active subscription to pause.');
-      if (subscription.status === 'past_due' || subscription.status === 'overdue') {
-        return none('Please pay the overdue invoice before pausing this plan.');
-      }
-      if (current.price.interval !== 'month') {
-        return none('Annual plans are paid for the year ahead and cannot be paused.');
-      }
+      const refusal = pauseRefusal({
+        status: subscription.status,
+        interval: current.price.interval,
+      });
+      if (refusal) return none(refusal);
       if (state === 'paused' && subscription.pauseStartsOn && subscription.pauseResumesOn) {
         // A running pause can only be moved to restart on another 1st.
         const restartFrom = earliestMonthStart(day);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { businessDay, earliestMonthStart, pauseStateOn, pauseWindow } from './pause-rules.ts';
+import {
+  businessDay,
+  earliestMonthStart,
+  pauseRefusal,
+  pauseStateOn,
+  pauseWindow,
+} from './pause-rules.ts';
 
 describe('pause window', () => {
   it('starts next month for a request before the 25th', () => {
@@ -55,5 +61,14 @@ describe('pause state', () => {
     expect(
       pauseStateOn({ status: 'active', pauseStartsOn: null, pauseResumesOn: null }, '2026-04-10'),
     ).toBeNull();
+  });
+});
+
+describe('pauseRefusal (decision 014)', () => {
+  it('lets running monthly plans pause and says why the others cannot', () => {
+    expect(pauseRefusal({ status: 'active', interval: 'month' })).toBeNull();
+    expect(pauseRefusal({ status: 'active', interval: 'year' })).toMatch(/^Annual plans/);
+    expect(pauseRefusal({ status: 'past_due', interval: 'month' })).toMatch(/overdue invoice/);
+    expect(pauseRefusal({ status: 'canceled', interval: 'month' })).toMatch(/no active/);
   });
 });

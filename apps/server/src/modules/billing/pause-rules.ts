@@ -55,6 +55,21 @@ export function pauseWindow(today: string): PauseWindow {
   };
 }
 
+/**
+ * Why a subscription cannot be paused at all, or null when it can (docs/decisions/014): the one
+ * rule behind the pause options, the pause itself and the dashboard card's `canPause`.
+ */
+export function pauseRefusal(subscription: { status: string; interval: string }): string | null {
+  if (subscription.status === 'canceled') return 'This camera has no active subscription to pause.';
+  if (subscription.status === 'past_due' || subscription.status === 'overdue') {
+    return 'Please pay the overdue invoice before pausing this plan.';
+  }
+  if (subscription.interval !== 'month') {
+    return 'Annual plans are paid for the year ahead, so they cannot be paused.';
+  }
+  return null;
+}
+
 export interface PauseFields {
   status: string;
   pauseStartsOn: string | null;

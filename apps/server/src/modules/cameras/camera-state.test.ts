@@ -63,8 +63,10 @@ describe('card state (spec §4)', () => {
     ['canceled', 'terminated', 'terminated'],
     ['canceled', 'active', 'no-subscription'],
     ['canceled', 'paused', 'no-subscription'],
-    // The provider may end a SIM before billing catches up: terminated wins.
-    ['active', 'terminated', 'terminated'],
+    // The provider ended the SIM while the plan runs: not a spec §4 state (decision 014).
+    ['active', 'terminated', 'attention'],
+    ['paused', 'terminated', 'attention'],
+    ['overdue', 'terminated', 'attention'],
   ] as const)('SubStatus %s with SimStatus %s is %s', (subStatus, simStatus, expected) => {
     expect(deriveCardState(subStatus, simStatus)).toBe(expected);
   });
@@ -82,6 +84,7 @@ describe('labelDashboard', () => {
     expect(deriveDashboardLabel('active', 'active', true)).toBe('Barred');
     expect(deriveDashboardLabel('canceled', 'active', true)).toBe('Barred');
     expect(deriveDashboardLabel('canceled', 'terminated', true)).toBe('terminated');
+    expect(deriveDashboardLabel('active', 'terminated', false)).toBe('Attention');
   });
 });
 

@@ -2,7 +2,7 @@
  * How a camera's subscription and SIM become the states of spec §4, and the usage figures of
  * its card. Pure functions of stored values and business time; rules in docs/decisions/011.
  */
-import type { DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
+import type { CardState, DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
 import type { SimState, SubscriptionStatus } from '../../db/schema.ts';
 
 export interface SubscriptionFacts {
@@ -44,15 +44,13 @@ export function deriveSimStatus(state: SimState): SimStatus {
   return state === 'stock' ? 'paused' : state;
 }
 
-export type CardState =
-  'active' | 'paused' | 'pause-scheduled' | 'overdue' | 'terminated' | 'no-subscription';
-
 /**
- * Spec §4 derived card states. A terminated SIM is terminated whatever its subscription says
- * (the provider may end a SIM first).
+ * Spec §4 derived card states. A terminated SIM with no plan is Terminated; a terminated SIM whose
+ * plan still runs (the provider ended the SIM first) is a combination spec §4 does not define:
+ * 'attention', a card that asks the farmer to contact support (docs/decisions/014).
  */
 export function deriveCardState(subStatus: SubStatus, simStatus: SimStatus): CardState {
-  if (simStatus === 'terminated') return 'terminated';
+  if (simStatus === 'terminated') return subStatus === 'canceled' ? 'terminated' : 'attention';
   switch (subStatus) {
     case 'active':
       return 'active';
@@ -70,8 +68,8 @@ export function deriveCardState(subStatus: SubStatus, simStatus: SimStatus): Car
 
 /**
  * labelDashboard, the card's headline shown in its status chip: 'terminated' for a terminated
- * SIM, 'Barred' when the provider disabled the SIM, 'Attention' for a live SIM with no active
- * subscription, otherwise the SubStatus.
+ * SIM without a plan, 'Barred' when the provider disabled the SIM, 'Attention' for a live SIM
+ * with no active subscription or a terminated SIM whose plan still runs, otherwise the SubStatus.
  */
 export function deriveDashboardLabel(
   subStatus: SubStatus,
@@ -80,6 +78,7 @@ export function deriveDashboardLabel(
 ): DashboardLabel {
   const cardState = deriveCardState(subStatus, simStatus);
   if (cardState === 'terminated') return 'terminated';
+  if (cardState === 'attention') return 'Attention';
   if (isBarred) return 'Barred';
   if (cardState === 'no-subscription') return 'Attention';
   return subStatus;

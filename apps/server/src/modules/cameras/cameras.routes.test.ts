@@ -148,6 +148,71 @@ describe('GET /api/cameras/plansV2', () => {
     });
   });
 
+  it("gives each card its state and actions, livestreaming by the set-up's own rule (decision 014)", async () => {
+    const response = await plans();
+    expect(response.supportEmail).toMatch(/@/);
+    expect(
+      response.cameras.map((camera) => [
+        camera.nicknameInDatabase,
+        camera.cardState,
+        camera.canLivestream,
+        camera.canPause,
+      ]),
+    ).toEqual([
+      ['Top gate', 'active', false, true],
+      ['Lambing shed', 'active', false, false],
+      ['Farmyard', 'active', true, true],
+      ['Calving pen', 'active', true, false],
+      ['Grain store', 'paused', false, false],
+      ['Holiday cottage', 'pause-scheduled', false, false],
+      ['Fuel tank', 'overdue', false, false],
+      ['Bottom field', 'overdue', false, false],
+      ['Old dairy', 'terminated', false, false],
+      ['Machinery shed', 'no-subscription', false, false],
+    ]);
+    // Annual plans say why they cannot be paused; other cards have no reason to show.
+    expect(cameraOf(response, 104).pauseReason).toMatch(/^Annual plans are paid for the year/);
+    expect(cameraOf(response, 101).pauseReason).toBeNull();
+    expect(cameraOf(response, 105).pauseReason).toBeNull();
+    // The livestream set-up offers exactly the cameras the cards offer it on.
+    const livestream = await context.app.inject({
+      method: 'GET',
+      url: '/api/livestreaming/cameras',
+      headers: actors.headers.owner,
+    });
+    const eligible = livestream.json<{ cameras: { SIM_ICCID: string }[] }>();
+    expect(eligible.cameras.map((camera) => camera.SIM_ICCID).sort()).toEqual(
+      response.cameras
+        .filter((camera) => camera.canLivestream)
+        .map((camera) => camera.SIM_ICCID)
+        .sort(),
+    );
+  });
+
+  it('asks a running plan on a terminated SIM for attention and never offers livestreaming', async () => {
+    const farmyard = demoIccid(103);
+    await context.database.db
+      .update(sims)
+      .set({ state: 'terminated' })
+      .where(eq(sims.iccid, farmyard));
+    try {
+      const card = cameraOf(await plans(), 103);
+      expect(card).toMatchObject({
+        SubStatus: 'active',
+        SimStatus: 'terminated',
+        labelDashboard: 'Attention',
+        cardState: 'attention',
+        canLivestream: false,
+        canPause: false,
+      });
+    } finally {
+      await context.database.db
+        .update(sims)
+        .set({ state: 'active' })
+        .where(eq(sims.iccid, farmyard));
+    }
+  });
+
   it('turns a scheduled pause into paused when its day comes (business time)', async () => {
     context.clock.set('2026-04-01T00:30:00Z');
     try {

@@ -11,8 +11,11 @@ import { writeAudit } from '../../lib/audit.ts';
 import { notFound } from '../../errors.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
+import { pauseRefusal } from '../billing/pause-rules.ts';
+import { livestreamEligibility } from '../livestream/eligibility.ts';
 import {
   bytesPerGb,
+  deriveCardState,
   deriveDashboardLabel,
   deriveSimStatus,
   deriveSubStatus,
@@ -28,11 +31,18 @@ export interface CamerasServiceDependencies {
   db: Database;
   clock: Clock;
   plansCache: ReadCache<PlansResponse>;
+  /** Where the cards send a farmer who needs help (SUPPORT_EMAIL). */
+  supportEmail: string;
 }
 
 export type CamerasService = ReturnType<typeof createCamerasService>;
 
-export function createCamerasService({ db, clock, plansCache }: CamerasServiceDependencies) {
+export function createCamerasService({
+  db,
+  clock,
+  plansCache,
+  supportEmail,
+}: CamerasServiceDependencies) {
   function toCamera(
     row: CameraRow,
     now: Date,
@@ -60,6 +70,19 @@ export function createCamerasService({ db, clock, plansCache }: CamerasServiceDe
       !row.is_barred &&
       subStatus !== 'paused' &&
       subStatus !== 'canceled';
+
+    const cardState = deriveCardState(subStatus, simStatus);
+    // The set-up's own rule (docs/decisions/014): the card never offers what the set-up refuses.
+    const livestream = livestreamEligibility({
+      productName: row.product_name,
+      subStatus,
+      simState: row.state,
+      isBarred: row.is_barred,
+    });
+    const pauseRefused =
+      cardState === 'active' && row.status
+        ? pauseRefusal({ status: row.status, interval: row.interval ?? 'month' })
+        : null;
 
     const camera: Camera = {
       SIM_ICCID: row.iccid,
@@ -101,6 +124,11 @@ export function createCamerasService({ db, clock, plansCache }: CamerasServiceDe
         nextMonthStart: nextMonthStart(now),
         activatedAt: row.activated_at_ms === null ? null : new Date(Number(row.activated_at_ms)),
       }),
+      cardState,
+      canLivestream: livestream.isEligible,
+      // Only a running plan is offered Pause; a scheduled pause is moved from its own modal.
+      canPause: cardState === 'active' && pauseRefused === null,
+      pauseReason: pauseRefused,
     };
     return {
       camera,
@@ -130,6 +158,7 @@ export function createCamerasService({ db, clock, plansCache }: CamerasServiceDe
         countedPlans,
       },
       cameras,
+      supportEmail,
     };
   }
 

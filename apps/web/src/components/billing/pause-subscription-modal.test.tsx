@@ -61,4 +61,69 @@ describe('Pause subscription modal', () => {
       resume_date: '2026-06-01',
     });
   });
+
+  it('is titled Pause subscription with the camera named in the body', async () => {
+    authStore.signIn('customer-token');
+    mockFetch(() =>
+      jsonResponse(200, {
+        pause_options: {
+          message: 'Your plan will be paused from 1 April 2026.',
+          pause_from: '2026-04-01',
+          resume_dates: ['2026-05-01'],
+          customer_id: 'cus_1',
+          current_pause: null,
+        },
+      }),
+    );
+    render(
+      <QueryClientProvider client={queryClient}>
+        <PauseSubscriptionModal
+          billingCustomerId="cus_1"
+          cameraName="Top gate"
+          isOpen
+          onClose={() => {}}
+          onPaused={() => {}}
+        />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('dialog', { name: 'Pause subscription' })).toBeDefined();
+    expect(await screen.findByText('Top gate')).toBeDefined();
+  });
+
+  it('changing the date of a pause not started yet says it is scheduled and preselects its date', async () => {
+    authStore.signIn('customer-token');
+    queryClient.clear();
+    mockFetch(() =>
+      jsonResponse(200, {
+        pause_options: {
+          message: 'Your plan will be paused from 1 April 2026.',
+          pause_from: '2026-04-01',
+          resume_dates: ['2026-05-01', '2026-06-01', '2026-07-01'],
+          customer_id: 'cus_2',
+          current_pause: { start_date: '2026-04-01', end_date: '2026-06-01', state: 'scheduled' },
+        },
+      }),
+    );
+    render(
+      <QueryClientProvider client={queryClient}>
+        <PauseSubscriptionModal
+          billingCustomerId="cus_2"
+          isOpen
+          onClose={() => {}}
+          onPaused={() => {}}
+        />
+      </QueryClientProvider>,
+    );
+    expect(
+      await screen.findByText('Pause scheduled from 1 April 2026 until 1 June 2026.'),
+    ).toBeDefined();
+    expect(screen.queryByText(/Currently paused/)).toBeNull();
+    const june = screen.getByRole('radio', { name: '1 June 2026' }) as HTMLInputElement;
+    expect(june.checked).toBe(true);
+    expect((screen.getByRole('button', { name: 'Pause' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+    await userEvent.setup().click(screen.getByRole('radio', { name: '1 July 2026' }));
+    expect(june.checked).toBe(false);
+  });
 });

@@ -15,7 +15,7 @@ export const pauseFailedMessage = 'Failed to pause subscription. Try again later
 export interface PauseSubscriptionModalProps {
   /** The camera's billing customer id (the spec's stripeCustomerId). */
   billingCustomerId: string;
-  /** Shown in the title, e.g. the camera's nickname. */
+  /** Named in the body (the title is the spec's "Pause subscription"), e.g. the nickname. */
   cameraName?: string | null;
   isOpen: boolean;
   onClose: () => void;
@@ -29,21 +29,22 @@ export interface PauseSubscriptionModalProps {
  */
 export function PauseSubscriptionModal(props: PauseSubscriptionModalProps) {
   return (
-    <Modal
-      isOpen={props.isOpen}
-      onClose={props.onClose}
-      title={props.cameraName ? `Pause ${props.cameraName}` : 'Pause subscription'}
-    >
+    <Modal isOpen={props.isOpen} onClose={props.onClose} title="Pause subscription">
       {/* Mounted only while open, so each opening starts from a fresh choice. */}
       <PauseForm {...props} />
     </Modal>
   );
 }
 
-function PauseForm({ billingCustomerId, onClose, onPaused }: PauseSubscriptionModalProps) {
+function PauseForm({
+  billingCustomerId,
+  cameraName,
+  onClose,
+  onPaused,
+}: PauseSubscriptionModalProps) {
   const pauseDates = usePauseDates(billingCustomerId, true);
   const pause = usePauseSubscription();
-  const [resumeDate, setResumeDate] = useState('');
+  const [chosenDate, setResumeDate] = useState<string | null>(null);
   const [isConfirming, setIsConfirming] = useState(false);
 
   if (pauseDates.isPending) return <Loader label="Loading pause dates…" />;
@@ -55,6 +56,16 @@ function PauseForm({ billingCustomerId, onClose, onPaused }: PauseSubscriptionMo
     );
   }
   const options = pauseDates.data;
+  const current = options.current_pause;
+  // Changing a pause's date starts from the date it has now, when that is still offered.
+  const resumeDate =
+    chosenDate ??
+    (current && options.resume_dates.includes(current.end_date) ? current.end_date : '');
+  const forCamera = cameraName ? (
+    <p>
+      Camera: <strong>{cameraName}</strong>
+    </p>
+  ) : null;
 
   const submit = () =>
     pause.mutate(
@@ -75,6 +86,7 @@ function PauseForm({ billingCustomerId, onClose, onPaused }: PauseSubscriptionMo
   if (!options.pause_from || options.resume_dates.length === 0) {
     return (
       <>
+        {forCamera}
         <p>{options.message}</p>
         <div className={styles.actions}>
           <Button variant="secondary" onClick={onClose}>
@@ -116,11 +128,12 @@ function PauseForm({ billingCustomerId, onClose, onPaused }: PauseSubscriptionMo
         if (resumeDate) setIsConfirming(true);
       }}
     >
+      {forCamera}
       <p>{options.message}</p>
-      {options.current_pause && (
+      {current && (
         <p className={styles.note}>
-          Currently paused from {formatDay(options.current_pause.start_date)} until{' '}
-          {formatDay(options.current_pause.end_date)}.
+          {current.state === 'paused' ? 'Currently paused' : 'Pause scheduled'} from{' '}
+          {formatDay(current.start_date)} until {formatDay(current.end_date)}.
         </p>
       )}
       <fieldset className={styles.dates}>

@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   billingIntervalTextOf,
-  cardStateOf,
   chipTextOf,
   chipToneOf,
   planNameOf,
   planTierOf,
 } from './camera-state.ts';
-
-describe('card state (spec §4)', () => {
-  it.each([
-    ['active', 'active', 'active'],
-    ['paused', 'paused', 'paused'],
-    ['pause scheduled', 'active', 'pause-scheduled'],
-    ['past_due', 'active', 'overdue'],
-    ['overdue', 'active', 'overdue'],
-    ['canceled', 'terminated', 'terminated'],
-    ['canceled', 'active', 'no-subscription'],
-    ['canceled', 'paused', 'no-subscription'],
-  ] as const)('SubStatus %s with SimStatus %s is %s', (SubStatus, SimStatus, expected) => {
-    expect(cardStateOf({ SubStatus, SimStatus })).toBe(expected);
-  });
-});
 
 describe('status chip colours (spec §4)', () => {
   it.each([

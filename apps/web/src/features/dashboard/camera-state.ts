@@ -1,37 +1,13 @@
 /**
- * Everything the dashboard derives from a camera of the plans list (spec §3, §4): its card state,
- * the status chip's tone and text, the plan's name and tier, the billing interval, and which
- * actions it offers. Pure functions: the card, its actions (including billing's Pay now, Pause
- * and Cancel Scheduled Pause) and the tests all use this one module.
+ * How the dashboard shows a camera of the plans list (spec §3, §4): the status chip's tone and
+ * text, the plan's name and tier, the billing interval, the card's messages. Display only: the
+ * card state and which actions a card offers (livestream, pause) come from the server
+ * (docs/decisions/014).
  */
-import type { Camera, DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
+import type { CardState, DashboardLabel } from '@farmcam/contract';
 import type { ChipTone } from '../../components/ui/chip.tsx';
 
-/** Spec §4 derived card states. */
-export type CardState =
-  'active' | 'paused' | 'pause-scheduled' | 'overdue' | 'terminated' | 'no-subscription';
-
-/**
- * Active: SubStatus active. Paused: paused. Overdue: past_due or overdue. Terminated: SimStatus
- * terminated (with SubStatus canceled, or any: the provider may end a SIM first). No active
- * subscription: SubStatus canceled on a live or paused SIM. Pause scheduled: 'pause scheduled'.
- */
-export function cardStateOf(camera: { SubStatus: SubStatus; SimStatus: SimStatus }): CardState {
-  if (camera.SimStatus === 'terminated') return 'terminated';
-  switch (camera.SubStatus) {
-    case 'active':
-      return 'active';
-    case 'paused':
-      return 'paused';
-    case 'pause scheduled':
-      return 'pause-scheduled';
-    case 'past_due':
-    case 'overdue':
-      return 'overdue';
-    case 'canceled':
-      return 'no-subscription';
-  }
-}
+export type { CardState };
 
 /**
  * Spec §4 chip colours: active green; Attention, Barred, canceled, overdue, past_due red;
@@ -105,13 +81,9 @@ export function billingIntervalTextOf(interval: string): string {
   return interval === 'month' ? 'Billed Monthly' : 'Billed Annually';
 }
 
-/** Spec §5: livestreaming is for cameras whose product name contains 'heavy' and SubStatus is active. */
-export function isLivestreamEligible(camera: Camera): boolean {
-  return (
-    camera.SubStatus === 'active' &&
-    (camera.stripeSubscription?.productName ?? '').toLowerCase().includes('heavy')
-  );
-}
+/** Cards of a plan that no longer bills say nothing about billing (docs/decisions/014). */
+export const showsBillingInterval = (state: CardState) =>
+  state !== 'terminated' && state !== 'no-subscription' && state !== 'attention';
 
 /** A camera's display name: its nickname, or one built from the SIM number. */
 export function cameraNameOf(camera: { nicknameInDatabase: string | null; SIM_ICCID: string }) {
@@ -152,4 +124,6 @@ export const cardTexts = {
   pausedRestart:
     'A paused plan can be restarted at the start of any month: get in touch before the 25th.',
   barred: 'The network provider has disabled this SIM. Please contact support.',
+  attention:
+    "This camera's SIM has been switched off by the network, but its plan is still running, so it cannot stream. Please contact support and we will put it right.",
 } as const;

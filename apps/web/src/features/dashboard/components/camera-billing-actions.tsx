@@ -1,4 +1,4 @@
-import type { Camera } from '@farmcam/contract';
+import type { Camera, CardState } from '@farmcam/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
@@ -6,15 +6,17 @@ import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal
 import { PauseSubscriptionModal } from '../../../components/billing/pause-subscription-modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { plansQueryKey } from '../api/get-plans.ts';
-import { cameraNameOf, type CardState } from '../camera-state.ts';
+import { cameraNameOf } from '../camera-state.ts';
+import styles from './camera-card-actions.module.css';
 
 /** Spec §4: after a pause or cancel succeeds the list is reloaded after 1 second. */
 const reloadDelayMs = 1000;
 
 /**
  * A card's billing actions (spec §2, §4): Pay now on an overdue card (the billing portal in a new
- * tab), Pause subscription on an active one, Cancel Scheduled Pause (or change its date) on a
- * card with a pause scheduled.
+ * tab), Pause subscription when the server says the plan can be paused (`canPause`; otherwise its
+ * `pauseReason` in place of the button), Cancel Scheduled Pause (or change its date) on a card
+ * with a pause scheduled.
  */
 export function CameraBillingActions({ camera, state }: { camera: Camera; state: CardState }) {
   const queryClient = useQueryClient();
@@ -38,10 +40,13 @@ export function CameraBillingActions({ camera, state }: { camera: Camera; state:
           Pay now{about}
         </Button>
       )}
-      {state === 'active' && (
+      {camera.canPause && (
         <Button variant="secondary" onClick={() => setOpenModal('pause')}>
           Pause subscription{about}
         </Button>
+      )}
+      {!camera.canPause && camera.pauseReason && (
+        <p className={styles.note}>{camera.pauseReason}</p>
       )}
       {state === 'pause-scheduled' && (
         <Button variant="secondary" onClick={() => setOpenModal('cancel-pause')}>

@@ -1,13 +1,14 @@
-import type { Camera } from '@farmcam/contract';
+import type { Camera, CardState } from '@farmcam/contract';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { paths } from '../../../config/paths.ts';
-import { cameraNameOf, isLivestreamEligible, type CardState } from '../camera-state.ts';
+import { cameraNameOf } from '../camera-state.ts';
 import { CameraBillingActions, hasBillingAction } from './camera-billing-actions.tsx';
 import styles from './camera-card-actions.module.css';
 
 /**
  * The card's actions (spec §2): renewal for a camera without a subscription, Setup Livestreaming
- * for active Heavy plans, and the links to More info, Manage plan and Invoices. The links are
+ * when the server says the camera can stream (`canLivestream`), and the links to More info,
+ * Manage plan and Invoices (Manage plan on every card with a billing account, as spec §2 lists). The links are
  * plain anchors marked `data-route`, which the grid turns into in-app navigation with one click
  * handler for all cards (thousands of router Links cost more than the rest of the card).
  *
@@ -19,7 +20,6 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
   const name = cameraNameOf(camera);
   // Each link's name says which camera it is about (an attribute, not more elements per card).
   const about = (label: string) => ({ 'aria-label': `${label} for ${name}` });
-  const canManagePlan = billingId !== null && state !== 'terminated' && state !== 'no-subscription';
 
   const primary = [
     hasBillingAction(state) && billingId && (
@@ -36,7 +36,7 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
         Renew subscription
       </a>
     ),
-    isLivestreamEligible(camera) && (
+    camera.canLivestream && (
       <a
         key="livestream"
         data-route
@@ -58,7 +58,7 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
             More info
           </a>
         </li>
-        {canManagePlan && (
+        {billingId !== null && (
           <li>
             <a data-route href={paths.subscription.href(billingId)} {...about('Manage plan')}>
               Manage plan

@@ -5,14 +5,13 @@ import { classNames } from '../../../components/ui/class-names.ts';
 import {
   billingIntervalTextOf,
   cameraNameOf,
-  cardStateOf,
   cardTexts,
   chipTextOf,
   chipToneOf,
   formatDay,
   formatGb,
   planNameOf,
-  type CardState,
+  showsBillingInterval,
 } from '../camera-state.ts';
 import styles from './camera-card.module.css';
 import { CameraCardActions } from './camera-card-actions.tsx';
@@ -20,11 +19,17 @@ import { CameraCardActions } from './camera-card-actions.tsx';
 export interface CameraCardProps {
   camera: Camera;
   onRename: (camera: Camera) => void;
+  /** The address the paused and attention cards offer (the plans answer's supportEmail). */
+  supportEmail: string;
 }
 
 /** One camera (spec §2): name and edit button, SIM number, status, plan, billing, usage, actions. */
-export const CameraCard = memo(function CameraCard({ camera, onRename }: CameraCardProps) {
-  const state = cardStateOf(camera);
+export const CameraCard = memo(function CameraCard({
+  camera,
+  onRename,
+  supportEmail,
+}: CameraCardProps) {
+  const state = camera.cardState;
   const name = cameraNameOf(camera);
   const headingId = `camera-${camera.SIM_ICCID}`;
   const subscription = camera.stripeSubscription;
@@ -61,7 +66,7 @@ export const CameraCard = memo(function CameraCard({ camera, onRename }: CameraC
           <dt>Plan</dt>
           <dd>{planNameOf(subscription?.productName)}</dd>
         </div>
-        {subscription && (
+        {subscription && showsBillingInterval(state) && (
           <div>
             <dt>Billing</dt>
             <dd>{billingIntervalTextOf(subscription.interval)}</dd>
@@ -73,7 +78,7 @@ export const CameraCard = memo(function CameraCard({ camera, onRename }: CameraC
         </div>
       </dl>
       <UsageMeter camera={camera} />
-      <CardMessage camera={camera} state={state} />
+      <CardMessage camera={camera} supportEmail={supportEmail} />
       <CameraCardActions camera={camera} state={state} />
     </article>
   );
@@ -112,22 +117,33 @@ function UsageMeter({ camera }: { camera: Camera }) {
   );
 }
 
-function CardMessage({ camera, state }: { camera: Camera; state: CardState }) {
+function CardMessage({ camera, supportEmail }: { camera: Camera; supportEmail: string }) {
   const pause = camera.statusData.subscriptionStatus.pause;
-  switch (state) {
+  const contact = (
+    <a className={styles.contact} href={`mailto:${supportEmail}`}>
+      Contact support<span className="visually-hidden"> about {cameraNameOf(camera)}</span>
+    </a>
+  );
+  switch (camera.cardState) {
     case 'overdue':
       return <p className={styles.alert}>{cardTexts.overdue}</p>;
     case 'no-subscription':
       return <p className={styles.alert}>{cardTexts.noSubscription}</p>;
     case 'terminated':
       return <p className={styles.message}>{cardTexts.terminated}</p>;
+    case 'attention':
+      return (
+        <p className={styles.alert}>
+          {cardTexts.attention} {contact}
+        </p>
+      );
     case 'paused':
       return (
         <p className={styles.warning}>
           {pause?.end_date
             ? `Streaming plan paused until ${formatDay(pause.end_date)}. `
             : 'Streaming plan paused. '}
-          {cardTexts.pausedRestart}
+          {cardTexts.pausedRestart} {contact}
         </p>
       );
     case 'pause-scheduled':

@@ -12,7 +12,7 @@ export const cardsRenderedMark = 'camera-grid:rendered';
  * The cards (spec §2: columns at least 18rem wide). One rename dialog for the whole grid, and
  * memoised cards that keep nothing of their own, so a grid of a thousand stays quick.
  */
-export function CameraGrid({ cameras }: { cameras: Camera[] }) {
+export function CameraGrid({ cameras, supportEmail }: { cameras: Camera[]; supportEmail: string }) {
   const [renaming, setRenaming] = useState<Camera | null>(null);
   const openRename = useCallback((camera: Camera) => setRenaming(camera), []);
   const closeRename = useCallback(() => setRenaming(null), []);
@@ -42,7 +42,7 @@ export function CameraGrid({ cameras }: { cameras: Camera[] }) {
       <ul className={styles.grid} onClick={followRoute}>
         {cameras.map((camera) => (
           <li key={camera.SIM_ICCID} className={styles.item}>
-            <CameraCard camera={camera} onRename={openRename} />
+            <CameraCard camera={camera} onRename={openRename} supportEmail={supportEmail} />
           </li>
         ))}
       </ul>

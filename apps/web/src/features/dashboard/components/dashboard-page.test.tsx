@@ -94,6 +94,12 @@ describe('Dashboard', () => {
         .getByRole('link', { name: 'Setup Livestreaming for Farmyard' })
         .getAttribute('href'),
     ).toMatch(/^\/livestreaming\/setup\?camera=\d{19,20}$/);
+    // Annual plans cannot be paused: the card says why instead of offering Pause.
+    expect(within(heavy).queryByRole('button', { name: /Pause subscription/ })).toBeNull();
+    expect(within(heavy).getByText(/Annual plans are paid for the year ahead/)).toBeDefined();
+    expect(
+      within(active).getByRole('button', { name: 'Pause subscription for Top gate' }),
+    ).toBeDefined();
 
     const paused = await cardOf('Grain store');
     expect(within(paused).getByText('Paused')).toBeDefined();
@@ -101,6 +107,9 @@ describe('Dashboard', () => {
     expect(paused.textContent).toContain(
       'can be restarted at the start of any month: get in touch before the 25th',
     );
+    expect(
+      within(paused).getByRole('link', { name: 'Contact support about Grain store' }),
+    ).toHaveProperty('href', 'mailto:support@farmcam.test');
 
     const scheduled = await cardOf('Holiday cottage');
     expect(within(scheduled).getByText('Pause scheduled')).toBeDefined();
@@ -122,7 +131,21 @@ describe('Dashboard', () => {
     expect(
       within(terminated).getByText('Streaming plan cancelled and SIM deactivated.'),
     ).toBeDefined();
-    expect(within(terminated).queryByRole('link', { name: /Manage plan/ })).toBeNull();
+    // Spec §2 lists Manage plan for every card; a plan that no longer bills says no interval.
+    expect(
+      within(terminated).getByRole('link', { name: 'Manage plan for Old dairy' }),
+    ).toBeDefined();
+    expect(within(terminated).queryByText(/Billed/)).toBeNull();
+
+    // A running plan on a terminated SIM (not a spec §4 state): Attention, support, no livestream.
+    const oldBarn = await cardOf('Old barn');
+    expect(within(oldBarn).getByText('Attention')).toBeDefined();
+    expect(oldBarn.textContent).toContain('switched off by the network');
+    expect(
+      within(oldBarn).getByRole('link', { name: 'Contact support about Old barn' }),
+    ).toBeDefined();
+    expect(within(oldBarn).queryByRole('link', { name: /Setup Livestreaming/ })).toBeNull();
+    expect(within(oldBarn).queryByText(/Billed/)).toBeNull();
 
     const unsubscribed = await cardOf('Machinery shed');
     expect(within(unsubscribed).getByText('Attention')).toBeDefined();
@@ -137,6 +160,10 @@ describe('Dashboard', () => {
       'pathname',
       `/pricing/${cameras.noSubscription!.SIM_ICCID}/${cameras.noSubscription!.STRIPE_CUSTOMER_ID}`,
     );
+    expect(within(unsubscribed).queryByText(/Billed/)).toBeNull();
+    expect(
+      within(unsubscribed).getByRole('link', { name: 'Manage plan for Machinery shed' }),
+    ).toBeDefined();
 
     const noPlan = await cardOf(`Camera ${cameras.noPlan!.SIM_ICCID.slice(-4)}`);
     expect(within(noPlan).getByText('No Plan')).toBeDefined();

@@ -57,7 +57,7 @@ export function DashboardPage() {
       </Card>
     );
   } else {
-    const { cameras, overallSummary } = plans.data;
+    const { cameras, overallSummary, supportEmail } = plans.data;
     content = (
       <>
         <CombinedPlanCard summary={overallSummary} />
@@ -82,7 +82,7 @@ export function DashboardPage() {
               </Link>
             </div>
           </div>
-          <CameraGrid cameras={cameras} />
+          <CameraGrid cameras={cameras} supportEmail={supportEmail} />
         </section>
       </>
     );

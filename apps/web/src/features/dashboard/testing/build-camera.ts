@@ -24,6 +24,10 @@ export function buildCamera(overrides: Partial<Camera> = {}): Camera {
     statusData: { subscriptionStatus: { status: 'active', pause: null } },
     isBarred: false,
     usage: { planAllowanceGB: 5, percentOfPlan: 24.7, forecastMonthEndGB: 3.8 },
+    cardState: 'active',
+    canLivestream: false,
+    canPause: true,
+    pauseReason: null,
     ...overrides,
   };
 }
@@ -37,6 +41,7 @@ export function buildPlans(cameras: Camera[], percentLeft = 57.25): PlansRespons
       countedPlans: cameras.length,
     },
     cameras,
+    supportEmail: 'support@farmcam.test',
   };
 }
 
@@ -54,12 +59,17 @@ export function camerasInEveryState(): Record<string, Camera> {
         current_period_end: 1_800_000_000,
       },
       usage: { planAllowanceGB: 50, percentOfPlan: 91.2, forecastMonthEndGB: 61.4 },
+      canLivestream: true,
+      canPause: false,
+      pauseReason: 'Annual plans are paid for the year ahead, so they cannot be paused.',
     }),
     paused: buildCamera({
       nicknameInDatabase: 'Grain store',
       SubStatus: 'paused',
       SimStatus: 'paused',
       labelDashboard: 'paused',
+      cardState: 'paused',
+      canPause: false,
       stripeSubscription: {
         id: 'sub_paused',
         productName: 'Standard Streaming',
@@ -78,6 +88,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       nicknameInDatabase: 'Holiday cottage',
       SubStatus: 'pause scheduled',
       labelDashboard: 'pause scheduled',
+      cardState: 'pause-scheduled',
+      canPause: false,
       statusData: {
         subscriptionStatus: {
           status: 'active',
@@ -89,33 +101,57 @@ export function camerasInEveryState(): Record<string, Camera> {
       nicknameInDatabase: 'Fuel tank',
       SubStatus: 'past_due',
       labelDashboard: 'past_due',
+      cardState: 'overdue',
+      canPause: false,
     }),
     overdue: buildCamera({
       nicknameInDatabase: 'Bottom field',
       SubStatus: 'overdue',
       labelDashboard: 'overdue',
+      cardState: 'overdue',
+      canPause: false,
     }),
     terminated: buildCamera({
       nicknameInDatabase: 'Old dairy',
       SubStatus: 'canceled',
       SimStatus: 'terminated',
       labelDashboard: 'terminated',
+      cardState: 'terminated',
+      canPause: false,
       usage: { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null },
     }),
     noSubscription: buildCamera({
       nicknameInDatabase: 'Machinery shed',
       SubStatus: 'canceled',
       labelDashboard: 'Attention',
+      cardState: 'no-subscription',
+      canPause: false,
       usage: { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null },
     }),
     noPlan: buildCamera({
       nicknameInDatabase: null,
       SubStatus: 'canceled',
       labelDashboard: 'Attention',
+      cardState: 'no-subscription',
+      canPause: false,
       stripeSubscription: null,
       STRIPE_CUSTOMER_ID: null,
       statusData: { subscriptionStatus: { status: null, pause: null } },
       usage: { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null },
+    }),
+    terminatedWithPlan: buildCamera({
+      nicknameInDatabase: 'Old barn',
+      SimStatus: 'terminated',
+      labelDashboard: 'Attention',
+      cardState: 'attention',
+      canPause: false,
+      stripeSubscription: {
+        id: 'sub_old_barn',
+        productName: 'Heavy Streaming',
+        interval: 'month',
+        pause_collection: null,
+        current_period_end: 1_775_001_600,
+      },
     }),
     barred: buildCamera({
       nicknameInDatabase: 'Barred one',
