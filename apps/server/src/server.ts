@@ -110,6 +110,11 @@ async function main() {
           log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
         })
       : undefined;
+  if (config.billing.mode === 'local' && !config.supplier.isConfigured) {
+    logger.warn(
+      'Invoices do not name your business yet: set SUPPLIER_NAME, SUPPLIER_ADDRESS and SUPPLIER_VAT_NUMBER (docs/decisions/026).',
+    );
+  }
   // Say at start when the demo camera cannot run, not at its first recording (decision 060).
   void localCamera?.check().then(({ problem }) => problem && logger.warn(problem));
   const connectivity = createConnectivityPlatform(config.connectivity, {

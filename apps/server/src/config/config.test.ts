@@ -108,6 +108,7 @@ describe('loadConfig', () => {
         name: 'Hill Farm Cameras Ltd',
         addressLines: ['2 Mill Lane', 'Ashby', 'AB1 2CD'],
         vatNumber: 'GB123456789',
+        isConfigured: true,
       });
       expect(loadConfig({ ...production, VAT_RATE: '23' }).invoicing).toEqual({
         numberPrefix: 'FC',
@@ -126,7 +127,7 @@ describe('loadConfig', () => {
       ).not.toThrow();
     });
 
-    it('needs PUBLIC_URL, SMTP_URL and the supplier, listed together', () => {
+    it('needs only PUBLIC_URL and SMTP_URL, listed together', () => {
       try {
         loadConfig({ NODE_ENV: 'production' });
         expect.unreachable();
@@ -134,11 +135,20 @@ describe('loadConfig', () => {
         expect((error as ConfigError).problems).toEqual([
           'PUBLIC_URL: required in production (the address e-mailed sign-in links open)',
           'SMTP_URL: required in production (customers sign in with e-mailed links)',
-          'SUPPLIER_NAME: required in production with BILLING=local (printed on invoices)',
-          'SUPPLIER_ADDRESS: required in production with BILLING=local (printed on invoices)',
-          'SUPPLIER_VAT_NUMBER: required in production with BILLING=local (printed on invoices)',
         ]);
       }
+    });
+
+    it('starts without the supplier, but never prints the demo stand-ins on invoices', () => {
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://portal.example.com',
+        SMTP_URL: 'smtp://mail.example.com:587',
+      });
+      expect(config.supplier.isConfigured).toBe(false);
+      expect(config.supplier.name).not.toMatch(/demo/i);
+      expect(config.supplier.vatNumber).not.toMatch(/demo/i);
+      expect(config.supplier.addressLines).toEqual([]);
     });
 
     it('refuses the mail outbox and the billing test clock with a reason', () => {

@@ -184,7 +184,17 @@ export interface Config {
   /** Where postcode signal coverage comes from: the bundled demo dataset or Ofcom's API. */
   coverage: { mode: 'bundled' } | { mode: 'ofcom'; apiUrl: string; apiKey: string };
   /** The business named on the local engine's invoices (docs/decisions/026). */
-  supplier: { name: string; addressLines: string[]; vatNumber: string };
+  supplier: {
+    name: string;
+    addressLines: string[];
+    vatNumber: string;
+    /**
+     * False in production while SUPPLIER_* are unset: the portal still starts (it needs only
+     * PUBLIC_URL and SMTP_URL), warns at start, and invoices say the details are missing rather
+     * than print the demo's stand-ins (docs/decisions/026).
+     */
+    isConfigured: boolean;
+  };
   /** The local engine's invoice numbers (one gapless sequence per prefix) and VAT in prices. */
   invoicing: { numberPrefix: string; vatRateBasisPoints: number };
   /** The billing provider: the local engine in our database, or Stripe. */
@@ -285,14 +295,6 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (env.BILLING === 'stripe' && !env.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: required when BILLING=stripe');
   }
-  // Invoices a bookkeeper accepts name the real supplier; the demo's stand-ins are not that.
-  if (isProduction && env.BILLING === 'local') {
-    for (const name of ['SUPPLIER_NAME', 'SUPPLIER_ADDRESS', 'SUPPLIER_VAT_NUMBER'] as const) {
-      if (!env[name]) {
-        problems.push(`${name}: required in production with BILLING=local (printed on invoices)`);
-      }
-    }
-  }
   if (env.COVERAGE === 'ofcom' && !env.OFCOM_API_KEY) {
     problems.push('OFCOM_API_KEY: required when COVERAGE=ofcom');
   }
@@ -353,13 +355,19 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
           }
         : { mode: 'bundled' },
     supplier: {
-      name: env.SUPPLIER_NAME ?? 'Farmcam Demo Ltd',
+      name:
+        env.SUPPLIER_NAME ?? (isProduction ? 'Supplier name not configured' : 'Farmcam Demo Ltd'),
       addressLines: (
-        env.SUPPLIER_ADDRESS ?? '1 Demo Farm Lane, Exampleton, EX1 2MP, United Kingdom'
+        env.SUPPLIER_ADDRESS ??
+        (isProduction ? '' : '1 Demo Farm Lane, Exampleton, EX1 2MP, United Kingdom')
       )
         .split(/\s*[,\n]\s*/)
         .filter(Boolean),
-      vatNumber: env.SUPPLIER_VAT_NUMBER ?? 'GB 000 0000 00 (demo)',
+      vatNumber:
+        env.SUPPLIER_VAT_NUMBER ?? (isProduction ? 'not configured' : 'GB 000 0000 00 (demo)'),
+      isConfigured:
+        !isProduction ||
+        Boolean(env.SUPPLIER_NAME && env.SUPPLIER_ADDRESS && env.SUPPLIER_VAT_NUMBER),
     },
     invoicing: {
       numberPrefix: env.INVOICE_NUMBER_PREFIX,

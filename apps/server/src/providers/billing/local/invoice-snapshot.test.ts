@@ -36,12 +36,14 @@ const supplier: Config['supplier'] = {
   name: 'Glen Cameras Ltd',
   addressLines: ['4 Mill Road', 'Ayr', 'KA7 1AA'],
   vatNumber: 'GB 123 4567 89',
+  isConfigured: true,
 };
 const original = structuredClone(supplier);
 const changed: Config['supplier'] = {
   name: 'Strath Telecom plc',
   addressLines: ['9 Harbour Street', 'Oban', 'PA34 4AA'],
   vatNumber: 'GB 987 6543 21',
+  isConfigured: true,
 };
 
 let context: TestContext;
