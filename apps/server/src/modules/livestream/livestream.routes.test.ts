@@ -4,7 +4,7 @@
  * local RTSP camera through pg-boss, the public livestream-url and embed page.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
 import { livestreams, subscriptions } from '../../db/schema.ts';
@@ -17,6 +17,7 @@ import {
   type LivestreamTestContext,
 } from './livestream.test-support.ts';
 
+const demoCustomerEmail = 'demo@example.com';
 const farmyard = demoIccid(103); // Heavy monthly, active
 const calvingPen = demoIccid(104); // Heavy annual, active
 const topGate = demoIccid(101); // Light, active
@@ -32,7 +33,7 @@ describe('livestreaming endpoints', () => {
 
   beforeAll(async () => {
     context = await createLivestreamTestContext({ maxClipSeconds: 2 });
-    actors = await createActors(context, 'demo@example.com');
+    actors = await createActors(context, demoCustomerEmail);
     await seedDemoData(context.database.db, context.clock);
     owner = actors.headers.owner;
   });
@@ -543,7 +544,11 @@ describe('livestreaming endpoints', () => {
         url: '/api/livestreaming/share-code',
         payload: body,
       }));
+      const send = vi.spyOn(context.mailer, 'send');
       const response = await post('/api/livestreaming/share-code', body);
+      // Who sent it: the recipient can answer the customer directly.
+      expect(send.mock.calls.at(-1)?.[0].replyTo).toBe(demoCustomerEmail);
+      send.mockRestore();
       expect(response.json()).toEqual({
         success: true,
         message: 'Livestream code shared successfully!',
@@ -553,7 +558,9 @@ describe('livestreaming endpoints', () => {
         .select()
         .from(livestreams)
         .where(eq(livestreams.simIccid, farmyard));
-      expect(message?.subject).toBe('Livestream code for the Farmyard camera');
+      expect(message?.subject).toMatch(/^Livestream code for the Farmyard camera, from /);
+      // The demo customer has no name on file: the address says who it is.
+      expect(message?.text).toContain(`${demoCustomerEmail} has sent you the code`);
       expect(message?.text).toContain(`${testPublicUrl}/embed/${row!.publicId}`);
       expect(message?.text).not.toContain('not from us');
       expect(message?.html).not.toContain('<script>');
@@ -569,7 +576,7 @@ describe('livestreaming endpoints', () => {
         });
       expect((await share('')).statusCode).toBe(400);
       expect((await share('not-an-address')).json().message).toContain(
-        'Enter a valid e-mail address',
+        'Please enter a valid e-mail address.',
       );
       expect((await share('a@b.example', topGate)).statusCode).toBe(422);
       let status = 200;

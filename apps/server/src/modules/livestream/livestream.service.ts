@@ -21,9 +21,9 @@ import {
   unusedLivestreamDays,
 } from '@farmcam/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { appSettings } from '../../db/schema.ts';
+import { appSettings, customers } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isoDay } from '../../lib/business-calendar.ts';
@@ -508,13 +508,22 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
       ]);
       const code = buildEmbedCode(deps.publicUrl, livestream.publicId);
       const cameraName = plan.nickname ?? 'farm camera';
+      // The recipient learns who sent it (the farm's name and address), and replies go to them.
+      const [sender] = await db
+        .select({ email: customers.email, name: customers.name })
+        .from(customers)
+        .where(eq(customers.id, scope.customerId));
+      const senderName = sender?.name?.trim()
+        ? `${sender.name.trim()} (${sender.email})`
+        : (sender?.email ?? 'A Farmcam customer');
       await deps.mailer.send(
         renderEmail({
           to: recipient,
-          subject: `Livestream code for the ${cameraName} camera`,
+          ...(sender ? { replyTo: sender.email } : {}),
+          subject: `Livestream code for the ${cameraName} camera, from ${sender?.name?.trim() || sender?.email || 'a Farmcam customer'}`,
           heading: 'Add the farm livestream to your website',
           paragraphs: [
-            `You have been sent the code that shows a livestream of the "${cameraName}" camera on a website.`,
+            `${senderName} has sent you the code that shows a livestream of their "${cameraName}" camera on a website. Reply to this e-mail to answer them.`,
             'Paste this code into the page where the video should appear (in an HTML or "embed" block):',
             code,
             'The video plays the latest recording on a loop and updates itself. If the code has not been on a website within 10 days, the recording schedule is switched off.',

@@ -370,7 +370,7 @@ describe('Livestream setup page', () => {
     expect(screen.getByRole('heading', { name: 'Configure Livestreaming' })).toBeTruthy();
   });
 
-  it('keeps the quick-share modal open, without a message, when sharing fails', async () => {
+  it('says why sharing was refused, beside the button and in the quick-share modal', async () => {
     const user = userEvent.setup();
     mockLivestreamApi({ shareStatus: 429 });
     renderRoute('/livestreaming/setup');
@@ -381,6 +381,12 @@ describe('Livestream setup page', () => {
     await user.type(screen.getAllByLabelText(/E-mail address/)[0]!, 'web@farm-shop.example');
     await user.click(screen.getByRole('button', { name: 'Share via Email' }));
     expect(await screen.findByRole('button', { name: 'Share Failed' })).toBeTruthy();
+    // The server's reason stays beside the button after the 2-second label.
+    expect(screen.getByRole('alert').textContent).toBe('Too many shares');
+    expect(
+      await screen.findByRole('button', { name: 'Share via Email' }, { timeout: 3000 }),
+    ).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Too many shares');
 
     await user.click(screen.getByRole('button', { name: 'Share' }));
     const modal = await screen.findByRole('dialog', { name: 'Quick Share Livestream' });
@@ -395,6 +401,7 @@ describe('Livestream setup page', () => {
     expect((within(modal).getByLabelText('E-mail address') as HTMLInputElement).value).toBe(
       'friend@example.com',
     );
+    expect(within(modal).getByRole('alert').textContent).toBe('Too many shares');
     expect(toast.success).not.toHaveBeenCalled();
   }, 15_000);
 

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
 import styles from './livestream-setup.module.css';
 
 /**
  * Spec §2/§4: 'Quick Share Livestream', an e-mail field with Share and Cancel. It closes and
- * clears on success; on failure it stays open, without a message.
+ * clears on success; on failure it stays open (the spec's behaviour) and says the server's
+ * reason under the field (decision 046).
  */
 export function QuickShareModal({
   isOpen,
@@ -20,20 +22,24 @@ export function QuickShareModal({
 }) {
   const [email, setEmail] = useState('');
   const [isSharing, setIsSharing] = useState(false);
+  const [shareError, setShareError] = useState<string | null>(null);
 
   function close() {
     setEmail('');
+    setShareError(null);
     onClose();
   }
 
   async function share() {
     if (email.trim() === '') return;
     setIsSharing(true);
+    setShareError(null);
     try {
       await onShare(email.trim());
       close();
-    } catch {
-      // Spec §4: the modal stays open with no message.
+    } catch (error) {
+      // Spec §4: the modal stays open; the reason says what to change.
+      setShareError(errorMessage(error, 'The code could not be sent. Please try again.'));
     } finally {
       setIsSharing(false);
     }
@@ -55,6 +61,11 @@ export function QuickShareModal({
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
+        {shareError && (
+          <p className={styles.shareError} role="alert">
+            {shareError}
+          </p>
+        )}
         <div className={styles.modalActions}>
           <Button type="submit" isLoading={isSharing}>
             Share

@@ -5,6 +5,7 @@ import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
 import { useClipStatus } from '../api/clip-status.ts';
 import { ClipPreview } from './clip-preview.tsx';
 import { QuickShareModal } from './quick-share-modal.tsx';
@@ -37,6 +38,8 @@ export function SubmittedStep({
   const [copyLabel, showCopy] = useTemporaryLabel<CopyLabel>('Copy Code');
   const [shareLabel, showShare] = useTemporaryLabel<ShareLabel>('Share via Email');
   const [email, setEmail] = useState('');
+  /** The server's reason when sharing was refused; stays until the next attempt. */
+  const [shareError, setShareError] = useState<string | null>(null);
   const [isQuickShareOpen, setIsQuickShareOpen] = useState(false);
   const cameraName = camera.nicknameInDatabase ?? 'Your camera';
   const preview = useClipStatus(camera.SIM_ICCID, previewKey);
@@ -62,12 +65,15 @@ export function SubmittedStep({
     // Spec §4: sharing does nothing while the e-mail is empty.
     if (email.trim() === '' || shareLabel === 'Sharing...') return;
     showShare('Sharing...', false);
+    setShareError(null);
     try {
       await onShare(email.trim());
       setEmail('');
       showShare('Shared!');
-    } catch {
+    } catch (error) {
+      // Spec §4: "Share Failed" for 2 s; the reason stays beside it (decision 046).
       showShare('Share Failed');
+      setShareError(errorMessage(error, 'The code could not be sent. Please try again.'));
     }
   }
 
@@ -167,6 +173,11 @@ export function SubmittedStep({
           <Button type="submit" aria-live="polite">
             {shareLabel}
           </Button>
+          {shareError && (
+            <p className={styles.shareError} role="alert">
+              {shareError}
+            </p>
+          )}
         </form>
       </section>
 
