@@ -169,11 +169,11 @@ export type RouterInfoResponse = z.infer<typeof routerInfoResponse>;
 export const calendarDay = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date as YYYY-MM-DD, e.g. 2026-04-01.')
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  }, 'is not a real calendar date');
+  }, 'That date does not exist.');
 
 /** Longest range one data-usage call may ask for. */
 export const maxUsageRangeDays = 400;
@@ -188,17 +188,17 @@ export const dataUsageQuery = z
   .transform((query, context) => {
     const end = query.endDate ?? query.endData;
     if (!query.startDate) {
-      context.addIssue({ code: 'custom', message: 'startDate is required', path: ['startDate'] });
+      context.addIssue({ code: 'custom', message: 'Choose a start date.', path: ['startDate'] });
       return z.NEVER;
     }
     if (!end) {
-      context.addIssue({ code: 'custom', message: 'endDate is required', path: ['endDate'] });
+      context.addIssue({ code: 'custom', message: 'Choose an end date.', path: ['endDate'] });
       return z.NEVER;
     }
     if (end < query.startDate) {
       context.addIssue({
         code: 'custom',
-        message: 'endDate must not be before startDate',
+        message: 'The end date must not be before the start date.',
         path: ['endDate'],
       });
       return z.NEVER;
@@ -207,7 +207,7 @@ export const dataUsageQuery = z
     if (days > maxUsageRangeDays) {
       context.addIssue({
         code: 'custom',
-        message: `The range may cover at most ${maxUsageRangeDays} days`,
+        message: `The range may cover at most ${maxUsageRangeDays} days.`,
         path: ['endDate'],
       });
       return z.NEVER;

@@ -3,7 +3,11 @@ import { z } from 'zod';
 /** Every error the API answers has this body; `message` is safe to show to the user. */
 export const errorBody = z.object({
   code: z.string().describe('Stable machine-readable code, e.g. VALIDATION_FAILED'),
-  message: z.string().describe('Human-readable explanation, safe to show'),
+  message: z.string().describe('A plain sentence, safe to show as it is'),
+  field: z
+    .string()
+    .optional()
+    .describe('On VALIDATION_FAILED: the field the message is about, e.g. email'),
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 
@@ -17,15 +21,15 @@ export type SuccessBody = z.infer<typeof successBody>;
 export const iccid = z
   .string()
   .trim()
-  .regex(/^\d{19,20}$/, 'An ICCID is 19 or 20 digits');
+  .regex(/^\d{19,20}$/, 'Enter the SIM number: 19 or 20 digits.');
 
 /** A deliberately loose e-mail rule: the login form applies none (spec §5), the server a sane one. */
 export const emailAddress = z
-  .string()
+  .string({ error: 'Please enter a valid e-mail address.' })
   .trim()
-  .min(3, 'Enter an e-mail address')
-  .max(254, 'That e-mail address is too long')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter a valid e-mail address')
+  .min(3, 'Please enter your e-mail address.')
+  .max(254, 'That e-mail address is too long.')
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Please enter a valid e-mail address.')
   .transform((value) => value.toLowerCase());
 
 /** Luhn check over a digit string: true when the last digit is a valid check digit. */

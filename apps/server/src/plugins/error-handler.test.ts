@@ -104,3 +104,33 @@ describe('error model for Fastify’s own errors', () => {
     expectErrorModel(response, 431, 'HEADERS_TOO_LARGE');
   });
 });
+
+describe('validation failures (decision 014)', () => {
+  const requestLogin = (payload: unknown) =>
+    context.app.inject({
+      method: 'POST',
+      url: '/api/auth/request-login',
+      payload: payload as object,
+    });
+
+  it('answer a sentence a farmer understands, with the field apart', async () => {
+    for (const payload of [{ email: 42 }, {}, { email: 'not-an-address' }]) {
+      const response = await requestLogin(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'Please enter a valid e-mail address.',
+        field: 'email',
+      });
+    }
+  });
+
+  it('never pass on zod’s own wording', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: '/api/cameras/sim-info/12ab',
+    });
+    // Unauthenticated: whatever the order of checks, no raw schema text reaches the user.
+    expect(response.body).not.toMatch(/Invalid input|expected string|params /);
+  });
+});

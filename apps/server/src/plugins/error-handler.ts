@@ -17,12 +17,58 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
-function describeValidation(issues: ValidationIssue[], context: string | undefined): string {
+/** Zod's own wording ("Invalid input: expected string, received number"), not ours. */
+const zodDefaultMessage = /^(Invalid|Too (small|big)|Unrecognized key|Expected )/;
+
+/** Fields whose problem is always the same sentence, whatever zod found wrong. */
+const fieldSentences: Record<string, string> = {
+  email: 'Please enter a valid e-mail address.',
+  iccid: 'Enter the SIM number: 19 or 20 digits.',
+  simIccid: 'Enter the SIM number: 19 or 20 digits.',
+  sim_number: 'Enter the SIM number: 19 or 20 digits.',
+  camera_id: 'Enter the SIM number: 19 or 20 digits.',
+};
+
+/** "startDate" or "resume_date" as words: "start date", "resume date". */
+const fieldWords = (field: string): string =>
+  field
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replaceAll('_', ' ')
+    .toLowerCase();
+
+/** A message as a sentence: capital first letter, full stop at the end. */
+const asSentence = (text: string): string => {
+  const trimmed = text.trim();
+  // A message that opens with a field's own name (rtsp_port) keeps its spelling.
+  const capitalised = /^\w+_/.test(trimmed)
+    ? trimmed
+    : trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
+};
+
+/**
+ * A validation failure as a sentence a farmer understands, and the field it is about (a separate
+ * property, never glued to the message: docs/decisions/014). Our contract's messages are kept;
+ * zod's own wording is replaced by a sentence about the field.
+ */
+export function describeValidation(issues: ValidationIssue[]): {
+  message: string;
+  field?: string;
+} {
   const first = issues[0];
-  const message = first?.params?.issue?.message ?? first?.message ?? 'Invalid request';
-  const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
-  if (!field) return message;
-  return `${context === 'body' || !context ? '' : `${context} `}${field}: ${message}`.trim();
+  const raw = first?.params?.issue?.message ?? first?.message;
+  const path = first?.params?.issue?.path;
+  const field =
+    path && path.length > 0
+      ? path.map(String).join('.')
+      : first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || undefined;
+  const name = field?.split('.').at(-1);
+  let message: string;
+  if (raw && !zodDefaultMessage.test(raw)) message = asSentence(raw);
+  else if (name && fieldSentences[name]) message = fieldSentences[name];
+  else if (name && !/^\d+$/.test(name)) message = `Please check the ${fieldWords(name)}.`;
+  else message = 'Please check the details you entered.';
+  return field ? { message, field } : { message };
 }
 
 /**
@@ -134,7 +180,10 @@ export function answerClientError(isHttps: boolean): (error: Error, socket: Sock
   };
 }
 
-/** One error model: every error answers `{ code, message }`; 5xx never shows internals. */
+/**
+ * One error model: every error answers `{ code, message }` (validation failures add `field`);
+ * 5xx never shows internals.
+ */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -148,10 +197,7 @@ export const errorHandlerPlugin = fp(
       if (hasZodFastifySchemaValidationErrors(error)) {
         return reply.code(400).send({
           code: 'VALIDATION_FAILED',
-          message: describeValidation(
-            error.validation as unknown as ValidationIssue[],
-            error.validationContext,
-          ),
+          ...describeValidation(error.validation as unknown as ValidationIssue[]),
         });
       }
       const status = error.statusCode ?? 500;

@@ -249,7 +249,7 @@ describe('POST /api/activation/validate-iccid and /api/activation/validate', () 
       for (const iccid of ['894411000000000901', '894411000000000901712', '89441100000000090I7']) {
         const malformed = await call(path, { iccid });
         expect(malformed.statusCode, iccid).toBe(400);
-        expect(malformed.json().message).toContain('An ICCID is 19 or 20 digits');
+        expect(malformed.json().message).toContain('Enter the SIM number: 19 or 20 digits.');
       }
     });
   }

@@ -170,7 +170,8 @@ describe('magic-link sign-in', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       code: 'VALIDATION_FAILED',
-      message: 'email: Enter a valid e-mail address',
+      message: 'Please enter a valid e-mail address.',
+      field: 'email',
     });
     const missing = await context.app.inject({
       method: 'POST',

@@ -129,7 +129,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
         summary: 'Plans a camera without an active subscription can be renewed on',
         security,
         params: billingCustomerParams.extend({
-          iccid: z.string().regex(/^\d{19,20}$/, 'An ICCID is 19 or 20 digits'),
+          iccid: z.string().regex(/^\d{19,20}$/, 'Enter the SIM number: 19 or 20 digits.'),
         }),
         querystring: renewalPlansQuery,
         response: { 200: renewalPlansResponse, ...errors },

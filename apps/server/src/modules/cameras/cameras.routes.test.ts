@@ -280,7 +280,8 @@ describe('GET /api/cameras/sim-info/{iccid}', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({
       code: 'VALIDATION_FAILED',
-      message: 'params iccid: An ICCID is 19 or 20 digits',
+      message: 'Enter the SIM number: 19 or 20 digits.',
+      field: 'iccid',
     });
     const stock = await context.app.inject({
       method: 'GET',
@@ -393,7 +394,8 @@ describe('POST /api/cameras/update-nickname', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       code: 'VALIDATION_FAILED',
-      message: `nickname: ${message}`,
+      message: `${message}.`,
+      field: 'nickname',
     });
   });
 

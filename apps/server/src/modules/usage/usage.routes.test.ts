@@ -66,11 +66,11 @@ describe('GET /api/data-usage/{iccid}', () => {
   });
 
   it.each([
-    ['endDate=2026-03-31', 'startDate is required'],
-    ['startDate=2026-03-01', 'endDate is required'],
-    ['startDate=2026-02-30&endDate=2026-03-31', 'is not a real calendar date'],
-    ['startDate=1%2F3%2F2026&endDate=2026-03-31', 'must be a date as YYYY-MM-DD'],
-    ['startDate=2026-03-31&endDate=2026-03-01', 'endDate must not be before startDate'],
+    ['endDate=2026-03-31', 'Choose a start date.'],
+    ['startDate=2026-03-01', 'Choose an end date.'],
+    ['startDate=2026-02-30&endDate=2026-03-31', 'That date does not exist.'],
+    ['startDate=1%2F3%2F2026&endDate=2026-03-31', 'Enter the date as YYYY-MM-DD, e.g. 2026-04-01.'],
+    ['startDate=2026-03-31&endDate=2026-03-01', 'The end date must not be before the start date.'],
     ['startDate=2024-01-01&endDate=2026-03-31', 'The range may cover at most 400 days'],
   ])('refuses %s with a clear 400', async (query, message) => {
     const response = await usage(query);
@@ -78,6 +78,7 @@ describe('GET /api/data-usage/{iccid}', () => {
     expect(response.json<{ code: string; message: string }>()).toEqual({
       code: 'VALIDATION_FAILED',
       message: expect.stringContaining(message),
+      field: expect.stringMatching(/^(startDate|endDate)$/),
     });
   });
 
