@@ -128,7 +128,8 @@ test.describe('livestreaming', () => {
     await expect(page.getByRole('heading', { name: 'Live Stream Active' })).toBeVisible({
       timeout: 20_000,
     });
-    await expect(page.getByText('Farmyard is now streaming')).toBeVisible();
+    // "Streaming" only once the first clip exists (decision 046); until then it says so.
+    await expect(page.getByText(/first clip is being recorded now/)).toBeVisible();
     await expect(page.getByText('The preview lasts only 5 seconds.')).toBeVisible();
     await expectVideoPlaying(page.getByTestId('livestream-preview'));
     await expect(page.getByRole('heading', { name: 'Important' })).toBeVisible();
@@ -150,6 +151,8 @@ test.describe('livestreaming', () => {
     const [message] = (await outbox.json()) as { text: string; createdAt: string }[];
     expect(new Date(message!.createdAt) >= sharedAt).toBe(true);
     expect(message!.text).toContain(embedCode);
+    // The 30-second first clip (recorded 2 s longer, then cut to length) is ready.
+    await expect(page.getByText('Farmyard is now streaming')).toBeVisible({ timeout: 60_000 });
     await expectAccessible(page);
     await screenshotBoth(page, testInfo.outputPath.bind(testInfo), 'setup-active');
 

@@ -106,11 +106,11 @@ export const setupCameraBody = z.object({
   sim_number: iccid,
   ports: z
     .array(z.number().int())
-    .min(1, 'ports: name the RTSP port 554')
+    .min(1, 'Name the camera port to open: the RTSP port 554.')
     .max(4)
     .refine(
       (ports) => ports.every((port) => port === livestreamRtspPort),
-      'ports: only the RTSP port 554 can be opened',
+      'Only the camera’s RTSP port 554 can be opened.',
     ),
 });
 export type SetupCameraBody = z.input<typeof setupCameraBody>;

@@ -257,6 +257,20 @@ describe('what the player is told', () => {
   });
 });
 
+describe('malformed requests', () => {
+  it('answers a malformed id in plain text, not JSON', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: '/api/livestreaming/livestream-url?camera_id=not%20an%20id',
+      remoteAddress: nextIp(),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toContain('text/plain');
+    expect(response.body).toBe('This livestream address is not valid.');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+  });
+});
+
 describe('limits', () => {
   it(`allows a network ${publicLivestreamLimits.perNetwork.limit} requests a minute, then a plain-text 429 with Retry-After`, async () => {
     const ip = nextIp();

@@ -88,14 +88,24 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         querystring: livestreamUrlQuery,
         response: {
           200: z.string().describe('A playable, expiring URL (text/plain)'),
+          400: z.string().describe('The livestream id is not valid (text/plain)'),
           404: z.string().describe('Why there is nothing to play (text/plain)'),
           429: z.string().describe('Too many requests; Retry-After says when to ask again'),
         },
       },
       // The address is written as it is, not as JSON.
       serializerCompiler: () => (data) => String(data),
+      // A malformed id is answered in plain text too, like every answer of this endpoint.
+      attachValidation: true,
     },
     async (request, reply) => {
+      if (request.validationError) {
+        return sendPlainError(
+          reply,
+          new AppError('VALIDATION_FAILED', 'This livestream address is not valid.'),
+          `public, max-age=${urlCacheSeconds}`,
+        );
+      }
       const publicId = request.query.camera_id;
       const viewer = viewerOf(request);
       // The framing site, as the embed page's load vouched for it; or, for a player on another

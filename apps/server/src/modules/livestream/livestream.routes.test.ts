@@ -148,7 +148,8 @@ describe('livestreaming endpoints', () => {
         ports: [80],
       });
       expect(wrongPort.statusCode).toBe(400);
-      expect(wrongPort.json().message).toContain('only the RTSP port 554');
+      expect(wrongPort.json().message).toContain('Only the camera’s RTSP port 554 can be opened.');
+      expect(wrongPort.json().message).not.toMatch(/ports: ports/);
       const badIccid = await post('/api/livestreaming/setup-camera', {
         sim_number: '12',
         ports: [554],

@@ -57,6 +57,12 @@ describe('schedule text', () => {
     expect(parseError('minutes=5;hours=9;days=MON')).toContain('unknown part "minutes"');
     expect(parseError('hours=9;hours=10;days=MON')).toContain('given twice');
     expect(parseError('every day')).toContain('has no "="');
+    // Sentences a farmer can read: no field prefix, no empty quotes.
+    expect(parseError('hours=9-;days=MON')).toBe(
+      'The recording schedule could not be read: a range is missing one of its hours (write 9-17). Write it like hours=9,10,11;days=MONDAY,TUESDAY.',
+    );
+    expect(parseError('hours=9;days=-FRI')).toContain('a range is missing one of its days');
+    expect(parseError('hours=9-;days=MON')).not.toContain('""');
   });
 
   it('normalises stored arrays', () => {

@@ -26,7 +26,7 @@ const dayAbbreviations = new Map<string, ScheduleDay>(
 function invalidSchedule(detail: string): AppError {
   return new AppError(
     'VALIDATION_FAILED',
-    `schedule: ${detail}. Write it as hours=9,10,11;days=MONDAY,TUESDAY`,
+    `The recording schedule could not be read: ${detail}. Write it like hours=9,10,11;days=MONDAY,TUESDAY.`,
   );
 }
 
@@ -48,6 +48,7 @@ function expandList<T>(text: string, parseItem: (item: string) => number, values
 const hourValues = Array.from({ length: 24 }, (_, hour) => hour);
 
 function parseHour(item: string): number {
+  if (item === '') throw invalidSchedule('a range is missing one of its hours (write 9-17)');
   if (!/^\d{1,2}$/.test(item)) throw invalidSchedule(`"${item}" is not an hour`);
   const hour = Number(item);
   if (hour > 23) throw invalidSchedule(`hour ${hour} is not between 0 and 23`);
@@ -55,6 +56,7 @@ function parseHour(item: string): number {
 }
 
 function parseDay(item: string): number {
+  if (item === '') throw invalidSchedule('a range is missing one of its days (write MON-FRI)');
   const day = dayAbbreviations.get(item.toUpperCase());
   if (!day) throw invalidSchedule(`"${item}" is not a day of the week`);
   return scheduleDays.indexOf(day);

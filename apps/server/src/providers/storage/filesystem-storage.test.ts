@@ -61,6 +61,12 @@ describe('filesystem storage and its signed media URLs', () => {
     // Playable inside other sites: no same-origin resource policy, no frame ban.
     expect(whole.headers['cross-origin-resource-policy']).toBeUndefined();
 
+    // HEAD says the real size (players and CDNs read it before fetching), without a body.
+    const head = await app.inject({ method: 'HEAD', url: pathOf(url) });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(clip.length));
+    expect(head.rawPayload.length).toBe(0);
+
     const part = await app.inject({
       method: 'GET',
       url: pathOf(url),

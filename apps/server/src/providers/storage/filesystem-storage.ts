@@ -117,10 +117,13 @@ export async function filesystemMediaRoutes(
   app: FastifyInstance,
   options: { storage: FilesystemStorage; clock: Clock },
 ) {
-  app.get<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>(
-    `${mediaRoutePrefix}*`,
-    { config: { securityHeaders: 'public-embed' } },
-    async (request, reply) => {
+  // GET and HEAD answered here: Fastify's automatic HEAD route would replace the bodiless
+  // answer's content-length with 0, and players and caches read the real size from HEAD.
+  app.route<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>({
+    method: ['GET', 'HEAD'],
+    url: `${mediaRoutePrefix}*`,
+    config: { securityHeaders: 'public-embed' },
+    handler: async (request, reply) => {
       const resolved = options.storage.resolveSignedPath(
         request.params['*'],
         request.query.expires,
@@ -163,5 +166,5 @@ export async function filesystemMediaRoutes(
       if (request.method === 'HEAD') return reply.send();
       return reply.send(fs.createReadStream(resolved.filePath));
     },
-  );
+  });
 }

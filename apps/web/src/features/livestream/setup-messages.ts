@@ -6,19 +6,50 @@ import { errorMessage } from '../../lib/api-client.ts';
 
 export const noCameraSelectedMessage = 'No camera selected';
 
-const reasonOf = (error: unknown, fallback: string) => errorMessage(error, fallback);
+/**
+ * "<what failed>: <reason>. <what to do>": the server's reason, else the spec's default one;
+ * a reason that only repeats the first words is left out, and a reason's own full stop is not
+ * doubled.
+ */
+function failure(what: string, error: unknown, specDefault: string, advice: string): string {
+  const reason = errorMessage(error, specDefault)
+    .trim()
+    .replace(/[.\s]+$/, '');
+  if (reason === '' || reason.toLowerCase() === what.toLowerCase()) return `${what}. ${advice}`;
+  return `${what}: ${reason}. ${advice}`;
+}
 
 export const setupCameraFailure = (error: unknown) =>
-  `Failed to setup camera: ${reasonOf(error, 'Camera setup failed')}. Please try again or contact support.`;
+  failure(
+    'Failed to setup camera',
+    error,
+    'Camera setup failed',
+    'Please try again or contact support.',
+  );
 
 export const configureFailure = (error: unknown) =>
-  `Failed to configure RTSP: ${reasonOf(error, 'RTSP configuration failed')}. Please try again or contact support.`;
+  failure(
+    'Failed to configure RTSP',
+    error,
+    'RTSP configuration failed',
+    'Please try again or contact support.',
+  );
 
 export const previewFailure = (error: unknown) =>
-  `Failed to start preview streaming: ${reasonOf(error, 'Failed to start preview streaming')}. This won't affect your setup.`;
+  failure(
+    'Failed to start preview streaming',
+    error,
+    'Failed to start preview streaming',
+    "This won't affect your setup.",
+  );
 
 export const immediateStreamingFailure = (error: unknown) =>
-  `Failed to start immediate streaming: ${reasonOf(error, 'Failed to start immediate streaming')}. Please try again or contact support.`;
+  failure(
+    'Failed to start immediate streaming',
+    error,
+    'Failed to start immediate streaming',
+    'Please try again or contact support.',
+  );
 
 /** Spec §4 stage texts under the progress bars. */
 export function setupStage(progress: number, hasFailed = false): string {

@@ -1,7 +1,7 @@
 import type { LivestreamCamera } from '@farmcam/contract';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { defaultSettings } from '../livestream-settings.ts';
+import { defaultSettings, type LivestreamSettings } from '../livestream-settings.ts';
 import { ConfigureStep } from './configure-step.tsx';
 
 const camera: LivestreamCamera = {
@@ -23,7 +23,7 @@ const idleProgress = {
   reset: vi.fn(),
 };
 
-function renderStep(scheduleHours: number[], scheduleDays: string[]) {
+function renderStep(scheduleHours: number[], scheduleDays: LivestreamSettings['scheduleDays']) {
   render(
     <ConfigureStep
       camera={camera}

@@ -348,7 +348,7 @@ describe('Livestream setup page', () => {
 
   it('explains a configuration failure, and a preview failure that does not block', async () => {
     const user = userEvent.setup();
-    mockLivestreamApi({ configureStatus: 400, previewStatus: 429 });
+    const api = mockLivestreamApi({ configureStatus: 400, previewStatus: 429 });
     renderRoute('/livestreaming/setup');
     await reachConfigure(user);
     const previewModal = await screen.findByRole('dialog', { name: 'Setup Failed' });
@@ -357,7 +357,18 @@ describe('Livestream setup page', () => {
         "Failed to start preview streaming: Too many recordings. This won't affect your setup.",
       ),
     ).toBeTruthy();
+    // Try Again records the preview again; it is refused again, and the modal says so once.
     await user.click(within(previewModal).getByRole('button', { name: 'Try Again' }));
+    await waitFor(() =>
+      expect(
+        api
+          .callsTo('/api/livestreaming/rtsp-now')
+          .filter((call) => (call.body as { duration: number }).duration === 5),
+      ).toHaveLength(2),
+    );
+    const again = await screen.findByRole('dialog', { name: 'Setup Failed' });
+    expect(within(again).getAllByRole('listitem')).toHaveLength(1);
+    await user.click(within(again).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     await user.click(screen.getByRole('button', { name: 'Start Livestream' }));

@@ -113,7 +113,8 @@ export function LivestreamSetupPage() {
         onError: (error) => {
           setPreviewState('failed');
           setPreviewStartError(errorMessage(error, 'Failed to start preview streaming'));
-          fail(previewFailure(error), null);
+          // Try Again records the preview again (the rest of the setup has not failed).
+          fail(previewFailure(error), () => startPreview(cameraId));
         },
       },
     );
