@@ -41,6 +41,15 @@ export function errorMessage(error: unknown, fallback?: string): string {
   return fallback ?? defaultErrorMessage;
 }
 
+/**
+ * A screen's own failure toast, unless the client already told the user about this failure
+ * (a 5xx, 401 or 403 toasts once here): one toast per failure (docs/decisions/014).
+ */
+export function toastFailure(error: unknown, message: string): void {
+  if (error instanceof ApiError && error.isReported) return;
+  toast.error(message);
+}
+
 type SessionExpiredListener = () => void;
 const sessionExpiredListeners = new Set<SessionExpiredListener>();
 

@@ -1,3 +1,4 @@
+import { toastFailure } from '../../lib/api-client.ts';
 import { Button } from '../ui/button.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { formatDay } from '../../lib/money.ts';
@@ -39,8 +40,8 @@ export function CancelPauseModal({
           onClose();
           onCanceled();
         },
-        onError: () => {
-          toast.error(cancelPauseFailedMessage);
+        onError: (error) => {
+          toastFailure(error, cancelPauseFailedMessage);
           onClose();
         },
       },

@@ -2,8 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { serverErrorMessage } from '../../lib/api-client.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { queryClient } from '../../lib/query-client.ts';
+import { toast } from '../../lib/toast.tsx';
 import { jsonResponse, mockFetch } from '../../test/test-utils.tsx';
 import { PauseSubscriptionModal } from './pause-subscription-modal.tsx';
 
@@ -125,5 +127,42 @@ describe('Pause subscription modal', () => {
     );
     await userEvent.setup().click(screen.getByRole('radio', { name: '1 July 2026' }));
     expect(june.checked).toBe(false);
+  });
+
+  it('shows one toast for a server failure, not the client one and its own stacked', async () => {
+    authStore.signIn('customer-token');
+    queryClient.clear();
+    const errorToast = vi.spyOn(toast, 'error').mockImplementation(() => undefined);
+    mockFetch((url) =>
+      url.pathname === '/api/pause/pause-subscription'
+        ? jsonResponse(500, { code: 'INTERNAL', message: 'Something went wrong on our side.' })
+        : jsonResponse(200, {
+            pause_options: {
+              message: 'Your plan will be paused from 1 April 2026.',
+              pause_from: '2026-04-01',
+              resume_dates: ['2026-05-01'],
+              customer_id: 'cus_3',
+              current_pause: null,
+            },
+          }),
+    );
+    const onClose = vi.fn();
+    render(
+      <QueryClientProvider client={queryClient}>
+        <PauseSubscriptionModal
+          billingCustomerId="cus_3"
+          isOpen
+          onClose={onClose}
+          onPaused={() => {}}
+        />
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: '1 May 2026' }));
+    await user.click(screen.getByRole('button', { name: 'Pause' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, pause subscription' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(errorToast.mock.calls).toEqual([[serverErrorMessage, { toastId: 'server-error' }]]);
+    errorToast.mockRestore();
   });
 });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '../ui/button.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { Loader } from '../ui/spinner.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { errorMessage, toastFailure } from '../../lib/api-client.ts';
 import { formatDay } from '../../lib/money.ts';
 import { toast } from '../../lib/toast.tsx';
 import { usePauseDates } from './api/pause-dates.ts';
@@ -76,8 +76,8 @@ function PauseForm({
           onClose();
           onPaused();
         },
-        onError: () => {
-          toast.error(pauseFailedMessage);
+        onError: (error) => {
+          toastFailure(error, pauseFailedMessage);
           onClose();
         },
       },

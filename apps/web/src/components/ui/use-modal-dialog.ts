@@ -4,7 +4,8 @@ import type { SyntheticEvent } from 'react';
 /**
  * Drives a native <dialog> from React state. showModal() gives what a modal needs without a
  * library: the page behind becomes inert (focus stays inside), Escape closes it, and it sits in
- * the top layer. Focus returns to whatever had it before the dialog opened.
+ * the top layer. Focus goes to the element marked data-autofocus, if any, and returns to whatever
+ * had it before the dialog opened.
  */
 export function useModalDialog(isOpen: boolean, onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -14,6 +15,10 @@ export function useModalDialog(isOpen: boolean, onClose: () => void) {
     if (!isOpen || !dialog) return;
     const previouslyFocused = document.activeElement;
     if (!dialog.open) dialog.showModal();
+    // showModal() focuses the first focusable element (the Close button); a field the dialog is
+    // for, marked data-autofocus, gets the focus instead (React's autoFocus ran while the dialog
+    // was still closed, so it did nothing).
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       if (dialog.open) dialog.close();
       if (previouslyFocused instanceof HTMLElement) previouslyFocused.focus();

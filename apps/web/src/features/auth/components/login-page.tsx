@@ -5,7 +5,7 @@ import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { ApiError, errorMessage, toastFailure } from '../../../lib/api-client.ts';
 import { useIsSignedIn } from '../../../lib/auth-store.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { useRequestLogin } from '../api/request-login.ts';
@@ -49,7 +49,8 @@ function LoginForm() {
         onError: (error) => {
           const status = error instanceof ApiError ? error.status : undefined;
           // A rate limit says how long to wait, which the user needs to know.
-          toast.error(
+          toastFailure(
+            error,
             status === 429 ? errorMessage(error, loginFailedMessage) : loginFailedMessage,
           );
           if (status === 400) setEmailError(errorMessage(error, loginFailedMessage));

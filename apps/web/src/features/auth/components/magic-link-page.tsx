@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { errorMessage, toastFailure } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { signInWithLoginLink } from '../api/sign-in-with-login-link.ts';
 
@@ -23,7 +23,10 @@ export function MagicLinkPage() {
       },
       (error: unknown) => {
         if (!isCurrent) return;
-        toast.error(errorMessage(error, 'That login link did not work, please request a new one'));
+        toastFailure(
+          error,
+          errorMessage(error, 'That login link did not work, please request a new one'),
+        );
         void navigate(paths.login.href(), { replace: true });
       },
     );

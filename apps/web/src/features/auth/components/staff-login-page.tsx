@@ -5,9 +5,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { errorMessage, toastFailure } from '../../../lib/api-client.ts';
 import { authStore } from '../../../lib/auth-store.ts';
-import { toast } from '../../../lib/toast.tsx';
 import { useStaffLogin } from '../api/staff-login.ts';
 import styles from './auth-pages.module.css';
 
@@ -38,7 +37,7 @@ export function StaffLoginPage() {
         onError: (error) => {
           // Spec §6: a failed admin login also drops whatever session was stored.
           authStore.clear();
-          toast.error(errorMessage(error, "Couldn't sign in, please try again"));
+          toastFailure(error, errorMessage(error, "Couldn't sign in, please try again"));
         },
       },
     );

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { errorMessage, toastFailure } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { useStaffSetPassword } from '../api/staff-set-password.ts';
 import styles from './auth-pages.module.css';
@@ -45,7 +45,7 @@ export function StaffSetPasswordPage() {
           void navigate(paths.teamLogin.href(), { replace: true });
         },
         onError: (error) => {
-          toast.error(errorMessage(error, "Couldn't set the password, please try again"));
+          toastFailure(error, errorMessage(error, "Couldn't set the password, please try again"));
         },
       },
     );

@@ -238,6 +238,8 @@ describe('Dashboard', () => {
       const dialog = screen.getByRole('dialog', { name: 'Update camera name' });
       const field = within(dialog).getByRole('textbox', { name: 'Camera name' });
       const update = within(dialog).getByRole('button', { name: 'Update' });
+      // The name field has the focus, not the dialog's Close button.
+      expect(document.activeElement).toBe(field);
       expect((field as HTMLInputElement).value).toBe('Top gate');
       expect(update.hasAttribute('disabled')).toBe(true);
       await userEvent.clear(field);

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { ApiError, errorMessage, toastFailure } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { useUpdateNickname } from '../api/update-nickname.ts';
 import styles from './rename-camera-modal.module.css';
@@ -55,7 +55,7 @@ function RenameForm({ camera, onDone }: { camera: Camera; onDone: () => void }) 
               onDone();
             },
             onError: (failure) => {
-              toast.error(renameTexts.failure);
+              toastFailure(failure, renameTexts.failure);
               if (failure instanceof ApiError && failure.status === 400) {
                 setError(errorMessage(failure));
               }
@@ -73,7 +73,7 @@ function RenameForm({ camera, onDone }: { camera: Camera; onDone: () => void }) 
         value={name}
         onChange={(event) => setName(event.target.value)}
         error={error}
-        autoFocus
+        data-autofocus
       />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={onDone}>

@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { ApiError, errorMessage, toastFailure } from '../../../lib/api-client.ts';
 import { formatDay } from '../../../lib/money.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { usePaymentMethods } from '../api/all-payment-methods.ts';
@@ -57,7 +57,7 @@ export function SubscriptionPage() {
       { customerId: stripeId, newPlanId: plan.id },
       {
         onSuccess: () => toast.success(planSwitchedMessage),
-        onError: (error) => toast.error(switchFailure(error)),
+        onError: (error) => toastFailure(error, switchFailure(error)),
         onSettled: () => setChosenPlan(null),
       },
     );
