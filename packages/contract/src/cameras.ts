@@ -162,6 +162,10 @@ export type RouterInfo = z.infer<typeof routerInfo>;
 export const routerInfoResponse = z.object({
   routerInfo: routerInfo.nullable().describe('null while the SIM is not active or never reported'),
   updatedAt: z.string().nullable(),
+  unavailableReason: z
+    .string()
+    .nullable()
+    .describe('Why the router cannot be seen (SIM barred, paused or terminated); null otherwise'),
 });
 export type RouterInfoResponse = z.infer<typeof routerInfoResponse>;
 

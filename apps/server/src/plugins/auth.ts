@@ -33,6 +33,18 @@ export const authPlugin = fp(
         (error: Error) => done(error),
       );
     });
+    // Every answer to a signed-in call is personal: no browser or proxy may keep it (plansV2,
+    // user-data, invoices…), unless a route chose its own caching (decision 014).
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (
+        request.headers.authorization !== undefined &&
+        request.url.startsWith('/api/') &&
+        !reply.hasHeader('cache-control')
+      ) {
+        void reply.header('cache-control', 'no-store');
+      }
+      done(null, payload);
+    });
   },
   { name: 'auth' },
 );

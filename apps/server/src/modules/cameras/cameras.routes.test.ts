@@ -245,6 +245,22 @@ describe('GET /api/cameras/plansV2', () => {
       { otherCustomerStatus: 200 },
     );
   });
+
+  it('is never kept by a browser or proxy, nor is any other personal answer (decision 014)', async () => {
+    for (const url of [
+      '/api/cameras/plansV2',
+      '/api/auth/user-data',
+      `/api/cameras/sim-info/${demoIccid(101)}`,
+    ]) {
+      const response = await context.app.inject({
+        method: 'GET',
+        url,
+        headers: actors.headers.owner,
+      });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+  });
 });
 
 describe('GET /api/cameras/sim-info/{iccid}', () => {
@@ -308,6 +324,7 @@ describe('GET /api/cameras/router-info/{iccid}', () => {
         'Signal Strength (dBm)': expect.any(Number),
       },
       updatedAt: expect.any(String),
+      unavailableReason: null,
     });
   });
 
@@ -317,7 +334,11 @@ describe('GET /api/cameras/router-info/{iccid}', () => {
       url: `/api/cameras/router-info/${demoIccid(105)}`,
       headers: actors.headers.owner,
     });
-    expect(paused.json()).toEqual({ routerInfo: null, updatedAt: null });
+    expect(paused.json()).toEqual({
+      routerInfo: null,
+      updatedAt: null,
+      unavailableReason: expect.stringMatching(/^This SIM is paused/),
+    });
     await context.database.db
       .update(sims)
       .set({ isBarred: true })
@@ -328,7 +349,12 @@ describe('GET /api/cameras/router-info/{iccid}', () => {
         url: `/api/cameras/router-info/${demoIccid(103)}`,
         headers: actors.headers.owner,
       });
-      expect(barred.json()).toEqual({ routerInfo: null, updatedAt: null });
+      // Barred but active: the SIM card says "Currently active: Yes", so the reason is the bar.
+      expect(barred.json()).toEqual({
+        routerInfo: null,
+        updatedAt: null,
+        unavailableReason: expect.stringMatching(/^The network provider has disabled this SIM/),
+      });
       expect(cameraOf(await plans(), 103).labelDashboard).toBe('Barred');
     } finally {
       await context.database.db

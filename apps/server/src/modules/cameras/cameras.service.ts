@@ -194,9 +194,27 @@ export function createCamerasService({
      */
     async getRouterInfo(customerId: string, iccid: string): Promise<RouterInfoResponse> {
       const sim = await requireOwnedSim(db, customerId, iccid);
-      if (sim.state !== 'active' || sim.isBarred) return { routerInfo: null, updatedAt: null };
+      // The same facts the SIM card shows, in words that agree with it (decision 014).
+      const unavailable = (reason: string) => ({
+        routerInfo: null,
+        updatedAt: null,
+        unavailableReason: reason,
+      });
+      if (sim.isBarred) {
+        return unavailable(
+          'The network provider has disabled this SIM, so the router cannot be seen. Please contact support.',
+        );
+      }
+      if (sim.state === 'terminated') {
+        return unavailable('This SIM has been terminated, so the router cannot be seen.');
+      }
+      if (sim.state !== 'active') {
+        return unavailable(
+          'This SIM is paused, so the router cannot be seen. Router information returns when the plan restarts.',
+        );
+      }
       const status = await camerasRepository.routerStatus(db, iccid);
-      if (!status) return { routerInfo: null, updatedAt: null };
+      if (!status) return { routerInfo: null, updatedAt: null, unavailableReason: null };
       return {
         routerInfo: {
           'Cameras Network Name': status.networkName,
@@ -205,6 +223,7 @@ export function createCamerasService({
           'Signal Strength (dBm)': status.signalDbm,
         },
         updatedAt: status.updatedAt.toISOString(),
+        unavailableReason: null,
       };
     },
 

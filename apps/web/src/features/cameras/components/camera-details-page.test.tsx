@@ -41,6 +41,21 @@ function mockCameraApi(
       return typeof simInfo === 'function' ? simInfo() : jsonResponse(200, simInfo);
     }
     if (url.pathname === `/api/cameras/router-info/${iccid}`) {
+      if (typeof simInfo !== 'function' && simInfo.simInfo.isBarred) {
+        return jsonResponse(200, {
+          routerInfo: null,
+          updatedAt: null,
+          unavailableReason:
+            'The network provider has disabled this SIM, so the router cannot be seen. Please contact support.',
+        });
+      }
+      if (typeof simInfo !== 'function' && !simInfo.simInfo.isActive) {
+        return jsonResponse(200, {
+          routerInfo: null,
+          updatedAt: null,
+          unavailableReason: 'This SIM has been terminated, so the router cannot be seen.',
+        });
+      }
       return jsonResponse(200, {
         routerInfo: {
           'Cameras Network Name': 'Farmcam-1001',
@@ -49,6 +64,7 @@ function mockCameraApi(
           'Signal Strength (dBm)': -86,
         },
         updatedAt: '2026-03-10T11:45:00.000Z',
+        unavailableReason: null,
       });
     }
     if (url.pathname === `/api/data-usage/${iccid}`) return jsonResponse(200, { dailyGB });
@@ -132,27 +148,27 @@ describe('Camera details', () => {
       'Currently active': 'No',
       'Terminate date': '1 January 2026',
     });
-    expect(screen.getByText('Router information is shown while the SIM is active.')).toBeDefined();
-    expect(await screen.findByText('No data usage recorded for this period yet.')).toBeDefined();
+    // The router card says why in the server's words, which agree with the SIM card.
     expect(
-      calledPaths(fetchMock).some((url) => url.pathname.startsWith('/api/cameras/router-info')),
-    ).toBe(false);
+      await screen.findByText('This SIM has been terminated, so the router cannot be seen.'),
+    ).toBeDefined();
+    expect(await screen.findByText('No data usage recorded for this period yet.')).toBeDefined();
+    expect(calledPaths(fetchMock).length).toBeGreaterThan(0);
   });
 
-  it('does not ask for router info for a barred SIM', async () => {
+  it('says the router cannot be seen because the SIM is barred, agreeing with the SIM card', async () => {
     authStore.signIn('token');
-    const fetchMock = mockCameraApi(
-      { ...activeSim, simInfo: { ...activeSim.simInfo, isBarred: true } },
-      {},
-    );
+    mockCameraApi({ ...activeSim, simInfo: { ...activeSim.simInfo, isBarred: true } }, {});
     renderRoute(`/camera/${iccid}`);
     const simCard = (await screen.findByRole('heading', { name: 'SIM information' })).closest(
       'section',
     )!;
+    expect(definitions(simCard)['Currently active']).toBe('Yes');
     expect(definitions(simCard)['Disabled by the provider']).toBe('Yes');
     expect(
-      calledPaths(fetchMock).some((url) => url.pathname.startsWith('/api/cameras/router-info')),
-    ).toBe(false);
+      await screen.findByText(/^The network provider has disabled this SIM, so the router/),
+    ).toBeDefined();
+    expect(screen.queryByText(/shown while the SIM is active/)).toBeNull();
   });
 
   it("says so for a camera that is not the customer's", async () => {

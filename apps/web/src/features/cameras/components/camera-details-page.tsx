@@ -51,7 +51,7 @@ export function CameraDetailsPage() {
       <p className={styles.cameraName}>{nickname ?? `Camera ${sim.physicalId.slice(-4)}`}</p>
       <div className={styles.cards}>
         <SimInfoCard simInfo={sim} />
-        <RouterInfoCard iccid={cameraId} isAvailable={sim.isActive && !sim.isBarred} />
+        <RouterInfoCard iccid={cameraId} />
       </div>
       <UsageSection iccid={cameraId} />
     </div>

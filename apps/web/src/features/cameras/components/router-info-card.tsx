@@ -11,19 +11,24 @@ const fields = [
   ['Signal Strength (dBm)', 'Signal strength (dBm)'],
 ] as const;
 
-/** Spec §2 Router information card; asked for only while the SIM is active and not barred. */
-export function RouterInfoCard({ iccid, isAvailable }: { iccid: string; isAvailable: boolean }) {
-  const routerInfo = useRouterInfo(iccid, isAvailable);
+/**
+ * Spec §2 Router information card. When the router cannot be seen (SIM barred, paused or
+ * terminated) the server says why, in words that agree with the SIM card (decision 014).
+ */
+export function RouterInfoCard({ iccid }: { iccid: string }) {
+  const routerInfo = useRouterInfo(iccid, true);
 
   let body;
-  if (!isAvailable) {
-    body = <p className={styles.note}>Router information is shown while the SIM is active.</p>;
-  } else if (routerInfo.isPending) {
+  if (routerInfo.isPending) {
     body = <Loader label="Fetching router info…" />;
   } else if (routerInfo.isError) {
     body = <p role="alert">{errorMessage(routerInfo.error, 'Could not load the router info')}</p>;
   } else if (!routerInfo.data.routerInfo) {
-    body = <p className={styles.note}>The router has not reported yet.</p>;
+    body = (
+      <p className={styles.note}>
+        {routerInfo.data.unavailableReason ?? 'The router has not reported yet.'}
+      </p>
+    );
   } else {
     const info = routerInfo.data.routerInfo;
     body = (
