@@ -224,9 +224,7 @@ test.describe('dashboard', () => {
     await card(page, 'Grain store')
       .getByRole('link', { name: /More info/ })
       .click();
-    await expect(
-      page.getByText('Router information is shown while the SIM is active.'),
-    ).toBeVisible();
+    await expect(page.getByText(/^This SIM is paused, so the router cannot be seen/)).toBeVisible();
     await expect(page.getByText('Currently active')).toBeVisible();
   });
 
