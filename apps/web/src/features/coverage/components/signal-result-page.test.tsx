@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { companyWebsiteUrl } from '../../../config/paths.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import { SignalResultPage } from './signal-result-page.tsx';
 import { exmoorAvailability } from './test-fixtures.ts';
 
 function networkRow(name: string): HTMLElement {
@@ -67,6 +68,40 @@ describe('Signal result page (/postcode/{postcode})', () => {
     expect(ours().textContent).toContain('Strong Signal');
     expect(networkRow('EE').textContent).toContain('Strong Signal');
     expect(networkRow('O2').textContent).toContain('Poor Signal');
+  });
+
+  it('takes a tap on Indoor at once, while the navigation that writes the URL is still pending', async () => {
+    mockFetch(() => jsonResponse(200, exmoorAvailability));
+    // In the browser the navigation that writes ?location= runs in a transition that can be held
+    // up (a chunk still loading right after the result appeared): a loader that does not settle
+    // holds it here, deterministically.
+    let release = () => {};
+    let isHeld = false;
+    const held = new Promise<null>((resolve) => (release = () => resolve(null)));
+    const { router } = renderRoute('/postcode/EX363LH', [
+      {
+        path: '/postcode/:postcode',
+        loader: () => (isHeld ? held : null),
+        Component: SignalResultPage,
+      },
+    ]);
+    await screen.findByRole('region', { name: 'Farmcam multi-network SIM' });
+    isHeld = true;
+
+    await userEvent.click(screen.getByLabelText('Indoor'));
+    expect((screen.getByLabelText('Indoor') as HTMLInputElement).checked).toBe(true);
+    expect(ours().textContent).toContain('Limited Signal');
+    expect(router.state.location.search).toBe('');
+    release();
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?location=indoor'));
+    expect((screen.getByLabelText('Indoor') as HTMLInputElement).checked).toBe(true);
+
+    // Back and Forward still move the toggle with the URL.
+    isHeld = false;
+    await router.navigate('/postcode/EX363LH?location=outdoor');
+    await vi.waitFor(() =>
+      expect((screen.getByLabelText('Outdoor') as HTMLInputElement).checked).toBe(true),
+    );
   });
 
   it('offers activation with the postcode kept, a back arrow to /postcode and an outward logo', async () => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -26,6 +26,19 @@ export function SignalResultPage() {
   const navigate = useNavigate();
   const query = useSignalAvailability(postcode);
 
+  const urlLocation: SignalLocation =
+    searchParams.get('location') === 'indoor' ? 'indoor' : 'outdoor';
+  // The toggle answers a tap at once from its own state; writing ?location= is a navigation the
+  // router may hold in a transition (a chunk still loading just after the result appeared), and
+  // a radio bound to the URL alone snapped back meanwhile, losing the tap. The URL still leads:
+  // when it changes (Back, Forward, a shared link), the toggle follows (decision 014).
+  const [location, setLocation] = useState<SignalLocation>(urlLocation);
+  const [followedUrlLocation, setFollowedUrlLocation] = useState(urlLocation);
+  if (followedUrlLocation !== urlLocation) {
+    setFollowedUrlLocation(urlLocation);
+    setLocation(urlLocation);
+  }
+
   if (postcode !== '' && postcode !== rawPostcode) {
     const search = searchParams.toString();
     return (
@@ -36,7 +49,6 @@ export function SignalResultPage() {
     );
   }
 
-  const location: SignalLocation = searchParams.get('location') === 'indoor' ? 'indoor' : 'outdoor';
   const updateQuery = (key: string, value: string) =>
     setSearchParams(
       (current) => {
@@ -91,7 +103,10 @@ export function SignalResultPage() {
           selectedUprn={searchParams.get('address')}
           onSelectAddress={(uprn) => updateQuery('address', uprn)}
           location={location}
-          onLocationChange={(next) => updateQuery('location', next)}
+          onLocationChange={(next) => {
+            setLocation(next);
+            updateQuery('location', next);
+          }}
         />
         <div className={styles.actions}>
           <Link
