@@ -277,6 +277,23 @@ describe('sessions', () => {
     });
     expect(madeUp.statusCode).toBe(401);
   });
+
+  it('takes the session from the Authorization header only, never a ?token= query (decision 014)', async () => {
+    const token = await signInCustomer(context, 'farmer@example.com');
+    const inQuery = await context.app.inject({
+      method: 'GET',
+      url: `/api/auth/user-data?token=${token}`,
+    });
+    // A token in an address ends up in logs, history and Referer headers.
+    expect(inQuery.statusCode).toBe(401);
+    const inHeader = await context.app.inject({
+      method: 'GET',
+      url: '/api/auth/user-data',
+      headers: bearer(token),
+    });
+    expect(inHeader.statusCode).toBe(200);
+    expect(inHeader.headers['cache-control']).toBe('no-store');
+  });
 });
 
 describe('staff sign-in', () => {

@@ -84,6 +84,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['auth'],
         summary: 'Who is signed in',
+        description:
+          "The session comes from the Authorization header only: the spec's `token` query is not accepted, because a token in an address ends up in logs, history and Referer headers (docs/decisions/014).",
         security: [{ bearer: [] }],
         response: { 200: userDataResponse, 401: errorBody },
       },
