@@ -84,18 +84,18 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         tags: ['livestreaming'],
         summary: "Public: the address of a livestream's latest clip, as plain text",
         description:
-          'Used by the embed page as the video source. Readable from any origin; answers 404 (plain text) when the stream has no clip or is not available.',
+          'Used by the embed page as the video source. Readable from any origin; answers 404 (plain text) when the stream has no clip, is switched off (X-Livestream-State: off) or is not available, and 400 (plain text) for an id that is not valid. X-Clip-Caption says when the clip was recorded (UK time).',
         querystring: livestreamUrlQuery,
         response: {
           200: z.string().describe('A playable, expiring URL (text/plain)'),
-          400: z.string().describe('The livestream id is not valid (text/plain)'),
           404: z.string().describe('Why there is nothing to play (text/plain)'),
           429: z.string().describe('Too many requests; Retry-After says when to ask again'),
         },
       },
       // The address is written as it is, not as JSON.
       serializerCompiler: () => (data) => String(data),
-      // A malformed id is answered in plain text too, like every answer of this endpoint.
+      // A malformed id is answered in plain text too, like every answer of this endpoint (no 400
+      // schema: the string serializer above would turn the error handler's JSON into text).
       attachValidation: true,
     },
     async (request, reply) => {
