@@ -73,7 +73,7 @@ export function renderEmbedPage(
   // Autoplay needs the video muted; a stream recorded with sound offers the viewer an unmute
   // button, and every stream a fullscreen one (the code allows fullscreen): decision 046.
   const soundButton = options.hasAudio
-    ? '<button type="button" class="control sound" aria-pressed="false">Unmute</button>'
+    ? '<button type="button" class="control sound">Unmute</button>'
     : '';
   return `<!doctype html>
 <html lang="en-GB">

@@ -135,8 +135,8 @@
   if (soundButton) {
     soundButton.addEventListener('click', function () {
       video.muted = !video.muted;
+      // The label says what a press does (not aria-pressed as well: that would contradict it).
       soundButton.textContent = video.muted ? 'Unmute' : 'Mute';
-      soundButton.setAttribute('aria-pressed', video.muted ? 'false' : 'true');
     });
   }
 
