@@ -47,6 +47,7 @@ import {
   pauseRefusal,
   pauseStateOn,
   pauseWindow,
+  pauseWindowFrom,
 } from './pause-rules.ts';
 import { withSubscriptionLease } from './subscription-lease.ts';
 
@@ -448,6 +449,21 @@ export function createBillingService(deps: BillingServiceDeps) {
         return {
           pause_options: {
             message: `Your plan is paused until ${formatDay(subscription.pauseResumesOn)}. Choose another date to restart it.`,
+            pause_from: subscription.pauseStartsOn,
+            resume_dates: resumeDates,
+            customer_id: billingCustomerId,
+            current_pause: currentPause,
+          },
+        };
+      }
+      if (state === 'scheduled' && subscription.pauseStartsOn) {
+        // Moving a scheduled pause changes only its restart: its start was promised when it was
+        // asked for in time, and from the 25th today's window would push it a month later,
+        // billing the very month the customer had paused (decision 021).
+        const resumeDates = pauseWindowFrom(subscription.pauseStartsOn).resumeDates;
+        return {
+          pause_options: {
+            message: `Your plan will be paused from ${formatDay(subscription.pauseStartsOn)}. Choose another date to restart it.`,
             pause_from: subscription.pauseStartsOn,
             resume_dates: resumeDates,
             customer_id: billingCustomerId,

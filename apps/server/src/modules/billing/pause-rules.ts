@@ -46,7 +46,11 @@ export interface PauseWindow {
 
 /** The pause a request made on `today` can have. */
 export function pauseWindow(today: string): PauseWindow {
-  const pauseFrom = earliestMonthStart(today);
+  return pauseWindowFrom(earliestMonthStart(today));
+}
+
+/** A pause starting on `pauseFrom` (a 1st) and the restart dates it can have. */
+export function pauseWindowFrom(pauseFrom: string): PauseWindow {
   return {
     pauseFrom,
     resumeDates: Array.from({ length: resumeChoices }, (_, index) =>

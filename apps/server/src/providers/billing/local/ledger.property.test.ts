@@ -9,7 +9,10 @@
  * - no invoice is raised for a period in a pause, nor after a subscription was canceled;
  * - every subscription is in a state of spec §4, consistent with its invoices and dunning dates;
  * - the balance is never more in credit than the credit ever given.
- * On failure fast-check prints the seed and path that replay the failing sequence.
+ * On failure fast-check prints the seed. The runs share one billing clock, which only moves on, so
+ * a run's dates depend on the runs before it: replay with the seed alone (the whole sequence),
+ * `LEDGER_SEED=<seed> npx vitest run <this file>`; `LEDGER_RUNS=<n>` runs more sequences.
+ * A sequence that failed once is kept below as a plain regression case, on fixed dates.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -149,6 +152,15 @@ async function recordPause(run: Run) {
   }
 }
 
+async function jump(days: number) {
+  const response = await context.app.inject({
+    method: 'POST',
+    url: '/billing-engine/test-clock/advance',
+    payload: { days },
+  });
+  expect(response.statusCode).toBe(200);
+}
+
 async function perform(run: Run, step: Action): Promise<void> {
   const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
     context.app.inject({ method, url, headers: run.headers, ...(payload && { payload }) });
@@ -215,15 +227,8 @@ async function perform(run: Run, step: Action): Promise<void> {
       if (open) await engine.payInvoice(open.id).catch(() => undefined);
       return;
     }
-    case 'jump': {
-      const response = await context.app.inject({
-        method: 'POST',
-        url: '/billing-engine/test-clock/advance',
-        payload: { days: step.days },
-      });
-      expect(response.statusCode).toBe(200);
-      return;
-    }
+    case 'jump':
+      return jump(step.days);
   }
 }
 
@@ -341,22 +346,58 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => context.close());
 
+/** Moves the billing clock on to the next `day` of a month (the 1st to the 28th). */
+async function advanceToDayOfMonth(day: number) {
+  const now = engine.now();
+  let target = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), day, 12));
+  if (target <= now)
+    target = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, day, 12));
+  const days = Math.round((target.getTime() - now.getTime()) / 86_400_000);
+  if (days > 0) await jump(days);
+}
+
+async function playAndCheck(steps: Action[]) {
+  const run = await startRun();
+  try {
+    await checkInvariants(run);
+    for (const step of steps) {
+      await perform(run, step);
+      await checkInvariants(run);
+    }
+    return run;
+  } finally {
+    await endRun(run);
+  }
+}
+
+describe('sequences that once broke the ledger', () => {
+  it('keeps the start of a scheduled pause moved from the 25th on (seed 1251544671)', async () => {
+    // Subscribed on the 14th, a pause asked for on the 14th starts on the 1st of next month.
+    // Changing its restart on the 27th used to move its start a month later too, so the
+    // renewal of the 14th inside the promised pause was invoiced and charged (decision 021).
+    await advanceToDayOfMonth(14);
+    const run = await playAndCheck([
+      { kind: 'pause', choice: 0 },
+      { kind: 'jump', days: 13 },
+      { kind: 'pause', choice: 0 },
+      { kind: 'jump', days: 23 },
+      { kind: 'pause', choice: 0 },
+      { kind: 'cancel-pause' },
+    ]);
+    expect([...run.pauses]).toHaveLength(1);
+  });
+});
+
 describe('the ledger under random use', () => {
   it('keeps its invariants after every step', { timeout: 120_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 12 }), async (steps) => {
-        const run = await startRun();
-        try {
-          await checkInvariants(run);
-          for (const step of steps) {
-            await perform(run, step);
-            await checkInvariants(run);
-          }
-        } finally {
-          await endRun(run);
-        }
+        await playAndCheck(steps);
       }),
-      { numRuns: 80 },
+      {
+        numRuns: process.env.LEDGER_RUNS ? Number(process.env.LEDGER_RUNS) : 80,
+        ...(process.env.LEDGER_SEED && { seed: Number(process.env.LEDGER_SEED) }),
+      },
     );
   });
 });
