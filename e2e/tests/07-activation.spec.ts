@@ -250,4 +250,45 @@ test.describe('activating a camera', () => {
     await page.screenshot({ path: testInfo.outputPath('thank-you-390.png'), fullPage: true });
     expect(consoleErrors).toEqual([]);
   });
+
+  test('browser Back and Forward move between the wizard’s steps; a reload stays (decision 054)', async ({
+    page,
+  }) => {
+    const consoleErrors = unexpectedConsoleErrors(page);
+    // A link without code_type: the 4 letters say it is the 4-digit code.
+    await page.goto('/activate?email=history%40example.com&code=rhzd');
+    await expect(stepTitle(page, 'Your e-mail')).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(stepTitle(page, 'Enter the code')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Activation code' })).toHaveValue('RHZD');
+    await page.getByRole('button', { name: 'Next' }).click();
+    const modal = page.getByRole('dialog', { name: 'SIM Validated' });
+    await modal.getByRole('checkbox', { name: /0832/ }).check();
+    await modal.getByRole('button', { name: 'Continue' }).click();
+    await expect(stepTitle(page, 'Select Region')).toBeVisible();
+
+    await page.goBack();
+    await expect(stepTitle(page, 'Enter the code')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Activation code' })).toHaveValue('RHZD');
+    await page.goBack();
+    await expect(stepTitle(page, 'Your e-mail')).toBeVisible();
+    await expect(page.getByLabel('E-mail address')).toHaveValue('history@example.com');
+    await page.goForward();
+    await expect(stepTitle(page, 'Enter the code')).toBeVisible();
+    await page.goForward();
+    await expect(stepTitle(page, 'Select Region')).toBeVisible();
+    await page.reload();
+    await expect(stepTitle(page, 'Select Region')).toBeVisible();
+
+    // The in-page Back is the browser's Back: Forward returns to the region step.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(stepTitle(page, 'Enter the code')).toBeVisible();
+    await page.goForward();
+    await expect(stepTitle(page, 'Select Region')).toBeVisible();
+    // Next keeps the preselected region.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(stepTitle(page, 'Choose plan')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Light Streaming' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
 });
