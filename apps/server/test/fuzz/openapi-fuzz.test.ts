@@ -2,7 +2,8 @@
  * Hostile input never reaches a 5xx (docs/decisions/064). For every route the app serves, a
  * thousand requests (FUZZ_RUNS) built from the route's OpenAPI schemas and broken on purpose, sent
  * as a stranger and as a signed-in customer. Each answer must be below 500, an error must be
- * `{ code, message }`, and the security headers must be there.
+ * `{ code, message }` (with a `field` name beside a validation message), and the security headers
+ * must be there.
  *
  * Reproduce a failure: the message prints the seed; run
  *   FUZZ_SEED=<seed> FUZZ_ROUTE='<route path>' npx vitest run apps/server/test/fuzz/openapi-fuzz.test.ts
@@ -217,14 +218,21 @@ function problemWith(options: InjectOptions, response: LightMyRequestResponse): 
         return `error ${response.statusCode} is not valid JSON: ${response.body.slice(0, 200)}`;
       }
       const keys = typeof body === 'object' && body !== null ? Object.keys(body).sort() : [];
-      const { code, message } = (body ?? {}) as { code?: unknown; message?: unknown };
+      const { code, message, field } = (body ?? {}) as {
+        code?: unknown;
+        message?: unknown;
+        field?: unknown;
+      };
+      // A validation error may name its field beside the sentence (decision 014).
+      const shape = keys.filter((key) => key !== 'field').join(',');
       if (
-        keys.join(',') !== 'code,message' ||
+        shape !== 'code,message' ||
         typeof code !== 'string' ||
         typeof message !== 'string' ||
-        message.length === 0
+        message.length === 0 ||
+        (field !== undefined && typeof field !== 'string')
       )
-        return `error ${response.statusCode} is not {code, message}: ${response.body.slice(0, 300)}`;
+        return `error ${response.statusCode} is not {code, message[, field]}: ${response.body.slice(0, 300)}`;
     }
   }
   return undefined;
