@@ -104,6 +104,30 @@ describe('Signal result page (/postcode/{postcode})', () => {
     );
   });
 
+  it('takes an address choice at once, while the navigation that writes the URL is still pending', async () => {
+    mockFetch(() => jsonResponse(200, exmoorAvailability));
+    let release = () => {};
+    let isHeld = false;
+    const held = new Promise<null>((resolve) => (release = () => resolve(null)));
+    const { router } = renderRoute('/postcode/EX363LH', [
+      {
+        path: '/postcode/:postcode',
+        loader: () => (isHeld ? held : null),
+        Component: SignalResultPage,
+      },
+    ]);
+    await screen.findByRole('region', { name: 'Farmcam multi-network SIM' });
+    isHeld = true;
+
+    const select = screen.getByLabelText('Address') as HTMLSelectElement;
+    await userEvent.selectOptions(select, 'Lower Combe Barn, Twitchen');
+    expect(select.value).toBe('DEMO-EX363LH-2');
+    expect(router.state.location.search).toBe('');
+    release();
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?address=DEMO-EX363LH-2'));
+    expect((screen.getByLabelText('Address') as HTMLSelectElement).value).toBe('DEMO-EX363LH-2');
+  });
+
   it('offers activation with the postcode kept, a back arrow to /postcode and an outward logo', async () => {
     mockFetch(() => jsonResponse(200, exmoorAvailability));
     renderRoute('/postcode/EX363LH');

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -12,6 +12,7 @@ import { CoveragePageLayout } from './coverage-page-layout.tsx';
 import { emptyPostcodeMessage, PostcodeForm } from './postcode-form.tsx';
 import { SignalResult } from './signal-result.tsx';
 import styles from './signal-result-page.module.css';
+import { useUrlLedState } from '../use-url-led-state.ts';
 
 /**
  * Signal result (/postcode/{postcode}): coverage at each address of the postcode. The chosen
@@ -28,16 +29,9 @@ export function SignalResultPage() {
 
   const urlLocation: SignalLocation =
     searchParams.get('location') === 'indoor' ? 'indoor' : 'outdoor';
-  // The toggle answers a tap at once from its own state; writing ?location= is a navigation the
-  // router may hold in a transition (a chunk still loading just after the result appeared), and
-  // a radio bound to the URL alone snapped back meanwhile, losing the tap. The URL still leads:
-  // when it changes (Back, Forward, a shared link), the toggle follows (decision 014).
-  const [location, setLocation] = useState<SignalLocation>(urlLocation);
-  const [followedUrlLocation, setFollowedUrlLocation] = useState(urlLocation);
-  if (followedUrlLocation !== urlLocation) {
-    setFollowedUrlLocation(urlLocation);
-    setLocation(urlLocation);
-  }
+  // The toggle and the address select answer a tap at once; the URL still leads.
+  const [location, setLocation] = useUrlLedState<SignalLocation>(urlLocation);
+  const [selectedUprn, setSelectedUprn] = useUrlLedState(searchParams.get('address'));
 
   if (postcode !== '' && postcode !== rawPostcode) {
     const search = searchParams.toString();
@@ -100,8 +94,11 @@ export function SignalResultPage() {
       <>
         <SignalResult
           availability={query.data}
-          selectedUprn={searchParams.get('address')}
-          onSelectAddress={(uprn) => updateQuery('address', uprn)}
+          selectedUprn={selectedUprn}
+          onSelectAddress={(uprn) => {
+            setSelectedUprn(uprn);
+            updateQuery('address', uprn);
+          }}
           location={location}
           onLocationChange={(next) => {
             setLocation(next);
