@@ -203,9 +203,6 @@ export const sims = pgTable(
     nickname: text('nickname'),
     activatedAt: timestamp('activated_at', { withTimezone: true }),
     terminatedAt: timestamp('terminated_at', { withTimezone: true }),
-    /** Failed activation-code guesses against this SIM's code, and the lock they cause. */
-    failedCodeAttempts: integer('failed_code_attempts').notNull().default(0),
-    codeLockedUntil: timestamp('code_locked_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
