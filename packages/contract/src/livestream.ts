@@ -3,7 +3,7 @@
  * livestreaming rows, §9 RTSP constants). Request field names follow the spec's snake_case calls.
  */
 import { z } from 'zod';
-import { iccid } from './common.ts';
+import { emailAddress, iccid } from './common.ts';
 
 /** Spec §9: the camera's RTSP port, and its stream paths per quality. */
 export const livestreamRtspPort = 554;
@@ -179,12 +179,7 @@ export type ClipStatusResponse = z.infer<typeof clipStatusResponse>;
 
 export const shareCodeBody = z.object({
   camera_id: iccid,
-  email_address: z
-    .string()
-    .trim()
-    .min(1, 'Enter an e-mail address')
-    .max(254, 'That e-mail address is too long')
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter a valid e-mail address'),
+  email_address: emailAddress,
   html_code: z
     .string()
     .max(4000)

@@ -105,7 +105,8 @@ describe('staff accounts from the command', () => {
     expect(short.statusCode).toBe(400);
     expect(short.json()).toEqual({
       code: 'VALIDATION_FAILED',
-      message: 'password: Please choose a password of at least 12 characters',
+      message: 'Please choose a password of at least 12 characters.',
+      field: 'password',
     });
     context.clock.advance(24 * 3600 * 1000 + 1000);
     const late = await setPassword(tokenOf(link), 'correct horse battery');
