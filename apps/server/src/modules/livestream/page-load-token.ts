@@ -8,23 +8,17 @@
  * scripts; a client outside a browser can still forge them, which the per-client limits and the
  * bound on distinct sites per day contain.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
-import { appSettings } from '../../db/schema.ts';
+import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
 
 const secretKey = 'embed-page-load-secret';
 /** The embed page's script asks for the clip as the page loads; a lazy frame loads when shown. */
 export const pageLoadTokenSeconds = 15 * 60;
 
 /** The secret that signs page-load tokens, shared by every process through the database. */
-export async function ensurePageLoadSecret(db: Database): Promise<string> {
-  await db
-    .insert(appSettings)
-    .values({ key: secretKey, value: randomBytes(32).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(appSettings).where(eq(appSettings.key, secretKey));
-  return String(row!.value);
+export function ensurePageLoadSecret(db: Database): Promise<string> {
+  return ensureDatabaseSecret(db, secretKey);
 }
 
 /** One viewer, as far as counting goes: a hash of the client address and browser, never stored raw. */

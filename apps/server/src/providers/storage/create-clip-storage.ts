@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/client.ts';
-import { appSettings } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
 import { createFilesystemStorage } from './filesystem-storage.ts';
 import type { ClipStorage } from './storage.ts';
 
@@ -14,13 +12,8 @@ const secretKey = 'media-url-secret';
  * The secret that signs /media URLs, made once and kept in the database so that every process
  * (and a restart) accepts the URLs the others made.
  */
-export async function ensureMediaUrlSecret(db: Database): Promise<string> {
-  await db
-    .insert(appSettings)
-    .values({ key: secretKey, value: randomBytes(32).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(appSettings).where(eq(appSettings.key, secretKey));
-  return String(row!.value);
+export function ensureMediaUrlSecret(db: Database): Promise<string> {
+  return ensureDatabaseSecret(db, secretKey);
 }
 
 /** The storage STORAGE names: files under `dataDir/clips` (default) or an S3 bucket. */

@@ -3,11 +3,10 @@
  * an executor (the database or a transaction) so a flow can compose them in one transaction.
  * The demo seed uses them too, so demo data is made the way the engine makes data.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
 import {
-  appSettings,
   billingCustomers,
   creditNotes,
   invoiceLines,
@@ -17,6 +16,7 @@ import {
   payments,
   subscriptions,
 } from '../../../db/schema.ts';
+import { ensureDatabaseSecret } from '../../../lib/database-secret.ts';
 import { newProviderId } from '../ids.ts';
 import {
   currentParties,
@@ -34,18 +34,8 @@ export type CreditNoteRow = typeof creditNotes.$inferSelect;
 const urlSecretKey = 'billing-engine-url-secret';
 
 /** The secret that signs hosted-invoice URLs, made once per database and kept in app_settings. */
-async function urlSecret(executor: Executor): Promise<string> {
-  const [existing] = await executor
-    .select()
-    .from(appSettings)
-    .where(eq(appSettings.key, urlSecretKey));
-  if (existing) return String(existing.value);
-  await executor
-    .insert(appSettings)
-    .values({ key: urlSecretKey, value: randomBytes(32).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await executor.select().from(appSettings).where(eq(appSettings.key, urlSecretKey));
-  return String(row!.value);
+function urlSecret(executor: Executor): Promise<string> {
+  return ensureDatabaseSecret(executor, urlSecretKey);
 }
 
 export async function invoiceAccessToken(executor: Executor, invoiceId: string): Promise<string> {
