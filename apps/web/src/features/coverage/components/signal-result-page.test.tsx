@@ -18,6 +18,28 @@ function networkRow(name: string): HTMLElement {
 
 const ours = () => screen.getByRole('region', { name: 'Farmcam multi-network SIM' });
 
+/**
+ * The result page once loaded, with later navigations held: in the browser the navigation that
+ * writes the query runs in a transition that can be held up (a chunk still loading right after the
+ * result appeared); a loader that does not settle holds it here, deterministically.
+ */
+async function renderWithHeldNavigation() {
+  mockFetch(() => jsonResponse(200, exmoorAvailability));
+  let release = () => {};
+  let isHeld = false;
+  const held = new Promise<null>((resolve) => (release = () => resolve(null)));
+  const { router } = renderRoute('/postcode/EX363LH', [
+    {
+      path: '/postcode/:postcode',
+      loader: () => (isHeld ? held : null),
+      Component: SignalResultPage,
+    },
+  ]);
+  await screen.findByRole('region', { name: 'Farmcam multi-network SIM' });
+  isHeld = true;
+  return { router, release, setHeld: (next: boolean) => (isHeld = next) };
+}
+
 describe('Signal result page (/postcode/{postcode})', () => {
   beforeEach(() => {
     vi.spyOn(toast, 'error').mockImplementation(() => undefined);
@@ -71,22 +93,7 @@ describe('Signal result page (/postcode/{postcode})', () => {
   });
 
   it('takes a tap on Indoor at once, while the navigation that writes the URL is still pending', async () => {
-    mockFetch(() => jsonResponse(200, exmoorAvailability));
-    // In the browser the navigation that writes ?location= runs in a transition that can be held
-    // up (a chunk still loading right after the result appeared): a loader that does not settle
-    // holds it here, deterministically.
-    let release = () => {};
-    let isHeld = false;
-    const held = new Promise<null>((resolve) => (release = () => resolve(null)));
-    const { router } = renderRoute('/postcode/EX363LH', [
-      {
-        path: '/postcode/:postcode',
-        loader: () => (isHeld ? held : null),
-        Component: SignalResultPage,
-      },
-    ]);
-    await screen.findByRole('region', { name: 'Farmcam multi-network SIM' });
-    isHeld = true;
+    const { router, release, setHeld } = await renderWithHeldNavigation();
 
     await userEvent.click(screen.getByLabelText('Indoor'));
     expect((screen.getByLabelText('Indoor') as HTMLInputElement).checked).toBe(true);
@@ -97,7 +104,7 @@ describe('Signal result page (/postcode/{postcode})', () => {
     expect((screen.getByLabelText('Indoor') as HTMLInputElement).checked).toBe(true);
 
     // Back and Forward still move the toggle with the URL.
-    isHeld = false;
+    setHeld(false);
     await router.navigate('/postcode/EX363LH?location=outdoor');
     await vi.waitFor(() =>
       expect((screen.getByLabelText('Outdoor') as HTMLInputElement).checked).toBe(true),
@@ -105,19 +112,7 @@ describe('Signal result page (/postcode/{postcode})', () => {
   });
 
   it('takes an address choice at once, while the navigation that writes the URL is still pending', async () => {
-    mockFetch(() => jsonResponse(200, exmoorAvailability));
-    let release = () => {};
-    let isHeld = false;
-    const held = new Promise<null>((resolve) => (release = () => resolve(null)));
-    const { router } = renderRoute('/postcode/EX363LH', [
-      {
-        path: '/postcode/:postcode',
-        loader: () => (isHeld ? held : null),
-        Component: SignalResultPage,
-      },
-    ]);
-    await screen.findByRole('region', { name: 'Farmcam multi-network SIM' });
-    isHeld = true;
+    const { router, release } = await renderWithHeldNavigation();
 
     const select = screen.getByLabelText('Address') as HTMLSelectElement;
     await userEvent.selectOptions(select, 'Lower Combe Barn, Twitchen');
