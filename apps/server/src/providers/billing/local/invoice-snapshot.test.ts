@@ -12,18 +12,12 @@ import {
   testPublicUrl,
   type TestContext,
 } from '../../../../test/helpers/test-app.ts';
+import { createPaidHeavySubscriber } from '../../../../test/helpers/billing-subscriber.ts';
 import { pdfText } from '../../../../test/helpers/pdf-text.ts';
 import type { Config } from '../../../config/config.ts';
-import { creditNotes, customers, invoices, sims, subscriptions } from '../../../db/schema.ts';
+import { creditNotes, customers, invoices, sims } from '../../../db/schema.ts';
 import { seedCatalogue } from '../../../db/seed/demo.ts';
-import {
-  chargeInvoice,
-  creditNotePdfUrl,
-  defaultInvoicing,
-  insertCard,
-  insertCustomer,
-  issueInvoice,
-} from './ledger.ts';
+import { creditNotePdfUrl, defaultInvoicing } from './ledger.ts';
 
 const periodStart = new Date('2026-03-01T00:00:00Z');
 const periodEnd = new Date('2026-04-01T00:00:00Z');
@@ -66,46 +60,16 @@ async function renameCustomer(name: string) {
 }
 
 /** A camera on Heavy monthly (1 March - 1 April), its first invoice paid. */
-async function createSubscriber(serial: number, nickname: string) {
-  const db = context.database.db;
-  const iccid = `894411000000${String(serial).padStart(7, '0')}`;
-  await db.insert(sims).values({ iccid, state: 'active', customerId: portalCustomerId, nickname });
-  const customer = await insertCustomer(db, { portalCustomerId, email: 'meg@hill-farm.example' });
-  const billingCustomerId = customer!.id;
-  await insertCard(db, {
-    billingCustomerId,
-    brand: 'visa',
-    last4: '4242',
-    expMonth: 12,
-    expYear: 2034,
-    makeDefault: true,
-  });
-  const subscriptionId = `sub_snapshot_${serial}`;
-  await db.insert(subscriptions).values({
-    id: subscriptionId,
-    billingCustomerId,
-    simIccid: iccid,
-    priceId: 'price_heavy_month_uk',
-    status: 'active',
-    currentPeriodStart: periodStart,
-    currentPeriodEnd: periodEnd,
-    createdAt: periodStart,
-  });
-  await db.update(sims).set({ billingCustomerId }).where(eq(sims.iccid, iccid));
-  const invoice = await issueInvoice(db, {
-    billingCustomerId,
-    subscriptionId,
-    description: '1 × Heavy Streaming (at £35.00 / month)',
-    total: 3500,
-    currency: 'gbp',
+function createSubscriber(serial: number, nickname: string) {
+  return createPaidHeavySubscriber(context.database.db, {
+    portalCustomerId,
+    serial,
+    nickname,
     periodStart,
     periodEnd,
-    now: periodStart,
     // As the engine issues them: the configured supplier.
     invoicing: { ...defaultInvoicing, supplier },
   });
-  await chargeInvoice(db, invoice, periodStart);
-  return { billingCustomerId, subscriptionId, iccid, invoice };
 }
 
 async function get(url: string) {

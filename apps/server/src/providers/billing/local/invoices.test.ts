@@ -12,10 +12,11 @@ import {
   testPublicUrl,
   type TestContext,
 } from '../../../../test/helpers/test-app.ts';
+import { createPaidHeavySubscriber } from '../../../../test/helpers/billing-subscriber.ts';
 import { pdfText } from '../../../../test/helpers/pdf-text.ts';
-import { creditNotes, customers, invoices, sims, subscriptions } from '../../../db/schema.ts';
+import { creditNotes, customers, invoices } from '../../../db/schema.ts';
 import { seedCatalogue } from '../../../db/seed/demo.ts';
-import { chargeInvoice, insertCard, insertCustomer, issueInvoice } from './ledger.ts';
+import { issueInvoice } from './ledger.ts';
 
 const periodStart = new Date('2026-03-01T00:00:00Z');
 const periodEnd = new Date('2026-04-01T00:00:00Z');
@@ -38,52 +39,14 @@ const service = () => context.app.billing.service;
 const engine = () => context.app.billing.engine!;
 
 /** A camera on Heavy monthly (1 March - 1 April), its first invoice paid. */
-async function createSubscriber(serial: number) {
-  const db = context.database.db;
-  const iccid = `894411000000${String(serial).padStart(7, '0')}`;
-  await db.insert(sims).values({
-    iccid,
-    state: 'active',
-    customerId: portalCustomerId,
-    nickname: `North gate ${serial}`,
-  });
-  const customer = await insertCustomer(db, {
+function createSubscriber(serial: number) {
+  return createPaidHeavySubscriber(context.database.db, {
     portalCustomerId,
-    email: 'meg@hill-farm.example',
-  });
-  const billingCustomerId = customer!.id;
-  await insertCard(db, {
-    billingCustomerId,
-    brand: 'visa',
-    last4: '4242',
-    expMonth: 12,
-    expYear: 2034,
-    makeDefault: true,
-  });
-  const subscriptionId = `sub_invoices_${serial}`;
-  await db.insert(subscriptions).values({
-    id: subscriptionId,
-    billingCustomerId,
-    simIccid: iccid,
-    priceId: 'price_heavy_month_uk',
-    status: 'active',
-    currentPeriodStart: periodStart,
-    currentPeriodEnd: periodEnd,
-    createdAt: periodStart,
-  });
-  await db.update(sims).set({ billingCustomerId }).where(eq(sims.iccid, iccid));
-  const invoice = await issueInvoice(db, {
-    billingCustomerId,
-    subscriptionId,
-    description: '1 × Heavy Streaming (at £35.00 / month)',
-    total: 3500,
-    currency: 'gbp',
+    serial,
+    nickname: `North gate ${serial}`,
     periodStart,
     periodEnd,
-    now: periodStart,
   });
-  await chargeInvoice(db, invoice, periodStart);
-  return { billingCustomerId, subscriptionId, iccid, invoice };
 }
 
 async function download(url: string) {
