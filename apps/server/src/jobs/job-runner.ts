@@ -52,11 +52,18 @@ export async function startJobs(
     onError: (error: Error) => void;
     onJobFailed?: (failure: JobFailure) => void;
     pollingIntervalSeconds?: number;
+    /**
+     * `send-only` (ROLE=api): queue jobs but run none: no workers, no cron schedules, no
+     * maintenance; the worker processes do those (docs/decisions/070). `work` by default.
+     */
+    mode?: 'work' | 'send-only';
   },
 ): Promise<JobRunner> {
+  const isSendOnly = options.mode === 'send-only';
+  const sendOnly = isSendOnly ? { supervise: false, schedule: false } : {};
   const boss = database.connectionString
-    ? new PgBoss({ connectionString: database.connectionString, max: 4 })
-    : new PgBoss({ db: { executeSql: database.executeSql } });
+    ? new PgBoss({ connectionString: database.connectionString, max: 4, ...sendOnly })
+    : new PgBoss({ db: { executeSql: database.executeSql }, ...sendOnly });
   boss.on('error', options.onError);
   // pg-boss 10 creates its schema under its own advisory lock, but concurrent createQueue calls
   // (each attaches a partition to pgboss.job) deadlock: processes starting at once on one
@@ -65,7 +72,7 @@ export async function startJobs(
     await boss.start();
     for (const definition of definitions) await boss.createQueue(definition.name);
   });
-  for (const definition of definitions) {
+  for (const definition of isSendOnly ? [] : definitions) {
     for (let worker = 0; worker < (definition.concurrency ?? 1); worker += 1) {
       await boss.work(
         definition.name,
