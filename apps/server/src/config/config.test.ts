@@ -23,6 +23,28 @@ describe('loadConfig', () => {
     ).toBe(true);
   });
 
+  it('runs every role in one process by default; split roles need PostgreSQL', () => {
+    expect(loadConfig({}).role).toBe('all');
+    const worker = loadConfig({ ROLE: 'worker', DATABASE_URL: 'postgres://x/y' });
+    expect(worker.role).toBe('worker');
+    expect(() => loadConfig({ ROLE: 'api' })).toThrow(
+      /ROLE: api needs DATABASE_URL .* the embedded database runs only ROLE=all/,
+    );
+    expect(() => loadConfig({ ROLE: 'scheduler', DATABASE_URL: 'postgres://x/y' })).toThrow(/ROLE/);
+  });
+
+  it('drains for 5 s in production before closing, at once elsewhere', () => {
+    expect(loadConfig({}).shutdownGraceSeconds).toBe(0);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '2.5' }).shutdownGraceSeconds).toBe(2.5);
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://portal.example.com',
+        SMTP_URL: 'smtp://localhost:2525',
+      }).shutdownGraceSeconds,
+    ).toBe(5);
+  });
+
   it('lists every problem at once', () => {
     try {
       loadConfig({ PORT: 'abc', MAIL: 'pigeon', DATABASE_URL: 'mysql://x' });

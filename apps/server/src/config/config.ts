@@ -53,6 +53,10 @@ const trustProxyText = z
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** What this process does: serve the API, run the jobs, or both (docs/decisions/070). */
+  ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  /** Default: 5 in production, 0 elsewhere. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).optional(),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),
@@ -150,6 +154,16 @@ export type Environment = z.input<typeof environmentSchema>;
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
+  /**
+   * `api` serves the customer API and queues jobs; `worker` runs the jobs and the recorder and
+   * serves only the probes and metrics; `all` does both (docs/decisions/070).
+   */
+  role: 'api' | 'worker' | 'all';
+  /**
+   * After SIGTERM, how long the process keeps serving while /api/readyz answers `draining`, so
+   * the load balancer stops sending it requests before it stops accepting them.
+   */
+  shutdownGraceSeconds: number;
   host: string;
   port: number;
   publicUrl: string;
@@ -308,12 +322,20 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: give both or neither');
   }
+  // The embedded database is one process's (its directory is locked): split roles need a server.
+  if (env.ROLE !== 'all' && !env.DATABASE_URL) {
+    problems.push(
+      `ROLE: ${env.ROLE} needs DATABASE_URL (a PostgreSQL server the api and worker processes share); the embedded database runs only ROLE=all`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const workingDirectory = environment.INIT_CWD ?? process.cwd();
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     nodeEnv: env.NODE_ENV,
+    role: env.ROLE,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? (isProduction ? 5 : 0),
     host: env.HOST,
     port: env.PORT,
     publicUrl,
