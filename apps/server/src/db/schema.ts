@@ -590,11 +590,22 @@ export const clips = pgTable(
     error: text('error'),
     slot: text('slot'),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The process (instances.id) recording it while 'recording'; null while an on-request clip
+     * waits for a worker. A claim held by a dead process is recovered (docs/decisions/073).
+     */
+    claimedBy: uuid('claimed_by'),
+    /** Times the clip was handed over after its worker died: it is re-recorded once. */
+    recoveries: integer('recoveries').notNull().default(0),
   },
   (table) => [
     index('clips_livestream_idx').on(table.livestreamId, table.recordedAt),
     // One recording per scheduled slot, however many workers race for it (NULL slots repeat).
     uniqueIndex('clips_livestream_slot_idx').on(table.livestreamId, table.slot),
+    // The recovery job looks at clips being recorded only: few rows, every few seconds.
+    index('clips_recording_claim_idx')
+      .on(table.claimedBy)
+      .where(sql`${table.status} = 'recording'`),
   ],
 );
 
@@ -691,4 +702,24 @@ export const appSettings = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [uniqueIndex('app_settings_key_idx').on(table.key)],
+);
+
+/**
+ * One row per running process (any role): who it is and when it last said it was alive. A
+ * heartbeat older than the dead threshold means the process died (kill -9, power loss), and its
+ * recordings are taken over (docs/decisions/073). A clean exit deletes its row.
+ */
+export const instances = pgTable(
+  'instances',
+  {
+    id: uuid('id').primaryKey(),
+    role: text('role').notNull(),
+    host: text('host').notNull(),
+    pid: integer('pid').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
+    /** When another process found it dead and took over its work. */
+    goneAt: timestamp('gone_at', { withTimezone: true }),
+  },
+  (table) => [index('instances_heartbeat_idx').on(table.heartbeatAt)],
 );
