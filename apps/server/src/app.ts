@@ -43,6 +43,7 @@ import { createCoverageService } from './modules/coverage/coverage.service.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { createReadiness, type Readiness } from './modules/health/readiness.ts';
 import { authPlugin } from './plugins/auth.ts';
 import {
   answerClientError,
@@ -92,6 +93,8 @@ export interface AppDependencies {
 }
 
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
+  /** What /api/readyz answers; server.ts shares it with the shutdown, which starts draining. */
+  readiness?: Readiness;
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -227,7 +230,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { db });
+      await api.register(healthRoutes, {
+        readiness: deps.readiness ?? createReadiness({ database: deps.database }),
+      });
       await api.register(authRoutes, { auth, staffAccounts });
       await api.register(staffRoutes, { auth, db });
       await api.register(camerasRoutes, { cameras });

@@ -74,7 +74,9 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
 
   it('starts with PUBLIC_URL and SMTP_URL alone and serves the API from its database', async () => {
     const health = await fetch(`${baseUrl}/api/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${baseUrl}/api/readyz`);
+    expect(ready.status, 'migrated database and job queue').toBe(200);
     const plans = await fetch(`${baseUrl}/api/activation/pricing-tables/local_uk`);
     expect(plans.status).toBe(200);
     const embedScript = await fetch(`${baseUrl}/embed/livestream-embed.js`);

@@ -1,28 +1,58 @@
-import { sql } from 'drizzle-orm';
+/**
+ * The probes (docs/decisions/070). /api/healthz: the process is alive and its event loop turns;
+ * it touches nothing else, so a slow database never gets the process restarted. /api/readyz: the
+ * instance may take traffic now (readiness.ts); 503 with the reasons when not, and `draining`
+ * from the SIGTERM on, so the load balancer takes it out before it stops accepting.
+ */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../../db/client.ts';
+import { providerNames } from '../../lib/provider-calls.ts';
+import type { Readiness } from './readiness.ts';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+const checkState = z.enum(['ok', 'failing', 'not-checked']);
+const readinessReport = z.object({
+  status: z.enum(['ready', 'not-ready', 'draining']),
+  reasons: z.array(z.string()),
+  checks: z.object({ database: checkState, migrations: checkState, jobQueue: checkState }),
+  providers: z.record(
+    z.enum(providerNames),
+    z.object({ state: z.enum(['ok', 'failing', 'unknown']), at: z.string().optional() }),
+  ),
+});
+
+export const healthRoutes: FastifyPluginAsyncZod<{ readiness: Readiness }> = async (
+  app,
+  { readiness },
+) => {
   app.get(
     '/healthz',
     {
       schema: {
         tags: ['health'],
-        summary: 'Liveness and database reachability',
-        response: {
-          200: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
-          503: z.object({ status: z.literal('error'), database: z.literal('unreachable') }),
-        },
+        summary: 'Liveness: the process answers (the database is not asked; see /api/readyz)',
+        response: { 200: z.object({ status: z.literal('ok') }) },
       },
     },
     async (_request, reply) => {
-      try {
-        await db.execute(sql`select 1`);
-        return { status: 'ok' as const, database: 'ok' as const };
-      } catch {
-        return reply.code(503).send({ status: 'error', database: 'unreachable' });
-      }
+      reply.header('cache-control', 'no-store');
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['health'],
+        summary:
+          'Readiness: database reachable and migrated, job queue set up, not draining; each provider’s last call is reported without counting',
+        response: { 200: readinessReport, 503: readinessReport },
+      },
+    },
+    async (_request, reply) => {
+      const report = await readiness.check();
+      reply.header('cache-control', 'no-store');
+      return reply.code(report.status === 'ready' ? 200 : 503).send(report);
     },
   );
 };
