@@ -42,8 +42,8 @@ import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { createCoverageService } from './modules/coverage/coverage.service.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { createReadiness, type Readiness } from './modules/health/readiness.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import {
   answerClientError,
@@ -90,11 +90,11 @@ export interface AppDependencies {
    * the workers run, tests to a queue they drain (docs/decisions/062).
    */
   jobQueue: JobQueue;
+  /** What /api/readyz answers; server.ts shares it with the shutdown, which starts draining. */
+  readiness?: Readiness;
 }
 
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
-  /** What /api/readyz answers; server.ts shares it with the shutdown, which starts draining. */
-  readiness?: Readiness;
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
