@@ -51,6 +51,7 @@ import {
   errorHandlerPlugin,
 } from './plugins/error-handler.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
 import type { CoverageProvider } from './providers/coverage/coverage.ts';
@@ -199,6 +200,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       log: app.log,
     }));
 
+  // First, so every route below is measured; /metrics itself needs METRICS_TOKEN (decision 071).
+  await app.register(metricsPlugin, { token: config.metricsToken, database: deps.database });
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
   await app.register(securityHeadersPlugin, {

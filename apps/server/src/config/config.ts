@@ -66,6 +66,10 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: z
+    .string()
+    .min(32, 'METRICS_TOKEN needs at least 32 characters (e.g. `openssl rand -hex 32`)')
+    .optional(),
   TRUST_PROXY: trustProxyText,
   DEMO_DATA: booleanText.optional(),
   /** Default: smtp in production, outbox elsewhere (docs/decisions/061). */
@@ -171,6 +175,8 @@ export interface Config {
   /** PostgreSQL server URL; when absent the embedded PGlite in `dataDir` is used. */
   databaseUrl: string | undefined;
   logLevel: string;
+  /** Bearer token Prometheus presents at GET /metrics; unset: /metrics is not served. */
+  metricsToken: string | undefined;
   /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses and ranges. */
   trustProxy: false | number | string[];
   /** Seed demo customers, SIMs and staff on first start. */
@@ -342,6 +348,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     dataDir: path.resolve(workingDirectory, env.DATA_DIR ?? 'data'),
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
     trustProxy: env.TRUST_PROXY,
     // Production seeds demo data only when asked to, whatever the database.
     isDemoDataEnabled: env.DEMO_DATA ?? (!isProduction && !env.DATABASE_URL),

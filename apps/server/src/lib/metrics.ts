@@ -1,0 +1,319 @@
+/**
+ * Every metric the app exports, in one prom-client registry per process (docs/decisions/071).
+ * Code that counts something imports the function here (`recordJobRun`, `trackRecording`…), never
+ * prom-client itself, so the names stay in one file and the alert-rule test can list them all.
+ * `plugins/metrics.ts` serves the registry at GET /metrics and feeds the HTTP and queue metrics.
+ *
+ * Names carry the `farmcam_` prefix; prom-client's default process and Node.js metrics
+ * (`process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`…) keep their usual names, so
+ * stock dashboards for Node.js work on them unchanged.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DatabaseHandle } from '../db/client.ts';
+import { observeProviderCalls } from './provider-calls.ts';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+// HTTP -----------------------------------------------------------------------------------------
+
+/** Label of requests that matched no route (404s, probes of random paths): one series for all. */
+export const unmatchedRoute = 'unmatched';
+
+const httpRequests = new Counter({
+  name: 'farmcam_http_requests_total',
+  help: 'HTTP requests answered, by route pattern and status class (2xx, 4xx, 5xx…).',
+  labelNames: ['method', 'route', 'status_class'] as const,
+  registers: [registry],
+});
+const httpDuration = new Histogram({
+  name: 'farmcam_http_request_duration_seconds',
+  help: 'Time from request received to answer sent, by route pattern.',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+const httpServerErrors = new Counter({
+  name: 'farmcam_http_server_errors_total',
+  help: 'HTTP requests answered with a 5xx status, by route pattern.',
+  labelNames: ['method', 'route'] as const,
+  registers: [registry],
+});
+
+interface HttpSeries {
+  requests: { inc(): void };
+  duration: { observe(value: number): void };
+  serverErrors: { inc(): void } | undefined;
+}
+/**
+ * One entry per method, route pattern and status class: a request after the first of its kind
+ * allocates no label objects. Bounded by the app's routes, since the route label is the pattern.
+ */
+const httpSeries = new Map<string, HttpSeries>();
+const statusClasses = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
+/** Counts one answered request; `route` is the matched route pattern, never the raw URL. */
+export function recordHttpRequest(
+  method: string,
+  route: string | undefined,
+  statusCode: number,
+  seconds: number,
+): void {
+  const routeLabel = route ?? unmatchedRoute;
+  const statusClass = statusClasses[Math.floor(statusCode / 100)] ?? 'other';
+  const key = `${method} ${statusClass} ${routeLabel}`;
+  let series = httpSeries.get(key);
+  if (!series) {
+    series = {
+      requests: httpRequests.labels(method, routeLabel, statusClass),
+      duration: httpDuration.labels(method, routeLabel),
+      serverErrors: statusCode >= 500 ? httpServerErrors.labels(method, routeLabel) : undefined,
+    };
+    httpSeries.set(key, series);
+  }
+  series.requests.inc();
+  series.duration.observe(seconds);
+  series.serverErrors?.inc();
+}
+
+// Jobs -----------------------------------------------------------------------------------------
+
+const jobRuns = new Counter({
+  name: 'farmcam_job_runs_total',
+  help: 'Job runs by queue and outcome (completed, failed); a retried job counts each attempt.',
+  labelNames: ['queue', 'outcome'] as const,
+  registers: [registry],
+});
+const jobFailures = new Counter({
+  name: 'farmcam_job_failures_total',
+  help: 'Jobs that failed their last allowed attempt (pg-boss marks them failed), by queue.',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+const jobDuration = new Histogram({
+  name: 'farmcam_job_duration_seconds',
+  help: 'Time one job run took, by queue and outcome.',
+  labelNames: ['queue', 'outcome'] as const,
+  // From a login e-mail (tens of ms) to a long recording or a large billing cycle (minutes).
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+  registers: [registry],
+});
+
+/** Makes each queue's series exist at zero, so rate() and alerts see a queue before it fails. */
+export function registerJobQueueNames(queues: readonly string[]): void {
+  for (const queue of queues) {
+    jobRuns.labels(queue, 'completed').inc(0);
+    jobRuns.labels(queue, 'failed').inc(0);
+    jobFailures.labels(queue).inc(0);
+  }
+}
+
+/** One job run's end; `willRetry` false on a failure means the job has failed for good. */
+export function recordJobRun(
+  queue: string,
+  outcome: { seconds: number; isFailed: boolean; willRetry: boolean },
+): void {
+  const label = outcome.isFailed ? 'failed' : 'completed';
+  jobRuns.labels(queue, label).inc();
+  jobDuration.labels(queue, label).observe(outcome.seconds);
+  if (outcome.isFailed && !outcome.willRetry) jobFailures.labels(queue).inc();
+}
+
+export interface JobQueueStats {
+  queue: string;
+  /** Jobs waiting (created or waiting for a retry), due or not. */
+  depth: number;
+  /** Seconds the longest-waiting due job has been due; 0 when none is due. */
+  oldestAgeSeconds: number;
+}
+
+/**
+ * Reads every queue's depth and oldest due job from pg-boss's own tables (pg-boss 10: `pgboss.job`
+ * partitioned by queue, states ordered created < retry < active…, an index on (name, start_after)
+ * for states before active). A job's age counts from `start_after`, when it became due: a job
+ * queued for later, or waiting out its retry delay, is not late. The answer is kept for
+ * `cacheMilliseconds`, so several Prometheus servers scraping every few seconds cost one query.
+ */
+export function createJobQueueStatsReader(
+  database: Pick<DatabaseHandle, 'executeSql'>,
+  options: { cacheMilliseconds?: number; now?: () => number } = {},
+): () => Promise<JobQueueStats[]> {
+  const cacheMilliseconds = options.cacheMilliseconds ?? 5_000;
+  const now = options.now ?? Date.now;
+  let cached: { at: number; stats: Promise<JobQueueStats[]> } | undefined;
+  const read = async (): Promise<JobQueueStats[]> => {
+    const { rows } = await database.executeSql(
+      `select queue.name as queue,
+              count(job.id)::int as depth,
+              coalesce(extract(epoch from now() - min(job.start_after)
+                filter (where job.start_after <= now())), 0)::float8 as oldest
+         from pgboss.queue queue
+         left join pgboss.job job on job.name = queue.name and job.state < 'active'
+        group by queue.name
+        order by queue.name`,
+      [],
+    );
+    return (rows as { queue: string; depth: number; oldest: number }[]).map((row) => ({
+      queue: row.queue,
+      depth: Number(row.depth),
+      oldestAgeSeconds: Math.max(0, Number(row.oldest)),
+    }));
+  };
+  return () => {
+    const at = now();
+    if (!cached || at - cached.at >= cacheMilliseconds) {
+      const stats = read();
+      cached = { at, stats };
+      // A failed read is not kept: the next scrape asks again.
+      stats.catch(() => {
+        if (cached?.stats === stats) cached = undefined;
+      });
+    }
+    return cached.stats;
+  };
+}
+
+type QueueStatsSource = () => Promise<JobQueueStats[]>;
+let queueStatsSource: QueueStatsSource | undefined;
+
+/**
+ * Where the queue gauges read from at scrape time (the metrics plugin sets it); returns a function
+ * that unsets it again, if it is still the current source.
+ */
+export function setJobQueueStatsSource(source: QueueStatsSource): () => void {
+  queueStatsSource = source;
+  return () => {
+    if (queueStatsSource === source) queueStatsSource = undefined;
+  };
+}
+
+let queueStatsRead: Promise<JobQueueStats[] | undefined> | undefined;
+/** Both gauges are collected by one scrape: they share one read. */
+function readQueueStats(): Promise<JobQueueStats[] | undefined> {
+  if (!queueStatsRead) {
+    const source = queueStatsSource;
+    queueStatsRead = (source ? source() : Promise.resolve(undefined))
+      // Queue figures are missing from this scrape (the gauges say nothing rather than 0) when
+      // the database cannot answer or pg-boss has not made its tables yet; the rest is served.
+      .catch(() => undefined)
+      .finally(() => {
+        queueStatsRead = undefined;
+      });
+  }
+  return queueStatsRead;
+}
+
+new Gauge({
+  name: 'farmcam_job_queue_depth',
+  help: 'Jobs waiting in each queue (created or waiting for a retry), read from pg-boss at scrape.',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+  async collect() {
+    const stats = await readQueueStats();
+    this.reset();
+    for (const row of stats ?? []) this.labels(row.queue).set(row.depth);
+  },
+});
+new Gauge({
+  name: 'farmcam_job_queue_oldest_age_seconds',
+  help: 'Seconds the longest-waiting due job of each queue has been due (0 when none is due).',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+  async collect() {
+    const stats = await readQueueStats();
+    this.reset();
+    for (const row of stats ?? []) this.labels(row.queue).set(row.oldestAgeSeconds);
+  },
+});
+
+// Providers ------------------------------------------------------------------------------------
+
+const providerCallDuration = new Histogram({
+  name: 'farmcam_provider_call_duration_seconds',
+  help: 'Calls to outside providers (billing, sim-platform, smtp, s3, ofcom), by operation.',
+  labelNames: ['provider', 'operation'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+const providerCallErrors = new Counter({
+  name: 'farmcam_provider_call_errors_total',
+  help: 'Calls to outside providers that failed (after the adapter’s own retries), by operation.',
+  labelNames: ['provider', 'operation'] as const,
+  registers: [registry],
+});
+
+observeProviderCalls(({ provider, operation, seconds, isError }) => {
+  providerCallDuration.labels(provider, operation).observe(seconds);
+  if (isError) providerCallErrors.labels(provider, operation).inc();
+});
+
+// Domain ---------------------------------------------------------------------------------------
+
+export type RecordingKind = 'scheduled' | 'immediate' | 'showcase';
+const recordingKinds: RecordingKind[] = ['scheduled', 'immediate', 'showcase'];
+
+const recordingsStarted = new Counter({
+  name: 'farmcam_recordings_started_total',
+  help: 'Recordings started, by kind (scheduled, immediate, showcase).',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+const recordingsCompleted = new Counter({
+  name: 'farmcam_recordings_completed_total',
+  help: 'Recordings stored, by kind.',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+const recordingsFailed = new Counter({
+  name: 'farmcam_recordings_failed_total',
+  help: 'Recordings that failed (camera, ffmpeg or storage), by kind.',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+for (const kind of recordingKinds) {
+  recordingsStarted.labels(kind).inc(0);
+  recordingsCompleted.labels(kind).inc(0);
+  recordingsFailed.labels(kind).inc(0);
+}
+
+/** Counts one recording as started, then as completed or failed by how `record` settles. */
+export async function trackRecording<T>(kind: RecordingKind, record: () => Promise<T>): Promise<T> {
+  recordingsStarted.labels(kind).inc();
+  try {
+    const result = await record();
+    recordingsCompleted.labels(kind).inc();
+    return result;
+  } catch (error) {
+    recordingsFailed.labels(kind).inc();
+    throw error;
+  }
+}
+
+const loginLinksSent = new Counter({
+  name: 'farmcam_login_links_sent_total',
+  help: 'Login links handed to the mail server.',
+  registers: [registry],
+});
+
+/** A login e-mail the mail server accepted. */
+export function countLoginLinkSent(): void {
+  loginLinksSent.inc();
+}
+
+const paymentsSucceeded = new Counter({
+  name: 'farmcam_payments_succeeded_total',
+  help: 'Card payments that went through, by billing engine (local, stripe).',
+  labelNames: ['billing'] as const,
+  registers: [registry],
+});
+const paymentsFailed = new Counter({
+  name: 'farmcam_payments_failed_total',
+  help: 'Card payments that failed (declined, expired, no card), by billing engine.',
+  labelNames: ['billing'] as const,
+  registers: [registry],
+});
+
+/** One payment attempt's outcome, where the billing engine records it. */
+export function countPayment(billing: 'local' | 'stripe', isPaid: boolean): void {
+  (isPaid ? paymentsSucceeded : paymentsFailed).labels(billing).inc();
+}
