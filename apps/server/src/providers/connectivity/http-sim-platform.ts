@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
+import { trackProviderCall } from '../../lib/provider-calls.ts';
 import {
   assertOpenableCameraPorts,
   maxPlatformBatchSize,
@@ -161,12 +162,12 @@ export function createHttpSimPlatform(options: HttpSimPlatformOptions): HttpSimP
     throw platformUnavailable(`it answered ${response.status}: ${message}`);
   }
 
-  async function call<T>(
+  async function callWithRetries<T>(
     schema: z.ZodType<T>,
     method: 'GET' | 'POST',
     path: string,
-    headers: Record<string, string> = {},
-    requestBody: object = {},
+    headers: Record<string, string>,
+    requestBody: object,
   ): Promise<T> {
     for (let attemptNumber = 1; ; attemptNumber += 1) {
       try {
@@ -182,6 +183,35 @@ export function createHttpSimPlatform(options: HttpSimPlatformOptions): HttpSimP
         await sleep(error.retryAfterMs ?? backoff * (0.75 + Math.random() * 0.5));
       }
     }
+  }
+
+  /**
+   * One call, retries included, tracked for readiness and metrics (decision 071) under its path
+   * pattern. The platform's "no such SIM" and "conflict" are answers, not the platform failing.
+   */
+  async function call<T>(
+    schema: z.ZodType<T>,
+    method: 'GET' | 'POST',
+    path: string,
+    headers: Record<string, string> = {},
+    requestBody: object = {},
+  ): Promise<T> {
+    const operation = `${method} ${path.split('?')[0]!.replace(/^\/v1\/sims\/[^/]+/, '/v1/sims/:iccid')}`;
+    const outcome = await trackProviderCall('sim-platform', operation, async () => {
+      try {
+        return { answer: await callWithRetries(schema, method, path, headers, requestBody) };
+      } catch (error) {
+        if (
+          error instanceof AppError &&
+          (error.code === 'NOT_FOUND' || error.code === 'CONFLICT')
+        ) {
+          return { refusal: error };
+        }
+        throw error;
+      }
+    });
+    if ('refusal' in outcome) throw outcome.refusal;
+    return outcome.answer;
   }
 
   function batchQuery(iccids: readonly string[]): string {

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { trackProviderCall } from '../../lib/provider-calls.ts';
 import {
   networks,
   toSignalLevel,
@@ -245,6 +246,7 @@ export function createOfcomCoverageProvider(options: OfcomCoverageOptions): Cove
       notFoundSeconds: ofcomCoveragePolicy.notFoundSeconds,
     },
     callsPerMinute: ofcomCoveragePolicy.callsPerMinute,
-    lookup,
+    // One lookup, its retries included, is one call: what a customer waited for (decision 071).
+    lookup: (postcode) => trackProviderCall('ofcom', 'lookup', () => lookup(postcode)),
   };
 }

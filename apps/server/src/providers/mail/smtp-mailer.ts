@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { trackProviderCall } from '../../lib/provider-calls.ts';
 import type { Mailer } from './mail.ts';
 
 /** SMTP delivery through nodemailer, e.g. SMTP_URL=smtps://user:pass@smtp.example.com:465. */
@@ -11,7 +12,9 @@ export function createSmtpMailer(options: { url: string; from: string }): Mailer
   return {
     mode: 'smtp',
     async send(message) {
-      await transport.sendMail({ from: options.from, ...message });
+      await trackProviderCall('smtp', 'send', () =>
+        transport.sendMail({ from: options.from, ...message }),
+      );
     },
     async close() {
       transport.close();

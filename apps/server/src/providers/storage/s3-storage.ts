@@ -13,6 +13,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../errors.ts';
+import { trackProviderCall } from '../../lib/provider-calls.ts';
 import { assertStorageKey, roundedExpiry, type ClipStorage } from './storage.ts';
 
 /** The bucket refused or could not be reached: the recording job retries later. */
@@ -65,17 +66,16 @@ export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind
       assertStorageKey(key);
       const { size } = await fs.promises.stat(filePath);
       try {
-        await client.send(
-          new PutObjectCommand({
-            Bucket: options.bucket,
-            Key: key,
-            Body: fs.createReadStream(filePath),
-            ContentLength: size,
-            ContentType: contentType,
-            // A key is never overwritten with other content, so caches may keep it.
-            CacheControl: 'public, max-age=86400, immutable',
-          }),
-        );
+        const command = new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          Body: fs.createReadStream(filePath),
+          ContentLength: size,
+          ContentType: contentType,
+          // A key is never overwritten with other content, so caches may keep it.
+          CacheControl: 'public, max-age=86400, immutable',
+        });
+        await trackProviderCall('s3', 'put-object', () => client.send(command));
       } catch (error) {
         throw storageUnavailable('store the clip', error);
       }
@@ -97,7 +97,8 @@ export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind
     async delete(key) {
       assertStorageKey(key);
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+        const command = new DeleteObjectCommand({ Bucket: options.bucket, Key: key });
+        await trackProviderCall('s3', 'delete-object', () => client.send(command));
       } catch (error) {
         throw storageUnavailable('delete the clip', error);
       }

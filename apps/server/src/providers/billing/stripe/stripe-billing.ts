@@ -37,6 +37,7 @@ import {
   mirrorPaymentMethods,
   mirrorSubscription,
 } from './stripe-mirror.ts';
+import { createTrackedStripeHttpClient } from './tracked-http-client.ts';
 
 const dayMs = 86_400_000;
 /** pause_collection is switched on this many days before a pause starts (after the last renewal). */
@@ -104,6 +105,7 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
     maxNetworkRetries: 1,
     timeout: deps.timeoutMs ?? 20_000,
     telemetry: false,
+    httpClient: createTrackedStripeHttpClient(),
     ...(api && {
       host: api.hostname,
       port: api.port || (api.protocol === 'https:' ? 443 : 80),
