@@ -56,8 +56,9 @@ export class DatabaseLockedError extends Error {}
 /**
  * PGlite is single-process: two processes on one directory silently lose writes. A lock file
  * holding our pid keeps a second process out; a stale lock (its process gone) is taken over.
+ * Exported for the backup and restore commands, which read and replace the directory directly.
  */
-function acquireDirectoryLock(dataDir: string): () => void {
+export function acquireDirectoryLock(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(dataDir, 'portal.lock');
   for (let attempt = 0; attempt < 2; attempt += 1) {
