@@ -249,44 +249,40 @@ observeProviderCalls(({ provider, operation, seconds, isError }) => {
 
 // Domain ---------------------------------------------------------------------------------------
 
-export type RecordingKind = 'scheduled' | 'immediate' | 'showcase';
-const recordingKinds: RecordingKind[] = ['scheduled', 'immediate', 'showcase'];
+/** Customer recordings; the marketing page's demo clip is not one (docs/decisions/071). */
+export type RecordingKind = 'scheduled' | 'immediate';
+const recordingKinds: RecordingKind[] = ['scheduled', 'immediate'];
 
-const recordingsStarted = new Counter({
-  name: 'farmcam_recordings_started_total',
-  help: 'Recordings started, by kind (scheduled, immediate, showcase).',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-});
-const recordingsCompleted = new Counter({
-  name: 'farmcam_recordings_completed_total',
-  help: 'Recordings stored, by kind.',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-});
-const recordingsFailed = new Counter({
-  name: 'farmcam_recordings_failed_total',
-  help: 'Recordings that failed (camera, ffmpeg or storage), by kind.',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-});
+const recordingCounters = {
+  started: new Counter({
+    name: 'farmcam_recordings_started_total',
+    help: 'Customer recordings started, by kind (scheduled, immediate).',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  }),
+  completed: new Counter({
+    name: 'farmcam_recordings_completed_total',
+    help: 'Customer recordings stored, by kind.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  }),
+  failed: new Counter({
+    name: 'farmcam_recordings_failed_total',
+    help: 'Customer recordings that failed (camera, ffmpeg or storage; not a shutdown), by kind.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  }),
+};
 for (const kind of recordingKinds) {
-  recordingsStarted.labels(kind).inc(0);
-  recordingsCompleted.labels(kind).inc(0);
-  recordingsFailed.labels(kind).inc(0);
+  for (const counter of Object.values(recordingCounters)) counter.labels(kind).inc(0);
 }
 
-/** Counts one recording as started, then as completed or failed by how `record` settles. */
-export async function trackRecording<T>(kind: RecordingKind, record: () => Promise<T>): Promise<T> {
-  recordingsStarted.labels(kind).inc();
-  try {
-    const result = await record();
-    recordingsCompleted.labels(kind).inc();
-    return result;
-  } catch (error) {
-    recordingsFailed.labels(kind).inc();
-    throw error;
-  }
+/**
+ * One step of a recording. Started minus completed minus failed is what is recording now or was
+ * cut short by a shutdown (handed over, not failed: decision 073).
+ */
+export function countRecording(kind: RecordingKind, step: keyof typeof recordingCounters): void {
+  recordingCounters[step].labels(kind).inc();
 }
 
 const loginLinksSent = new Counter({
@@ -313,7 +309,7 @@ const paymentsFailed = new Counter({
   registers: [registry],
 });
 
-/** One payment attempt's outcome, where the billing engine records it. */
-export function countPayment(billing: 'local' | 'stripe', isPaid: boolean): void {
-  (isPaid ? paymentsSucceeded : paymentsFailed).labels(billing).inc();
+/** Payment attempts' outcome where the billing engine records them (`count` for a batch). */
+export function countPayment(billing: 'local' | 'stripe', isPaid: boolean, count = 1): void {
+  (isPaid ? paymentsSucceeded : paymentsFailed).labels(billing).inc(count);
 }

@@ -6,6 +6,7 @@
  */
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { countLoginLinkSent } from '../../lib/metrics.ts';
 import { createOpaqueToken, hashToken } from '../../lib/tokens.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import { authRepository as repository } from './auth.repository.ts';
@@ -64,6 +65,7 @@ export function createLoginMailService(deps: {
       }
       // Only a delivered link voids the older ones (a newer link wins, decision 003).
       await repository.voidOpenLoginTokens(db, customer.id, now, { except: tokenId });
+      countLoginLinkSent();
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   subscriptions,
 } from '../../../db/schema.ts';
 import { ensureDatabaseSecret } from '../../../lib/database-secret.ts';
+import { countPayment } from '../../../lib/metrics.ts';
 import { newProviderId } from '../ids.ts';
 import {
   currentParties,
@@ -487,7 +488,10 @@ export async function chargeInvoice(
     await executor.update(invoices).set({ attemptCount }).where(eq(invoices.id, invoice.id));
   }
   const paymentCard = card ?? (await defaultCard(executor, invoice.billingCustomerId, now));
-  if (!paymentCard) return { isPaid: false, reason: 'There is no card on file.', paymentId: null };
+  if (!paymentCard) {
+    countPayment('local', false);
+    return { isPaid: false, reason: 'There is no card on file.', paymentId: null };
+  }
   const failure = isCardExpired(paymentCard, now)
     ? 'Your card has expired. Add a new card and try again.'
     : isFailingCard(paymentCard.last4)
@@ -504,6 +508,7 @@ export async function chargeInvoice(
     failureReason: failure,
     createdAt: now,
   });
+  countPayment('local', !failure);
   if (failure) return { isPaid: false, reason: failure, paymentId };
   await executor
     .update(invoices)

@@ -22,6 +22,7 @@ import {
   webhookEvents,
 } from '../../../db/schema.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { countPayment } from '../../../lib/metrics.ts';
 import {
   BillingError,
   type BillingEvent,
@@ -594,6 +595,9 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
         }
         return false;
       });
+      if (event.type === 'invoice.payment_failed' || event.type === 'invoice.payment_succeeded') {
+        if (!isDuplicate) countPayment('stripe', event.type === 'invoice.payment_succeeded');
+      }
       if (!isDuplicate) await raise(raised);
       return { isDuplicate, type: event.type };
     },
