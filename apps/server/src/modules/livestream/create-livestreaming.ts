@@ -4,6 +4,7 @@
  * pg-boss once it runs; until then (or in a process without workers) recordings on request
  * answer 503 and everything else works.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/client.ts';
@@ -11,8 +12,10 @@ import { AppError } from '../../errors.ts';
 import type { JobDefinition, JobRunner } from '../../jobs/job-runner.ts';
 import { queueLivestreamRecordingsJob } from '../../jobs/queue-livestream-recordings.job.ts';
 import { recordLivestreamClipJob } from '../../jobs/record-livestream-clip.job.ts';
+import { recoverDeadWorkersJob } from '../../jobs/recover-dead-workers.job.ts';
 import { switchOffUnusedLivestreamsJob } from '../../jobs/switch-off-unused-livestreams.job.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { recordingWorkFolder } from '../../lib/instance-workspace.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { LocalCamera } from '../../providers/camera/local-camera.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
@@ -41,6 +44,12 @@ export interface Livestreaming {
   jobs: JobDefinition<any>[];
   /** Connects the recording queue to the running pg-boss. */
   attachJobRunner(runner: Pick<JobRunner, 'send'>): void;
+  /**
+   * Graceful shutdown, after the job queue stopped fetching (JobRunner.stop is under way): stops
+   * the ffmpeg children, hands over the clips being recorded (none stays "recording") and deletes
+   * this process's temporary recording files (docs/decisions/073). Safe to call more than once.
+   */
+  stop(): Promise<void>;
 }
 
 export interface LivestreamingDependencies {
@@ -56,6 +65,14 @@ export interface LivestreamingDependencies {
   showcaseSource?: () => Promise<string>;
   /** The local demo camera, when this process runs one (local mode). */
   demoCamera?: Pick<LocalCamera, 'check'>;
+  /**
+   * This process's id (lib/instance.ts), written on the clips it records and naming its
+   * temporary folder under DATA_DIR/tmp. server.ts passes the registered instance; without one
+   * (scripts, tests that do not record) a random id is used.
+   */
+  instanceId?: string;
+  /** Wall-clock time for heartbeats and claims; the system clock unless a test injects one. */
+  processClock?: Clock;
 }
 
 /** Retries: a scheduled slot gets three more tries with back-off; on-request clips one (the person is waiting). */
@@ -72,6 +89,7 @@ export function createLivestreaming(
   const recorder =
     deps.recorder ?? createFfmpegRecorder({ ffmpegPath: config.livestreaming.ffmpegPath });
   let runner: Pick<JobRunner, 'send'> | undefined;
+  const instanceId = deps.instanceId ?? randomUUID();
 
   const recordingQueue: RecordingQueue = {
     async enqueue(payload, options = {}) {
@@ -98,6 +116,9 @@ export function createLivestreaming(
     clipHistory: config.livestreaming.clipHistory,
     log: deps.log,
     showcaseSource: deps.showcaseSource,
+    instanceId,
+    processClock: deps.processClock,
+    workFolder: recordingWorkFolder(config.dataDir, instanceId),
   });
   const recordJob = recordLivestreamClipJob({
     recording,
@@ -127,10 +148,12 @@ export function createLivestreaming(
       recordJob,
       queueLivestreamRecordingsJob({ recording }),
       switchOffUnusedLivestreamsJob({ recording }),
+      recoverDeadWorkersJob({ recording }),
     ],
     attachJobRunner(jobRunner) {
       runner = jobRunner;
     },
+    stop: () => recording.stop(),
   };
 }
 

@@ -4,10 +4,20 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { isAliveSql } from '../../lib/instance.ts';
 import { clips, livestreams, type SimState, type SubscriptionStatus } from '../../db/schema.ts';
 
 export type LivestreamRow = typeof livestreams.$inferSelect;
 export type ClipRow = typeof clips.$inferSelect;
+
+/**
+ * SQL: a 'recording' clip nobody holds any more: its process is dead, or (rows from before
+ * claims were recorded) it started before `staleBefore`.
+ */
+function claimIsFree(aliveAt: Date, staleBefore: Date) {
+  return sql`((clips.claimed_by is null and clips.recorded_at < ${staleBefore.toISOString()})
+              or (clips.claimed_by is not null and not ${isAliveSql(sql`clips.claimed_by`, aliveAt)}))`;
+}
 
 /** A customer's camera with its newest subscription's plan and its livestream id, if any. */
 export interface CameraPlanRow {
@@ -220,9 +230,10 @@ export const livestreamRepository = {
   },
 
   /**
-   * Claims the recording of a scheduled slot: inserts its clip, or takes over an attempt that
-   * failed (a retry) or stalled (its worker died). Undefined when another worker has it or it
-   * is done: the slot is then left alone.
+   * Claims the recording of a scheduled slot for the process `claimedBy`: inserts its clip, or
+   * takes over an attempt that failed (a retry) or whose process is dead (docs/decisions/073).
+   * Undefined when a living process has it or it is done: the slot is then left alone, so a
+   * late retry of a dead worker's job records nothing twice.
    */
   async claimSlot(
     executor: Executor,
@@ -232,32 +243,135 @@ export const livestreamRepository = {
       durationSeconds: number;
       storageKey: string;
       now: Date;
+      /** Wall-clock time: whether the process holding a claim is alive (lib/instance.ts). */
+      aliveAt: Date;
+      claimedBy: string;
+      /** Rows from before claims were recorded (no claimant) count as stalled before this. */
       staleBefore: Date;
     },
   ): Promise<ClipRow | undefined> {
     const [row] = await queryRows<{ id: string }>(
       executor,
-      sql`insert into clips (livestream_id, slot, status, duration_seconds, storage_key, recorded_at)
+      sql`insert into clips (livestream_id, slot, status, duration_seconds, storage_key, recorded_at, claimed_by)
           values (${values.livestreamId}, ${values.slot}, 'recording', ${values.durationSeconds},
-                  ${values.storageKey}, ${values.now.toISOString()})
+                  ${values.storageKey}, ${values.now.toISOString()}, ${values.claimedBy})
           on conflict (livestream_id, slot) do update
             set status = 'recording', error = null, recorded_at = excluded.recorded_at,
-                duration_seconds = excluded.duration_seconds
+                duration_seconds = excluded.duration_seconds, claimed_by = excluded.claimed_by
           where clips.status = 'failed'
-             or (clips.status = 'recording' and clips.recorded_at < ${values.staleBefore.toISOString()})
+             or (clips.status = 'recording' and ${claimIsFree(values.aliveAt, values.staleBefore)})
           returning id`,
     );
     return row ? this.findClip(executor, row.id) : undefined;
   },
 
-  /** Starts an attempt of an on-request clip; undefined when it is already recorded. */
-  async restartClip(executor: Executor, clipId: string, now: Date): Promise<ClipRow | undefined> {
+  /**
+   * Claims an on-request clip for the process `claimedBy`: one waiting for a worker, one whose
+   * attempt failed (the retry), or one whose process died. Undefined when it is recorded, a
+   * living process has it, or it was given up after its worker died (recoveries > 0).
+   */
+  async claimClip(
+    executor: Executor,
+    values: { clipId: string; now: Date; aliveAt: Date; claimedBy: string },
+  ): Promise<ClipRow | undefined> {
     const [row] = await executor
       .update(clips)
-      .set({ status: 'recording', error: null, recordedAt: now })
-      .where(and(eq(clips.id, clipId), sql`${clips.status} <> 'ready'`))
+      .set({
+        status: 'recording',
+        error: null,
+        recordedAt: values.now,
+        claimedBy: values.claimedBy,
+      })
+      .where(
+        and(
+          eq(clips.id, values.clipId),
+          eq(clips.recoveries, 0),
+          sql`(${clips.status} = 'failed'
+               or (${clips.status} = 'recording'
+                   and (${clips.claimedBy} is null or not ${isAliveSql(clips.claimedBy, values.aliveAt)})))`,
+        ),
+      )
       .returning();
     return row;
+  },
+
+  /**
+   * Clips being recorded by processes that are dead at `now`: what the recovery job takes over.
+   */
+  async listDeadClaims(
+    executor: Executor,
+    now: Date,
+  ): Promise<
+    {
+      id: string;
+      livestream_id: string;
+      slot: string | null;
+      claimed_by: string;
+      recoveries: number;
+    }[]
+  > {
+    return queryRows(
+      executor,
+      sql`select id, livestream_id, slot, claimed_by, recoveries from clips
+          where status = 'recording' and claimed_by is not null
+            and not ${isAliveSql(sql`clips.claimed_by`, now)}
+          order by recorded_at`,
+    );
+  },
+
+  /**
+   * Hands a dead process's clip over once: counts the recovery, provided the clip is still
+   * 'recording' under that dead claim and nobody counted it first. False when another worker
+   * (running the same job at the same moment) or a retry got there first.
+   */
+  async takeDeadClaim(
+    executor: Executor,
+    clip: { id: string; claimedBy: string; recoveries: number },
+  ): Promise<boolean> {
+    const rows = await executor
+      .update(clips)
+      .set({ recoveries: clip.recoveries + 1 })
+      .where(
+        and(
+          eq(clips.id, clip.id),
+          eq(clips.status, 'recording'),
+          eq(clips.claimedBy, clip.claimedBy),
+          eq(clips.recoveries, clip.recoveries),
+        ),
+      )
+      .returning({ id: clips.id });
+    return rows.length > 0;
+  },
+
+  /**
+   * Gives up a clip whose process is gone: failed with a reason the customer reads, the claim
+   * released, counted as recovered (a late retry of its job then leaves it alone). Only while
+   * `claimedBy` still holds it.
+   */
+  async releaseClaim(
+    executor: Executor,
+    clip: { id: string; claimedBy: string },
+    error: string,
+    /** False for a scheduled slot this process hands to pg-boss's retry on shutdown. */
+    options: { isRecovery: boolean } = { isRecovery: true },
+  ): Promise<boolean> {
+    const rows = await executor
+      .update(clips)
+      .set({
+        status: 'failed',
+        error,
+        claimedBy: null,
+        ...(options.isRecovery ? { recoveries: sql`${clips.recoveries} + 1` } : {}),
+      })
+      .where(
+        and(
+          eq(clips.id, clip.id),
+          eq(clips.status, 'recording'),
+          eq(clips.claimedBy, clip.claimedBy),
+        ),
+      )
+      .returning({ id: clips.id });
+    return rows.length > 0;
   },
 
   async findClip(executor: Executor, clipId: string): Promise<ClipRow | undefined> {
@@ -277,10 +391,29 @@ export const livestreamRepository = {
     return row;
   },
 
+  /**
+   * Fails an on-request clip that is still waiting for its worker (no claim), counted as
+   * recovered so a retry of its job leaves it alone: a job that reached a stopping process.
+   */
+  async failUnclaimed(executor: Executor, clipId: string, error: string): Promise<void> {
+    await executor
+      .update(clips)
+      .set({ status: 'failed', error, recoveries: sql`${clips.recoveries} + 1` })
+      .where(
+        and(eq(clips.id, clipId), eq(clips.status, 'recording'), sql`${clips.claimedBy} is null`),
+      );
+  },
+
+  /**
+   * Writes the outcome of an attempt. With `claimedBy`, only while that process still holds the
+   * claim: a worker declared dead during a long pause does not overwrite the clip its successor
+   * took over.
+   */
   async finishClip(
     executor: Executor,
     clipId: string,
     result: { status: 'ready'; sizeBytes: number } | { status: 'failed'; error: string },
+    claimedBy?: string,
   ): Promise<void> {
     await executor
       .update(clips)
@@ -289,7 +422,11 @@ export const livestreamRepository = {
           ? { status: 'ready', sizeBytes: result.sizeBytes, error: null }
           : { status: 'failed', error: result.error },
       )
-      .where(eq(clips.id, clipId));
+      .where(
+        claimedBy === undefined
+          ? eq(clips.id, clipId)
+          : and(eq(clips.id, clipId), eq(clips.claimedBy, claimedBy)),
+      );
   },
 
   /**

@@ -12,6 +12,8 @@ import {
   type TestContext,
 } from '../../../test/helpers/test-app.ts';
 import { startJobs, type JobRunner } from '../../jobs/job-runner.ts';
+import { systemClock, type Clock } from '../../lib/clock.ts';
+import { createInstance, type Instance } from '../../lib/instance.ts';
 import { createRateLimiter } from '../../lib/rate-limiter.ts';
 import { createLocalCamera, type LocalCamera } from '../../providers/camera/local-camera.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
@@ -25,6 +27,10 @@ import type { CameraPortOpener } from './livestream.service.ts';
 
 export interface LivestreamTestContext extends TestContext {
   livestreaming: Livestreaming;
+  /** This test process's instance row (registered, beating on the system clock). */
+  instance: Instance;
+  /** The data directory the recordings' temporary files go under. */
+  dataDir: string;
   storage: FilesystemStorage;
   camera: LocalCamera;
   runner: JobRunner;
@@ -43,9 +49,16 @@ export interface LivestreamTestContext extends TestContext {
  * test of scheduling does not wait 15 s per clip.
  */
 export async function createLivestreamTestContext(
-  options: { maxClipSeconds?: number; clipHistory?: number } = {},
+  options: {
+    maxClipSeconds?: number;
+    clipHistory?: number;
+    /** Heartbeats and claims on this clock (a recovery test); the system clock otherwise. */
+    processClock?: Clock;
+  } = {},
 ): Promise<LivestreamTestContext> {
   const storageRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'farmcam-livestream-'));
+  const dataDir = path.join(storageRoot, 'data');
+  let instance: Instance | undefined;
   const camera = createLocalCamera({ port: 0 });
   const unreachableCameras = new Set<string>();
   const portOpenings: string[] = [];
@@ -78,10 +91,16 @@ export async function createLivestreamTestContext(
         ...request,
         durationSeconds: Math.min(request.durationSeconds, options.maxClipSeconds ?? Infinity),
       }),
+    stop: () => realRecorder.stop!(),
   };
 
   const context = await createTestContext({}, undefined, ({ database, clock, mailer, config }) => {
     platform = createLocalSimPlatform({ db: database.db, clock, camera });
+    instance = createInstance({
+      db: database.db,
+      clock: options.processClock ?? systemClock,
+      role: 'all',
+    });
     storage = createFilesystemStorage({
       root: storageRoot,
       publicUrl: testPublicUrl,
@@ -91,6 +110,7 @@ export async function createLivestreamTestContext(
     livestreaming = createLivestreaming(
       {
         ...config,
+        dataDir,
         livestreaming: {
           ...config.livestreaming,
           clipHistory: options.clipHistory ?? config.livestreaming.clipHistory,
@@ -112,11 +132,16 @@ export async function createLivestreamTestContext(
           return `rtsp://${address.host}:${address.port}/12`;
         },
         demoCamera: camera,
+        instanceId: instance.id,
+        processClock: options.processClock,
       },
     );
     return { livestreaming, connectivity: platform };
   });
 
+  await instance!.register();
+  // On the system clock the row must stay alive however long the test runs.
+  if (!options.processClock) instance!.startHeartbeat();
   const runner = await startJobs(
     context.database,
     livestreaming!.jobs.filter((job) => !job.cron),
@@ -127,6 +152,8 @@ export async function createLivestreamTestContext(
   return {
     ...context,
     livestreaming: livestreaming!,
+    instance: instance!,
+    dataDir,
     storage: storage!,
     camera,
     runner,
@@ -136,6 +163,7 @@ export async function createLivestreamTestContext(
     warnings,
     close: async () => {
       await runner.stop();
+      await instance!.stop();
       await camera.stop();
       await context.close();
       await fs.promises.rm(storageRoot, { recursive: true, force: true });

@@ -11,6 +11,8 @@ import { queryRows } from '../../db/client.ts';
 import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
 import { clips, livestreams, subscriptions } from '../../db/schema.ts';
 import { startJobs } from '../../jobs/job-runner.ts';
+import { systemClock } from '../../lib/clock.ts';
+import { createInstance } from '../../lib/instance.ts';
 import { createRateLimiter } from '../../lib/rate-limiter.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
 import { createFfmpegRecorder, recordingReasons } from '../../providers/recorder/recorder.ts';
@@ -118,24 +120,37 @@ describe('scheduled recording', () => {
   });
 
   it('records a slot once when several workers race for it', async () => {
-    // A second process: its own pg-boss and services on the same database.
-    const second = createLivestreaming(context.config, {
+    // A second process: its own instance row, pg-boss and services on the same database.
+    const secondInstance = createInstance({
       db: context.database.db,
-      clock: context.clock,
-      mailer: context.mailer,
-      rateLimiter: createRateLimiter(context.database.db, context.clock),
-      storage: context.storage,
-      cameraAccess: createLocalSimPlatform({
+      clock: systemClock,
+      role: 'worker',
+    });
+    await secondInstance.register();
+    const second = createLivestreaming(
+      { ...context.config, dataDir: context.dataDir },
+      {
+        instanceId: secondInstance.id,
         db: context.database.db,
         clock: context.clock,
-        camera: context.camera,
-      }),
-      recorder: {
-        record: (request) =>
-          createFfmpegRecorder({ ffmpegPath: 'ffmpeg' }).record({ ...request, durationSeconds: 1 }),
+        mailer: context.mailer,
+        rateLimiter: createRateLimiter(context.database.db, context.clock),
+        storage: context.storage,
+        cameraAccess: createLocalSimPlatform({
+          db: context.database.db,
+          clock: context.clock,
+          camera: context.camera,
+        }),
+        recorder: {
+          record: (request) =>
+            createFfmpegRecorder({ ffmpegPath: 'ffmpeg' }).record({
+              ...request,
+              durationSeconds: 1,
+            }),
+        },
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       },
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
+    );
     const secondRunner = await startJobs(
       context.database,
       second.jobs.filter((job) => !job.cron),
@@ -174,6 +189,7 @@ describe('scheduled recording', () => {
       expect(Number(rows[0]?.count)).toBe(1);
     } finally {
       await secondRunner.stop();
+      await secondInstance.stop();
     }
   });
 

@@ -3,10 +3,11 @@
  * a job claims its slot's clip row (unique per livestream and slot, so racing workers record it
  * once), reaches the camera through the SIM platform, records with ffmpeg, stores the MP4, and
  * trims the history. Failures are written on the clip (the customer sees them) and thrown so
- * pg-boss retries with back-off.
+ * pg-boss retries with back-off. Each clip names the process recording it; a dead process's
+ * clips are taken over by `recoverDeadWorkers`, and `stop` hands this process's over on a
+ * graceful shutdown (docs/decisions/073).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { livestreamRtspPort, unusedLivestreamDays } from '@farmcam/contract';
@@ -15,11 +16,14 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { appSettings, customers, sims } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Clock } from '../../lib/clock.ts';
+import { systemClock, type Clock } from '../../lib/clock.ts';
+import { markDeadInstances } from '../../lib/instance.ts';
+import { countRecording } from '../../lib/metrics.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import {
   recordingReasons,
   RecordingError,
+  RecordingInterruptedError,
   type Recorder,
 } from '../../providers/recorder/recorder.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
@@ -62,10 +66,37 @@ export interface RecordingServiceDependencies {
   clipHistory: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   showcaseSource?: () => Promise<string>;
+  /** This process (instances.id): the claim written on the clips it records. */
+  instanceId: string;
+  /**
+   * Wall-clock time for heartbeats and claims (whether a process is alive), kept apart from
+   * business time, which tests move by days. The system clock unless a test injects one.
+   */
+  processClock?: Clock;
+  /** This process's own folder for files being recorded (lib/instance-workspace.ts). */
+  workFolder: string;
 }
 
-/** A recording still "recording" this long after it started has lost its worker. */
+/**
+ * A clip "recording" this long without a named process (rows from before claims were recorded)
+ * has lost its worker. Clips with a claimant are taken over as soon as it is dead.
+ */
 const staleRecordingMs = 10 * 60_000;
+
+/** What the customer reads on a scheduled clip whose recording was cut short on our side. */
+export const interruptedScheduledReason =
+  'The recording was interrupted by a restart of our service. It is being recorded again.';
+/** What the customer reads on a clip they asked for when the recording was cut short on our side. */
+export const interruptedRequestReason =
+  'The recording was interrupted by a restart of our service. Please press Record again.';
+/** A scheduled clip whose worker died twice: given up (the next slot records as usual). */
+export const abandonedScheduledReason =
+  'The recording was interrupted twice by a fault on our side. The next scheduled recording will go ahead as usual.';
+
+/** On-request clips (the setup's preview, "record now") have slots like `preview:<id>`. */
+export function isRequestedClipSlot(slot: string | null): boolean {
+  return slot === null || /^(preview|now):/.test(slot);
+}
 const showcaseKey = 'livestream-showcase';
 const showcaseDurationSeconds = 15;
 
@@ -93,8 +124,12 @@ export function failureReason(error: unknown): string {
 export type RecordingService = ReturnType<typeof createRecordingService>;
 
 export function createRecordingService(deps: RecordingServiceDependencies) {
-  const { db, clock } = deps;
-  const workFolder = path.join(os.tmpdir(), 'farmcam-recordings');
+  const { db, clock, workFolder, instanceId } = deps;
+  const processClock = deps.processClock ?? systemClock;
+  /** Set by `stop`: no new recording starts in this process. */
+  let isStopping = false;
+  /** Recordings under way, so `stop` can wait for them to write their outcome. */
+  const inFlight = new Set<Promise<void>>();
 
   /** Records `rtspUrl` into storage under `storageKey`; returns the stored size. */
   async function captureTo(
@@ -138,14 +173,30 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     livestream: LivestreamRow,
     clipId: string,
     storageKey: string,
-    options: { rtspPath: string; durationSeconds: number; includeAudio: boolean },
+    options: {
+      rtspPath: string;
+      durationSeconds: number;
+      includeAudio: boolean;
+      kind: 'scheduled' | 'immediate';
+    },
   ): Promise<void> {
+    countRecording(options.kind, 'started');
     try {
       const rtspUrl = await cameraUrl(livestream, options.rtspPath);
       const sizeBytes = await captureTo(rtspUrl, storageKey, options);
-      await repository.finishClip(db, clipId, { status: 'ready', sizeBytes });
+      await repository.finishClip(db, clipId, { status: 'ready', sizeBytes }, instanceId);
+      countRecording(options.kind, 'completed');
     } catch (error) {
-      await repository.finishClip(db, clipId, { status: 'failed', error: failureReason(error) });
+      if (error instanceof RecordingInterruptedError || isStopping) {
+        return handOverInterrupted(clipId, options.kind, error);
+      }
+      await repository.finishClip(
+        db,
+        clipId,
+        { status: 'failed', error: failureReason(error) },
+        instanceId,
+      );
+      countRecording(options.kind, 'failed');
       deps.log.warn(
         { err: error, livestreamId: livestream.id, clipId },
         `Recording failed: ${failureReason(error)}`,
@@ -153,6 +204,36 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
       throw error;
     }
     await trimHistory(livestream.id);
+  }
+
+  /**
+   * A recording this process's shutdown cut short (decision 073). A scheduled slot: failed with
+   * the claim released and the error thrown, so pg-boss retries the job (on another worker, or
+   * here after the restart) and the retry's claim takes the failed slot over. A clip someone
+   * asked for: failed with "press Record again" and not retried, so the waiting page stops at
+   * once instead of waiting on a worker that may be minutes away.
+   */
+  async function handOverInterrupted(
+    clipId: string,
+    kind: 'scheduled' | 'immediate',
+    error: unknown,
+  ): Promise<void> {
+    if (kind === 'scheduled') {
+      await repository.releaseClaim(
+        db,
+        { id: clipId, claimedBy: instanceId },
+        interruptedScheduledReason,
+        { isRecovery: false },
+      );
+      deps.log.info({ clipId }, 'Scheduled recording interrupted by shutdown; it will be retried');
+      throw error;
+    }
+    await repository.releaseClaim(
+      db,
+      { id: clipId, claimedBy: instanceId },
+      interruptedRequestReason,
+    );
+    deps.log.info({ clipId }, 'Requested recording interrupted by shutdown');
   }
 
   async function recordScheduled(livestreamId: string, slot: string): Promise<void> {
@@ -173,6 +254,8 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
       durationSeconds: livestream.durationSeconds,
       storageKey,
       now,
+      aliveAt: processClock.now(),
+      claimedBy: instanceId,
       staleBefore: new Date(now.getTime() - staleRecordingMs),
     });
     if (!clip) return;
@@ -180,6 +263,7 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
       rtspPath: livestream.rtspPath,
       durationSeconds: livestream.durationSeconds,
       includeAudio: livestream.includeAudio,
+      kind: 'scheduled',
     });
   }
 
@@ -187,13 +271,20 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     clipId: string,
     options: { rtspPath: string; includeAudio: boolean },
   ): Promise<void> {
-    const clip = await repository.restartClip(db, clipId, clock.now());
+    const now = clock.now();
+    const clip = await repository.claimClip(db, {
+      clipId,
+      now,
+      aliveAt: processClock.now(),
+      claimedBy: instanceId,
+    });
     if (!clip?.storageKey) return;
     const livestream = await repository.findById(db, clip.livestreamId);
     if (!livestream) return;
     await recordClip(livestream, clip.id, clip.storageKey, {
       ...options,
       durationSeconds: clip.durationSeconds,
+      kind: 'immediate',
     });
   }
 
@@ -210,6 +301,8 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
         includeAudio: false,
       });
     } catch (error) {
+      // A shutdown is not the demo camera's fault: the next visit asks again.
+      if (isStopping) return;
       // Said in the log (why), and kept so the page stops waiting and says the demo is not
       // available until the next attempt is due (decision 046). Not retried by the queue: the
       // next visit after the pause asks again.
@@ -240,17 +333,93 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     if (current?.previousKey) await deps.storage.delete(current.previousKey);
   }
 
+  async function handleNow(payload: RecordClipPayload): Promise<void> {
+    switch (payload.kind) {
+      case 'scheduled':
+        return recordScheduled(payload.livestreamId, payload.slot);
+      case 'immediate':
+        return recordImmediate(payload.clipId, payload);
+      case 'showcase':
+        return recordShowcase();
+    }
+  }
+
+  /** A job that reached this process while it stops: nothing was claimed yet. */
+  async function refuseWhileStopping(payload: RecordClipPayload): Promise<void> {
+    if (payload.kind === 'scheduled') {
+      // Thrown: pg-boss retries it on a process that is not stopping.
+      throw new RecordingInterruptedError();
+    }
+    if (payload.kind === 'immediate') {
+      await repository.failUnclaimed(db, payload.clipId, interruptedRequestReason);
+    }
+  }
+
   return {
     /** The worker's entry point for one queued recording. */
     async handle(payload: RecordClipPayload): Promise<void> {
-      switch (payload.kind) {
-        case 'scheduled':
-          return recordScheduled(payload.livestreamId, payload.slot);
-        case 'immediate':
-          return recordImmediate(payload.clipId, payload);
-        case 'showcase':
-          return recordShowcase();
+      if (isStopping) return refuseWhileStopping(payload);
+      const work = handleNow(payload);
+      const settled = work.then(
+        () => undefined,
+        () => undefined,
+      );
+      inFlight.add(settled);
+      void settled.finally(() => inFlight.delete(settled));
+      return work;
+    },
+
+    /**
+     * Takes over the recordings of processes that died (no heartbeat for `deadAfterMs`): a
+     * scheduled slot is re-recorded once by a fresh job; a second death gives it up with a
+     * reason. A clip someone asked for is failed with "press Record again" (they are watching
+     * the page; a new press is quicker than a recovery). Safe on every worker at once: each
+     * clip is taken by one conditional update. Also marks the dead processes gone
+     * (docs/decisions/073).
+     */
+    async recoverDeadWorkers(): Promise<{ requeued: number; failed: number }> {
+      const now = processClock.now();
+      let requeued = 0;
+      let failed = 0;
+      for (const clip of await repository.listDeadClaims(db, now)) {
+        const claim = { id: clip.id, claimedBy: clip.claimed_by };
+        if (isRequestedClipSlot(clip.slot)) {
+          if (await repository.releaseClaim(db, claim, interruptedRequestReason)) failed += 1;
+          continue;
+        }
+        if (clip.recoveries > 0) {
+          if (await repository.releaseClaim(db, claim, abandonedScheduledReason)) failed += 1;
+          continue;
+        }
+        if (!(await repository.takeDeadClaim(db, { ...claim, recoveries: clip.recoveries }))) {
+          continue;
+        }
+        // A key of its own: the slot's key (livestream:slot, held an hour) would refuse it.
+        await deps.recordingQueue.enqueue(
+          { kind: 'scheduled', livestreamId: clip.livestream_id, slot: clip.slot! },
+          { singletonKey: `recover:${clip.id}`, singletonSeconds: 3600 },
+        );
+        deps.log.warn(
+          { clipId: clip.id, deadInstanceId: clip.claimed_by, slot: clip.slot },
+          'Recording of a dead worker queued again',
+        );
+        requeued += 1;
       }
+      const dead = await markDeadInstances(db, now);
+      if (dead.length > 0) deps.log.warn({ instanceIds: dead }, 'Processes found dead');
+      return { requeued, failed };
+    },
+
+    /**
+     * Graceful shutdown, once the job queue fetches no more work: no new recording starts, the
+     * ffmpeg children are stopped, every clip this process was recording is handed over (see
+     * handOverInterrupted) so none stays "recording", and the temporary files are deleted.
+     */
+    async stop(): Promise<void> {
+      isStopping = true;
+      await deps.recorder.stop?.();
+      await Promise.all(inFlight);
+      await fs.promises.rm(workFolder, { recursive: true, force: true });
     },
 
     /**

@@ -7,7 +7,7 @@
  * cut to exactly the asked length from the first key frame, `+faststart` so browsers start
  * playing before the whole file has arrived, all under hard time-outs.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -26,6 +26,12 @@ export interface Recorder {
    * camera cannot be reached, sends no video, or the recording overruns its time-out.
    */
   record(request: RecordingRequest): Promise<{ sizeBytes: number }>;
+  /**
+   * Stops every recording under way (SIGTERM, then SIGKILL after a grace period) and refuses new
+   * ones: their `record` calls reject with RecordingInterruptedError. Resolves once every ffmpeg
+   * child has exited. For a graceful shutdown (docs/decisions/073).
+   */
+  stop?(): Promise<void>;
 }
 
 export class RecordingError extends Error {
@@ -39,6 +45,16 @@ export class RecordingError extends Error {
     super(`${reason}${detail ? `: ${detail}` : ''}`);
   }
 }
+
+/** A recording cut short because this process is stopping, not because of the camera. */
+export class RecordingInterruptedError extends RecordingError {
+  constructor() {
+    super('The recording was interrupted by a restart of our service.', 'recorder stopped');
+  }
+}
+
+/** How long ffmpeg gets to exit after SIGTERM before it is killed outright. */
+const stopGraceMs = 2_000;
 
 /** Seconds ffmpeg may wait on the camera's socket before giving up. */
 const socketTimeoutSeconds = 10;
@@ -127,6 +143,8 @@ function runTool(
   program: string,
   args: string[],
   timeoutMs: number,
+  /** Every running child, so a shutdown can stop them. */
+  children?: Set<ChildProcess>,
 ): Promise<{
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -136,6 +154,7 @@ function runTool(
 }> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children?.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8');
@@ -154,10 +173,12 @@ function runTool(
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(killer);
+      children?.delete(child);
       reject(error);
     });
     child.on('close', (code, signal) => {
       clearTimeout(killer);
+      children?.delete(child);
       resolve({ code, signal, stdout, stderr, hasTimedOut });
     });
   });
@@ -227,6 +248,13 @@ export function createFfmpegRecorder(options: {
   ffprobePath?: string;
 }): Recorder {
   const ffprobePath = options.ffprobePath ?? ffprobePathFor(options.ffmpegPath);
+  const children = new Set<ChildProcess>();
+  let isStopping = false;
+
+  /** Throws when a shutdown stopped the recorder: the result is not the camera's fault. */
+  function refuseIfStopping() {
+    if (isStopping) throw new RecordingInterruptedError();
+  }
 
   /** When the first video frame of the raw recording starts (seconds), 0 if unknown. */
   async function firstVideoFrameAt(rawPath: string): Promise<number> {
@@ -244,6 +272,7 @@ export function createFfmpegRecorder(options: {
         rawPath,
       ],
       15_000,
+      children,
     );
     const start = Number.parseFloat(probe.stdout.trim());
     return probe.code === 0 && Number.isFinite(start) && start > 0 ? start : 0;
@@ -251,6 +280,7 @@ export function createFfmpegRecorder(options: {
 
   return {
     async record(request) {
+      refuseIfStopping();
       const rawPath = `${request.outputPath}.raw.mp4`;
       try {
         let run;
@@ -263,6 +293,7 @@ export function createFfmpegRecorder(options: {
               socketTimeoutSeconds +
               overrunAllowanceSeconds) *
               1000,
+            children,
           );
         } catch (error) {
           throw new RecordingError(
@@ -270,6 +301,7 @@ export function createFfmpegRecorder(options: {
             error instanceof Error ? error.message : String(error),
           );
         }
+        refuseIfStopping();
         const tail = run.stderr.trim().split('\n').slice(-3).join(' | ');
         if (run.hasTimedOut) throw new RecordingError(recordingReasons.tooLong, tail);
         if (run.code !== 0) {
@@ -292,7 +324,9 @@ export function createFfmpegRecorder(options: {
           options.ffmpegPath,
           trimArguments(rawPath, await firstVideoFrameAt(rawPath), request),
           30_000,
+          children,
         );
+        refuseIfStopping();
         if (trim.code !== 0 || trim.hasTimedOut) {
           throw new RecordingError(recordingReasons.noFile, trim.stderr.trim().slice(-300));
         }
@@ -306,6 +340,22 @@ export function createFfmpegRecorder(options: {
       } finally {
         await fs.promises.rm(rawPath, { force: true });
       }
+    },
+
+    async stop() {
+      isStopping = true;
+      const running = [...children].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('close', () => resolve());
+            // ffmpeg closes its output on SIGTERM; one that hangs on a dead socket is killed.
+            child.kill('SIGTERM');
+            const killer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
+            child.once('close', () => clearTimeout(killer));
+          }),
+      );
+      await Promise.all(running);
     },
   };
 }
