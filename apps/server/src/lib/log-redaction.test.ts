@@ -122,8 +122,9 @@ describe('request log', () => {
     expect(log).toContain('"url":"/login/[redacted]"');
     expect(log).toContain('"url":"/api/auth/login?token=[redacted]"');
     expect(log).toContain('"url":"/billing-engine/portal/[redacted]"');
-    expect(log).toContain('incoming request');
-    expect(log).toContain('request completed');
+    // One line per request (docs/decisions/072).
+    expect(log).toContain('"msg":"request"');
+    expect(log).not.toContain('incoming request');
     expect(log).toContain('smtp://[redacted]@smtp.example.com');
     for (const [name, secret] of Object.entries(secrets)) {
       expect(log, `${name} leaked into the log`).not.toContain(secret);

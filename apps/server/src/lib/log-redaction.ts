@@ -79,7 +79,9 @@ export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   const path = queryStart < 0 ? url : url.slice(0, queryStart);
   const query = queryStart < 0 ? undefined : url.slice(queryStart + 1);
-  return query === undefined ? redactPath(path) : `${redactPath(path)}?${redactQuery(query)}`;
+  return redactUrlText(
+    query === undefined ? redactPath(path) : `${redactPath(path)}?${redactQuery(query)}`,
+  );
 }
 
 /**
@@ -97,18 +99,105 @@ export function serializeRequest(request: FastifyRequest) {
 }
 
 /** `scheme://user:password@` in any text: SMTP, database and camera URLs in error messages. */
-const urlCredentials = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi;
+// Bounded repetitions: request URLs pass through here, and unbounded ones would let a crafted
+// URL make the match quadratic.
+const urlCredentials = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/@]{1,256}@/gi;
 
 export function redactUrlCredentials(text: string): string {
   return text.replace(urlCredentials, `$1${redacted}@`);
 }
 
+/**
+ * Stripe strings that act as credentials wherever they appear: API and webhook keys, and the
+ * ids of hosted billing sessions (a portal or checkout session id opens that customer's page).
+ */
+const stripeSecrets =
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{1,256}|\bwhsec_[A-Za-z0-9]{1,256}|\b(?:bps|bcs)_[A-Za-z0-9]{1,256}|\bcs_(?:live|test)_[A-Za-z0-9]{1,256}/g;
+
+const clientSecretMarker = '_secret_';
+const isIdCharacter = (character: string | undefined) =>
+  character !== undefined && /[A-Za-z0-9_]/.test(character);
+
+/**
+ * Client secrets (`pi_…_secret_…`, `seti_…_secret_…`): found by their marker and widened to the
+ * whole token by hand, in linear time (a regular expression with a repeated prefix backtracks
+ * quadratically on a crafted URL).
+ */
+function redactClientSecrets(text: string): string {
+  let marker = text.indexOf(clientSecretMarker);
+  if (marker < 0) return text;
+  let result = '';
+  let copiedUpTo = 0;
+  while (marker >= 0) {
+    let start = marker;
+    while (start > copiedUpTo && isIdCharacter(text[start - 1])) start -= 1;
+    let end = marker + clientSecretMarker.length;
+    while (end < text.length && /[A-Za-z0-9]/.test(text[end]!)) end += 1;
+    result += `${text.slice(copiedUpTo, start)}${redacted}`;
+    copiedUpTo = end;
+    marker = text.indexOf(clientSecretMarker, end);
+  }
+  return result + text.slice(copiedUpTo);
+}
+
+/**
+ * A card number: 13 to 19 digits, alone or split by single spaces or dashes, starting as card
+ * numbers do (2 to 6: Mastercard, Amex, Visa, Discover...). No Luhn check, so a mistyped number
+ * is masked too; ICCIDs (89…), which operators need, and millisecond timestamps (1…) are kept.
+ */
+const cardNumber = /(?<!\d)[2-6](?:[ -]?\d){12,18}(?!\d)/g;
+
+export const redactedCardNumber = '[redacted card number]';
+
+/** Every credential shape this module knows, taken out of free text (messages, URLs, output). */
+export function redactText(text: string): string {
+  return redactClientSecrets(redactUrlCredentials(text))
+    .replace(stripeSecrets, redacted)
+    .replace(cardNumber, redactedCardNumber);
+}
+
+/** In a URL, a card number may be split by encoded spaces (`%20`, `+`). */
+function redactUrlText(url: string): string {
+  const text = redactText(url);
+  if (!text.includes('%20') && !text.includes('+')) return text;
+  const spaced = text.replace(/%20|\+/g, ' ');
+  const masked = spaced.replace(cardNumber, redactedCardNumber);
+  return masked === spaced ? text : masked;
+}
+
+/**
+ * Keys whose values are credentials or card data whatever they hold: passwords, card numbers
+ * and security codes, tokens, secrets, session ids, credential headers.
+ */
+const sensitiveKey =
+  /^(?:password|newpassword|currentpassword|passwd|cvc|cvv|cvc2|cvv2|cardnumber|card_number|pan|token|accesstoken|refreshtoken|sessiontoken|sessionid|session_id|secret|clientsecret|client_secret|apikey|api_key|metricstoken|authorization|cookie|set-cookie|stripe-signature)$/i;
+
+/**
+ * Plain objects and arrays are walked (4 levels deep): strings lose their credentials, values
+ * of sensitive keys go altogether. Other objects (errors, requests) have their own serializers.
+ */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (depth > 0 && prototype !== Object.prototype && prototype !== null) return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    result[key] = sensitiveKey.test(key) && item != null ? redacted : redactValue(item, depth + 1);
+  }
+  return result;
+}
+
 function redactStrings(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactUrlCredentials(value);
+  if (typeof value === 'string') return redactText(value);
   if (depth > 4 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redactStrings(item, depth + 1));
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, redactStrings(item, depth + 1)]),
+    Object.entries(value).map(([key, item]) => [
+      key,
+      sensitiveKey.test(key) && item != null ? redacted : redactStrings(item, depth + 1),
+    ]),
   );
 }
 
@@ -131,4 +220,44 @@ export const redactedLogPaths = [
   'headers.cookie',
   'headers["stripe-signature"]',
   'headers.referer',
+  'res.headers["set-cookie"]',
 ];
+
+/**
+ * pino's `formatters.log`: every line's fields pass through redactValue before the serializers
+ * (which redact errors and requests themselves), so a credential in any logged string or under
+ * a sensitive key is gone whoever wrote the log call.
+ */
+export function redactLogObject(object: Record<string, unknown>): Record<string, unknown> {
+  return redactValue(object) as Record<string, unknown>;
+}
+
+/**
+ * pino's `hooks.logMethod`: the message too, whether written by hand, interpolated from
+ * arguments, or (with no message given) taken by pino from the logged error's message.
+ */
+export function redactLogMessage(
+  this: unknown,
+  args: unknown[],
+  method: (...args: unknown[]) => void,
+): void {
+  const [first, ...rest] = args;
+  const redactedRest = rest.map((item) => (typeof item === 'string' ? redactText(item) : item));
+  if (typeof first === 'string') {
+    method.apply(this, [redactText(first), ...redactedRest]);
+    return;
+  }
+  if (rest.length === 0) {
+    const error =
+      first instanceof Error
+        ? first
+        : (first as { err?: unknown } | null | undefined)?.err instanceof Error
+          ? ((first as { err: Error }).err as Error)
+          : undefined;
+    if (error) {
+      method.apply(this, [first, redactText(error.message)]);
+      return;
+    }
+  }
+  method.apply(this, [first, ...redactedRest]);
+}

@@ -1,10 +1,12 @@
 import type { JobDefinition } from '../../src/jobs/job-runner.ts';
 import type { JobQueue } from '../../src/lib/job-queue.ts';
+import { originRequestId, runInLogContext } from '../../src/lib/request-context.ts';
 
 /**
  * An in-memory job queue for integration tests: `send` only records the job, as pg-boss would,
  * and `runQueued` runs what was queued, in order, like a worker (without its retries; the
- * retry path is tested against the real runner in login-mail.test.ts).
+ * retry path is tested against the real runner in login-mail.test.ts). Like the runner, a job
+ * remembers the request that queued it and runs in its log context (docs/decisions/072).
  */
 export interface TestJobQueue extends JobQueue {
   // Each definition checks its own payload type; the queue only needs the common shape.
@@ -19,21 +21,33 @@ export interface TestJobQueue extends JobQueue {
 export function createTestJobQueue(): TestJobQueue {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const definitions = new Map<string, JobDefinition<any>>();
-  const queued: { name: string; payload: object }[] = [];
+  const queued: { name: string; payload: object; requestId?: string }[] = [];
+  let jobCount = 0;
   return {
     async send(name, payload) {
       const definition = definitions.get(name);
       if (!definition) throw new Error(`No job named ${name} is registered`);
-      queued.push({ name, payload: definition.payload.parse(payload) as object });
+      queued.push({
+        name,
+        payload: definition.payload.parse(payload) as object,
+        requestId: originRequestId(),
+      });
     },
     register(definition) {
       definitions.set(definition.name, definition);
     },
-    pending: () => [...queued],
+    pending: () => queued.map(({ name, payload }) => ({ name, payload })),
     async runQueued() {
       while (queued.length > 0) {
         const job = queued.shift()!;
-        await definitions.get(job.name)!.handle(job.payload);
+        jobCount += 1;
+        const context = {
+          kind: 'job',
+          job: job.name,
+          jobId: `test-job-${jobCount}`,
+          requestId: job.requestId,
+        } as const;
+        await runInLogContext(context, () => definitions.get(job.name)!.handle(job.payload));
       }
     },
   };

@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { startJobs, type JobDefinition, type JobRunner } from '../jobs/job-runner.ts';
+import { sendLoginMailJob } from '../jobs/send-login-mail.job.ts';
+import { createLateBoundJobQueue } from '../lib/job-queue.ts';
+import { createLogger, logJobRun } from '../lib/logger.ts';
+import { createLoginMailService } from '../modules/auth/login-mail.service.ts';
+import {
+  createTestContext,
+  insertCustomer,
+  nextIp,
+  type TestContext,
+} from '../../test/helpers/test-app.ts';
+
+type LogLine = Record<string, unknown>;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function collectingStream() {
+  const lines: string[] = [];
+  return {
+    lines,
+    stream: { write: (line: string) => void lines.push(line) },
+    parsed: (): LogLine[] => lines.map((line) => JSON.parse(line) as LogLine),
+  };
+}
+
+describe('the request log', () => {
+  const log = collectingStream();
+  let context: TestContext;
+  beforeAll(async () => {
+    context = await createTestContext(
+      { logLevel: 'info' },
+      (app) =>
+        app.get('/api/test-probe/logs', async (request) => {
+          // A service logs through the app's logger, not the request's: the mixin adds reqId.
+          app.log.info('from a service');
+          request.log.info('from the handler');
+          return { ok: true };
+        }),
+      () => ({ logStream: log.stream }),
+    );
+  });
+  afterAll(() => context.close());
+
+  it('writes one JSON line per request, filed under the id the response header carries', async () => {
+    log.lines.length = 0;
+    const response = await context.app.inject({
+      method: 'GET',
+      url: '/api/test-probe/logs?token=SECRETTOKEN123',
+      remoteAddress: '10.1.2.3',
+    });
+    expect(response.statusCode).toBe(200);
+    const requestId = response.headers['x-request-id'];
+    expect(requestId).toMatch(uuid);
+
+    // Each write is exactly one line of JSON.
+    for (const line of log.lines) expect(line.trimEnd().split('\n')).toHaveLength(1);
+    const lines = log.parsed();
+    const requestLines = lines.filter((line) => line.msg === 'request');
+    expect(requestLines).toEqual([
+      expect.objectContaining({
+        reqId: requestId,
+        method: 'GET',
+        route: '/api/test-probe/logs',
+        url: '/api/test-probe/logs?token=[redacted]',
+        status: 200,
+        responseTime: expect.any(Number),
+        ip: '10.1.2.3',
+      }),
+    ]);
+    // Fastify's own two lines per request are off.
+    expect(lines.some((line) => /incoming request|request completed/.test(String(line.msg)))).toBe(
+      false,
+    );
+    // Every line of the request carries its id, once.
+    for (const message of ['from a service', 'from the handler']) {
+      const line = lines.find((candidate) => candidate.msg === message);
+      expect(line?.reqId, message).toBe(requestId);
+    }
+    for (const line of log.lines) expect(line.match(/"reqId"/g)?.length ?? 0).toBeLessThan(2);
+    expect(log.lines.join('')).not.toContain('SECRETTOKEN123');
+  });
+
+  it('gives each request its own id and replaces one a client sent without a trusted proxy', async () => {
+    const first = await context.app.inject({
+      method: 'GET',
+      url: '/api/healthz',
+      headers: { 'x-request-id': 'chosen-by-the-client' },
+    });
+    const second = await context.app.inject({ method: 'GET', url: '/api/healthz' });
+    expect(first.headers['x-request-id']).toMatch(uuid);
+    expect(second.headers['x-request-id']).toMatch(uuid);
+    expect(first.headers['x-request-id']).not.toBe(second.headers['x-request-id']);
+    expect(log.lines.join('')).not.toContain('chosen-by-the-client');
+  });
+});
+
+describe('the request id behind a trusted proxy', () => {
+  const contexts: TestContext[] = [];
+  afterAll(() => Promise.all(contexts.map((context) => context.close())));
+  const appTrusting = async (trustProxy: number | string[]) => {
+    const context = await createTestContext({ trustProxy });
+    contexts.push(context);
+    return context;
+  };
+  const idOf = async (context: TestContext, header: string, remoteAddress: string) =>
+    (
+      await context.app.inject({
+        method: 'GET',
+        url: '/api/healthz',
+        headers: { 'x-request-id': header },
+        remoteAddress,
+      })
+    ).headers['x-request-id'];
+
+  it("keeps the proxy's well-formed id and replaces a malformed one", async () => {
+    const context = await appTrusting(1);
+    expect(await idOf(context, 'edge-7f3a.b_2', '10.0.0.1')).toBe('edge-7f3a.b_2');
+    expect(await idOf(context, 'a'.repeat(64), '10.0.0.1')).toBe('a'.repeat(64));
+    for (const malformed of ['a'.repeat(65), 'two words', 'x\n{"reqId":"forged"}', 'ü']) {
+      expect(await idOf(context, malformed, '10.0.0.1')).toMatch(uuid);
+    }
+  });
+
+  it('keeps it only from a listed proxy', async () => {
+    const context = await appTrusting(['10.0.0.1', '192.168.0.0/16', 'loopback']);
+    expect(await idOf(context, 'from-proxy', '10.0.0.1')).toBe('from-proxy');
+    expect(await idOf(context, 'from-range', '192.168.4.5')).toBe('from-range');
+    expect(await idOf(context, 'from-loopback', '127.0.0.1')).toBe('from-loopback');
+    expect(await idOf(context, 'mapped', '::ffff:10.0.0.1')).toBe('mapped');
+    expect(await idOf(context, 'from-client', '10.0.0.2')).toMatch(uuid);
+  });
+});
+
+// The real pg-boss runner (PGlite), as server.ts wires it: the job a request queued logs with
+// that request's id, and a service logging inside the job gets the job's context.
+describe('a job queued by a request', () => {
+  const log = collectingStream();
+  const jobQueue = createLateBoundJobQueue();
+  let context: TestContext;
+  let runner: JobRunner;
+  beforeAll(async () => {
+    context = await createTestContext(
+      { logLevel: 'info' },
+      (app) =>
+        app.post('/api/test-probe/queue', async () => {
+          await jobQueue.send('log-probe', { note: 'queued' });
+          return { ok: true };
+        }),
+      () => ({ logStream: log.stream, jobQueue }),
+    );
+    const workerLog = createLogger('info', log.stream);
+    const probe: JobDefinition<{ note: string }> = {
+      name: 'log-probe',
+      payload: z.object({ note: z.string() }),
+      async handle({ note }) {
+        workerLog.info({ note }, 'probe ran');
+        // A job it queues keeps the original request.
+        if (note === 'queued') await jobQueue.send('log-probe', { note: 'follow-up' });
+      },
+    };
+    runner = await startJobs(
+      context.database,
+      [
+        probe,
+        sendLoginMailJob({
+          loginMail: createLoginMailService({
+            db: context.database.db,
+            clock: context.clock,
+            mailer: context.mailer,
+            publicUrl: context.config.publicUrl,
+          }),
+        }),
+      ],
+      {
+        onError: (error) => {
+          throw error;
+        },
+        onJobFinished: (run) => logJobRun(workerLog, run),
+        pollingIntervalSeconds: 0.5,
+      },
+    );
+    jobQueue.attach(runner.queue);
+    await insertCustomer(context, 'farmer@example.com');
+  }, 60_000);
+  afterAll(async () => {
+    await runner?.stop();
+    await context?.close();
+  });
+
+  const jobRuns = (job: string) =>
+    log.parsed().filter((line) => line.msg === 'job run' && line.job === job);
+
+  it('logs the login e-mail run with the id of the request that asked for it', async () => {
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/request-login',
+      payload: { email: 'farmer@example.com' },
+      remoteAddress: nextIp(),
+    });
+    expect(response.statusCode).toBe(200);
+    const requestId = response.headers['x-request-id'];
+    await vi.waitFor(() => expect(jobRuns('send-login-mail')).toHaveLength(1), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    expect(jobRuns('send-login-mail')[0]).toEqual(
+      expect.objectContaining({
+        requestId,
+        jobId: expect.any(String),
+        attempt: 1,
+        outcome: 'ok',
+        durationMs: expect.any(Number),
+      }),
+    );
+    expect(await context.mailer.list({ to: 'farmer@example.com' })).toHaveLength(1);
+  }, 30_000);
+
+  it("gives a service logging inside the job the job's context, down to the jobs it queues", async () => {
+    const response = await context.app.inject({ method: 'POST', url: '/api/test-probe/queue' });
+    const requestId = response.headers['x-request-id'];
+    await vi.waitFor(() => expect(jobRuns('log-probe')).toHaveLength(2), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    const probeLines = log.parsed().filter((line) => line.msg === 'probe ran');
+    expect(probeLines.map(({ note, requestId: id, job }) => ({ note, id, job }))).toEqual([
+      { note: 'queued', id: requestId, job: 'log-probe' },
+      { note: 'follow-up', id: requestId, job: 'log-probe' },
+    ]);
+    const [first, second] = jobRuns('log-probe');
+    expect(probeLines[0]!.jobId).toBe(first!.jobId);
+    expect(probeLines[1]!.jobId).toBe(second!.jobId);
+    expect(first!.jobId).not.toBe(second!.jobId);
+  }, 30_000);
+});

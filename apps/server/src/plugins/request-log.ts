@@ -1,0 +1,49 @@
+/**
+ * The request id and the one log line per request (docs/decisions/072). Every hook and the
+ * handler run inside the request's log context, so services logging through the app's logger
+ * and jobs queued on the way carry the request id; the id is echoed in X-Request-Id.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { redactUrl } from '../lib/log-redaction.ts';
+import { bindsRequestId, requestIdHeader, runInLogContext } from '../lib/request-context.ts';
+
+/**
+ * Fastify's `childLoggerFactory`: its usual child (bound to `reqId`), marked so the mixin does
+ * not add `reqId` a second time.
+ */
+export function requestChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  options: object,
+): FastifyBaseLogger {
+  const child = logger.child(bindings, options);
+  (child as unknown as { [bindsRequestId]: boolean })[bindsRequestId] = true;
+  return child;
+}
+
+export const requestLogPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(requestIdHeader, request.id);
+    runInLogContext({ kind: 'request', reqId: request.id }, done);
+  });
+  // The body arrives on the socket's own callbacks, outside the context: enter it again for
+  // validation, the handler and everything they await.
+  app.addHook('preValidation', (request, _reply, done) => {
+    runInLogContext({ kind: 'request', reqId: request.id }, done);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        ip: request.ip,
+      },
+      'request',
+    );
+    done();
+  });
+});
