@@ -4,7 +4,7 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import {
   jsonSchemaTransform,
@@ -17,7 +17,8 @@ import type { Config } from './config/config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { JobQueue } from './lib/job-queue.ts';
-import { redactedLogPaths, serializeError, serializeRequest } from './lib/log-redaction.ts';
+import { loggerOptions } from './lib/logger.ts';
+import { requestIdGenerator } from './lib/request-context.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createActivationModule } from './modules/activation/activation-module.ts';
@@ -52,6 +53,7 @@ import {
 } from './plugins/error-handler.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
+import { requestChildLogger, requestLogPlugin } from './plugins/request-log.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
 import type { CoverageProvider } from './providers/coverage/coverage.ts';
@@ -101,12 +103,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       config.logLevel === 'silent'
         ? false
         : {
-            level: config.logLevel,
-            // URLs carry login tokens and billing session ids (docs/decisions/061).
-            serializers: { req: serializeRequest, err: serializeError },
-            redact: redactedLogPaths,
+            // JSON lines, redacted, with the request or job context (docs/decisions/072).
+            ...loggerOptions(config.logLevel),
             ...(deps.logStream ? { stream: deps.logStream } : {}),
           },
+    // One line per request, written by requestLogPlugin (docs/decisions/072).
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestIdGenerator(config.trustProxy),
+    childLoggerFactory: requestChildLogger,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     // Room for every id and token we issue; longer still gets a 414 in the error model, with
@@ -200,6 +204,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       log: app.log,
     }));
 
+  await app.register(requestLogPlugin);
   // First, so every route below is measured; /metrics itself needs METRICS_TOKEN (decision 071).
   await app.register(metricsPlugin, { token: config.metricsToken, database: deps.database });
   await app.register(errorHandlerPlugin);

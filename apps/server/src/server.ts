@@ -3,7 +3,6 @@
  * finishes requests and jobs before closing the database.
  */
 import fs from 'node:fs';
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
@@ -20,7 +19,7 @@ import { syncFromPlatform } from './modules/usage/connectivity-sync.service.ts';
 import { sendUsageAlerts } from './modules/usage/usage-alerts.service.ts';
 import { createConnectivityPlatform } from './providers/connectivity/create-connectivity-platform.ts';
 import { createLateBoundJobQueue } from './lib/job-queue.ts';
-import { serializeError } from './lib/log-redaction.ts';
+import { createLogger, logJobRun } from './lib/logger.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { createLoginMailService } from './modules/auth/login-mail.service.ts';
 import {
@@ -69,7 +68,8 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel, serializers: { err: serializeError } });
+  // The same JSON, redaction and request/job context as the HTTP log (docs/decisions/072).
+  const logger = createLogger(config.logLevel);
 
   let database;
   try {
@@ -184,6 +184,8 @@ async function main() {
           },
           failure.willRetry ? 'Job failed, will retry' : 'Job failed, giving up',
         ),
+      // One line per run; requestId names the request that queued it (docs/decisions/072).
+      onJobFinished: (run) => logJobRun(logger, run),
     },
   );
   livestreaming.attachJobRunner(jobs);

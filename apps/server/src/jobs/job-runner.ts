@@ -6,6 +6,11 @@ import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import { advisoryLockKeys, type DatabaseHandle } from '../db/client.ts';
 import type { JobQueue } from '../lib/job-queue.ts';
+import {
+  runInLogContext,
+  splitOriginRequestId,
+  withOriginRequestId,
+} from '../lib/request-context.ts';
 
 export interface JobDefinition<Payload> {
   name: string;
@@ -30,6 +35,18 @@ export interface JobFailure {
   error: unknown;
 }
 
+/** One finished run, for the one log line per job run (docs/decisions/072). */
+export interface JobRun {
+  name: string;
+  id: string;
+  /** The request that queued the job, when one did. */
+  requestId?: string;
+  /** 1 for the first run. */
+  attempt: number;
+  outcome: 'ok' | 'failed';
+  durationMs: number;
+}
+
 // A definition's payload type is checked where it is declared; the runner only needs the shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyJobDefinition = JobDefinition<any>;
@@ -51,6 +68,8 @@ export async function startJobs(
   options: {
     onError: (error: Error) => void;
     onJobFailed?: (failure: JobFailure) => void;
+    /** After every run, in the job's log context (its lines carry job, jobId and requestId). */
+    onJobFinished?: (run: JobRun) => void;
     pollingIntervalSeconds?: number;
     /**
      * `send-only` (ROLE=api): queue jobs but run none: no workers, no cron schedules, no
@@ -79,18 +98,40 @@ export async function startJobs(
         { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true },
         async (jobs) => {
           for (const job of jobs) {
-            try {
-              await definition.handle(definition.payload.parse(job.data));
-            } catch (error) {
-              options.onJobFailed?.({
-                name: definition.name,
-                id: job.id,
-                attempt: job.retryCount + 1,
-                willRetry: job.retryCount < job.retryLimit,
-                error,
-              });
-              throw error;
-            }
+            // The request that queued the job rides in its data, beside the payload.
+            const { payload, requestId } = splitOriginRequestId(job.data);
+            const context = {
+              kind: 'job',
+              job: definition.name,
+              jobId: job.id,
+              requestId,
+            } as const;
+            await runInLogContext(context, async () => {
+              const startedAt = performance.now();
+              const finished = (outcome: JobRun['outcome']) =>
+                options.onJobFinished?.({
+                  name: definition.name,
+                  id: job.id,
+                  ...(requestId ? { requestId } : {}),
+                  attempt: job.retryCount + 1,
+                  outcome,
+                  durationMs: Math.round(performance.now() - startedAt),
+                });
+              try {
+                await definition.handle(definition.payload.parse(payload));
+              } catch (error) {
+                options.onJobFailed?.({
+                  name: definition.name,
+                  id: job.id,
+                  attempt: job.retryCount + 1,
+                  willRetry: job.retryCount < job.retryLimit,
+                  error,
+                });
+                finished('failed');
+                throw error;
+              }
+              finished('ok');
+            });
           }
         },
       );
@@ -111,7 +152,9 @@ export async function startJobs(
           retryBackoff: definition.retry.isBackoff,
         }
       : {};
-    return boss.send(definition.name, definition.payload.parse(payload) as object, {
+    // A job queued during a request (or by a job a request queued) remembers that request.
+    const data = withOriginRequestId(definition.payload.parse(payload) as object);
+    return boss.send(definition.name, data, {
       ...retry,
       ...sendOptions,
     });
