@@ -35,15 +35,16 @@ export type CreditNoteRow = typeof creditNotes.$inferSelect;
 const urlSecretKey = 'billing-engine-url-secret';
 
 /** The secret that signs hosted-invoice URLs, made once per database and kept in app_settings. */
-function urlSecret(executor: Executor): Promise<string> {
+export function urlSecret(executor: Executor): Promise<string> {
   return ensureDatabaseSecret(executor, urlSecretKey);
 }
 
 export async function invoiceAccessToken(executor: Executor, invoiceId: string): Promise<string> {
-  return createHmac('sha256', await urlSecret(executor))
-    .update(invoiceId)
-    .digest('base64url')
-    .slice(0, 32);
+  return accessTokenWithSecret(await urlSecret(executor), invoiceId);
+}
+
+function accessTokenWithSecret(secret: string, invoiceId: string): string {
+  return createHmac('sha256', secret).update(invoiceId).digest('base64url').slice(0, 32);
 }
 
 /**
@@ -51,7 +52,12 @@ export async function invoiceAccessToken(executor: Executor, invoiceId: string):
  * an invoice id is not enough to open it. Relative: the API makes them absolute.
  */
 export async function invoiceUrls(executor: Executor, invoiceId: string) {
-  const base = `/billing-engine/invoices/${invoiceId}/${await invoiceAccessToken(executor, invoiceId)}`;
+  return invoiceUrlsWithSecret(await urlSecret(executor), invoiceId);
+}
+
+/** invoiceUrls with the secret read once for many invoices (the billing cycle's batches). */
+export function invoiceUrlsWithSecret(secret: string, invoiceId: string) {
+  const base = `/billing-engine/invoices/${invoiceId}/${accessTokenWithSecret(secret, invoiceId)}`;
   return { hostedInvoiceUrl: base, invoicePdfUrl: `${base}/pdf` };
 }
 
@@ -182,15 +188,33 @@ export const defaultInvoicing: InvoicingSettings = {
  * transaction that rolls back gives its number back, so the sequence has no gaps.
  */
 export async function nextInvoiceNumber(executor: Executor, prefix: string): Promise<string> {
+  const [number] = await nextInvoiceNumbers(executor, prefix, 1);
+  return number!;
+}
+
+/**
+ * The next `count` numbers of the sequence at once, in order, taken the same way (the counter row
+ * stays locked until the transaction ends, and a rollback gives them all back).
+ */
+export async function nextInvoiceNumbers(
+  executor: Executor,
+  prefix: string,
+  count: number,
+): Promise<string[]> {
+  if (count <= 0) return [];
   const [row] = await executor
     .insert(invoiceNumberSequences)
-    .values({ prefix, lastNumber: 1 })
+    .values({ prefix, lastNumber: count })
     .onConflictDoUpdate({
       target: invoiceNumberSequences.prefix,
-      set: { lastNumber: sql`${invoiceNumberSequences.lastNumber} + 1` },
+      set: { lastNumber: sql`${invoiceNumberSequences.lastNumber} + ${count}` },
     })
     .returning({ lastNumber: invoiceNumberSequences.lastNumber });
-  return `${prefix}-${String(row!.lastNumber).padStart(6, '0')}`;
+  const first = row!.lastNumber - count + 1;
+  return Array.from(
+    { length: count },
+    (_, offset) => `${prefix}-${String(first + offset).padStart(6, '0')}`,
+  );
 }
 
 /**

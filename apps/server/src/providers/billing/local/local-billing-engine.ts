@@ -65,9 +65,23 @@ import {
   testCardMessage,
 } from './test-cards.ts';
 import type { TestClock } from './test-clock.ts';
+import { demoSupplier } from './invoice-snapshot.ts';
+import {
+  plainRenewal,
+  readRenewalChunk,
+  writeRenewals,
+  type PlainRenewal,
+} from './batch-renewal.ts';
 
 /** A lapsed subscription has a dunning step due once it is this far past its first failure. */
 const overdueAfterMs = dunningPolicy.overdueAfterDays * dayMs;
+/**
+ * Renewals per transaction in the billing cycle (docs/decisions/075): large enough that the
+ * round trips of a chunk cost little per renewal, small enough that a chunk's locks (its
+ * subscriptions and customers, then the invoice number sequence for the chunk's last inserts)
+ * are held for a fraction of a second.
+ */
+const defaultRenewalChunkSize = 200;
 const portalSessionMinutes = 60;
 const checkoutSessionHours = 24;
 const customerSecretMinutes = 30;
@@ -128,6 +142,12 @@ export interface LocalBillingEngineDeps {
   checkoutHooks?: CheckoutHooks;
   /** The supplier's invoice number prefix and VAT rate (docs/decisions/026). */
   invoicing?: InvoicingSettings;
+  /**
+   * Renewals per transaction in the billing cycle (default 200, docs/decisions/075); 0 renews
+   * each subscription alone in its own transaction, as before batching (the batch test compares
+   * the two ledgers).
+   */
+  renewalChunkSize?: number;
 }
 
 const nameOfInterval = (interval: string) => (interval === 'year' ? 'annual' : 'monthly');
@@ -629,8 +649,15 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
             ),
           )
           .orderBy(asc(subscriptions.currentPeriodEnd));
-        for (const { id } of due) {
-          renewed += await transact((transaction) => renewSubscription(transaction, id, now));
+        const chunkSize = deps.renewalChunkSize ?? defaultRenewalChunkSize;
+        if (chunkSize <= 0) {
+          for (const { id } of due) {
+            renewed += await transact((transaction) => renewSubscription(transaction, id, now));
+          }
+        }
+        for (let index = 0; chunkSize > 0 && index < due.length; index += chunkSize) {
+          const chunk = due.slice(index, index + chunkSize).map(({ id }) => id);
+          renewed += await renewChunk(chunk, now);
         }
       } finally {
         handlers.splice(handlers.indexOf(collect), 1);
@@ -986,6 +1013,43 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
   }
 
   /**
+   * Renews a chunk of due subscriptions in one transaction (docs/decisions/075), in the cycle's
+   * order: plain renewals written together, the others one at a time, each where it falls, so
+   * the invoice numbers follow the same order as one renewal per transaction. A renewal that
+   * fails rolls its chunk back; the chunk is then renewed one subscription per transaction, so
+   * the others are not held back by it and the failure is raised as before.
+   */
+  async function renewChunk(subscriptionIds: string[], now: Date) {
+    try {
+      return await transact(async (transaction) => {
+        const chunk = await readRenewalChunk(transaction, subscriptionIds);
+        const supplier = invoicing.supplier ?? demoSupplier;
+        let plain: PlainRenewal[] = [];
+        let renewals = 0;
+        for (const id of subscriptionIds) {
+          const renewal = plainRenewal(chunk, id, now, supplier);
+          if (renewal) {
+            plain.push(renewal);
+            continue;
+          }
+          await writeRenewals(transaction, plain, renewalDescriptionOf, chunk.secret, invoicing);
+          renewals += plain.length;
+          plain = [];
+          renewals += await renewSubscription(transaction, id, now);
+        }
+        await writeRenewals(transaction, plain, renewalDescriptionOf, chunk.secret, invoicing);
+        return renewals + plain.length;
+      });
+    } catch {
+      let renewals = 0;
+      for (const id of subscriptionIds) {
+        renewals += await transact((transaction) => renewSubscription(transaction, id, now));
+      }
+      return renewals;
+    }
+  }
+
+  /**
    * After a failed automatic attempt at `at`: books the next retry of the policy (or none) and
    * tells the customer, with the page to pay on.
    */
@@ -1082,6 +1146,16 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
   }
 
   return engine;
+}
+
+function renewalDescriptionOf({
+  price,
+  product,
+}: {
+  price: { unitAmount: number; currency: string; interval: string };
+  product: { name: string };
+}) {
+  return renewalDescription(product.name, price.unitAmount, price.currency, price.interval);
 }
 
 export function renewalDescription(
