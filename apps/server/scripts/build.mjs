@@ -1,8 +1,9 @@
 /**
  * Compiles the server for `npm run start:prod` (docs/decisions/061-production-mode.md): one ESM
- * file, dist/server.js, that plain `node` runs, and dist/staff.js, the staff-accounts command
- * (docs/decisions/062). The workspace contract package (TypeScript
- * source) is bundled in; every other package stays in node_modules.
+ * file, dist/server.js, that plain `node` runs, dist/staff.js, the staff-accounts command
+ * (docs/decisions/062), and dist/backup.js and dist/restore.js (docs/decisions/074). The
+ * workspace contract package (TypeScript source) is bundled in; every other package stays in
+ * node_modules.
  *
  * Files the server reads from disk at run time (migrations, the camera script and its element
  * list, embed assets, the coverage dataset) are found through `import.meta.url`. Each module's
@@ -65,8 +66,10 @@ function copyRuntimeFiles(from, to) {
 
 fs.rmSync(outputRoot, { recursive: true, force: true });
 await build({
-  // Both programs sit at the top of src/, so the import.meta.url mirror holds for each.
-  entryPoints: [path.join(sourceRoot, 'server.ts'), path.join(sourceRoot, 'staff.ts')],
+  // Every program sits at the top of src/, so the import.meta.url mirror holds for each.
+  entryPoints: ['server.ts', 'staff.ts', 'backup.ts', 'restore.ts'].map((entry) =>
+    path.join(sourceRoot, entry),
+  ),
   outdir: outputRoot,
   bundle: true,
   platform: 'node',

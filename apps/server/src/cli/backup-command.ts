@@ -156,7 +156,8 @@ export async function runBackupCommand(
   }
 }
 
-const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+const megabytes = (bytes: number) =>
+  bytes < 100_000 ? `${bytes} bytes` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 interface SavedDatabase {
   description: BackupManifest['database'];
@@ -203,12 +204,12 @@ async function backUpPostgres(url: string, setFolder: string): Promise<SavedData
 
 async function backUpPglite(dataDir: string, setFolder: string): Promise<SavedDatabase> {
   const folder = path.join(dataDir, 'pglite');
+  if (!isDatabaseFolder(folder)) {
+    throw new BackupError(`There is no embedded database in ${folder} to back up.`);
+  }
   // Throws DatabaseLockedError (with its "stop it first" message) while the server runs.
   const release = acquireDirectoryLock(dataDir);
   try {
-    if (!isDatabaseFolder(folder)) {
-      throw new BackupError(`There is no embedded database in ${folder} to back up.`);
-    }
     const { client, query } = await openPgliteFolder(folder);
     try {
       const tables = await checksumTables(query);

@@ -59,20 +59,23 @@ export interface BackupManifest {
 /** Runs one SQL statement and returns its rows: the part of a driver the checksums need. */
 export type RunQuery = (text: string) => Promise<Record<string, unknown>[]>;
 
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const moduleFolder = path.dirname(fileURLToPath(import.meta.url));
 
+/** The server package's version; "unknown" where the build was copied without package.json. */
 export function appVersion(): string {
-  const { version } = JSON.parse(
-    fs.readFileSync(path.join(serverRoot, 'package.json'), 'utf8'),
-  ) as { version: string };
-  return version;
+  try {
+    const packageFile = path.join(moduleFolder, '..', '..', 'package.json');
+    return (JSON.parse(fs.readFileSync(packageFile, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
 
-/** Migrations this code knows (the journal drizzle applies from). */
+/** Migrations this code knows: the journal drizzle applies from (copied beside the build too). */
 export function knownMigrationCount(): number {
   const journal = JSON.parse(
     fs.readFileSync(
-      path.join(serverRoot, 'src', 'db', 'migrations', 'meta', '_journal.json'),
+      path.join(moduleFolder, '..', 'db', 'migrations', 'meta', '_journal.json'),
       'utf8',
     ),
   ) as { entries: unknown[] };

@@ -26,7 +26,7 @@ export interface SystemRequirement {
   name: string;
   /** The Debian package that brings it. */
   package: string;
-  for: 'camera' | 'recorder' | 'tests';
+  for: 'camera' | 'recorder' | 'backup' | 'tests';
 }
 
 export interface LocalCameraStatus {
