@@ -1,6 +1,8 @@
 /**
  * The process: configuration, database, demo data, HTTP, jobs, and a graceful shutdown that
- * finishes requests and jobs before closing the database.
+ * drains, finishes requests and jobs, then closes the database. ROLE says which part it plays
+ * (docs/decisions/070): `all` everything; `api` the portal, queueing jobs it never runs;
+ * `worker` the jobs, the recorder and the local camera, with only the probes and metrics on PORT.
  */
 import fs from 'node:fs';
 import { buildApp } from './app.ts';
@@ -18,6 +20,8 @@ import { syncConnectivityJob } from './jobs/sync-connectivity.job.ts';
 import { syncFromPlatform } from './modules/usage/connectivity-sync.service.ts';
 import { sendUsageAlerts } from './modules/usage/usage-alerts.service.ts';
 import { createConnectivityPlatform } from './providers/connectivity/create-connectivity-platform.ts';
+import { createInstance } from './lib/instance.ts';
+import { sweepTemporaryFolders } from './lib/instance-workspace.ts';
 import { createLateBoundJobQueue } from './lib/job-queue.ts';
 import { createLogger, logJobRun } from './lib/logger.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
@@ -26,7 +30,10 @@ import {
   createDefaultLivestreaming,
   showcaseSourceFrom,
 } from './modules/livestream/create-livestreaming.ts';
-import { createLocalCamera } from './providers/camera/local-camera.ts';
+import { createReadiness } from './modules/health/readiness.ts';
+import { localCameraForRole } from './process/local-camera-for-role.ts';
+import { buildOpsServer } from './process/ops-server.ts';
+import { createShutdown, shutdownStepsTimeoutMs, type ShutdownStep } from './process/shutdown.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Mailer } from './providers/mail/mail.ts';
 import { createOutboxMailer } from './providers/mail/outbox-mailer.ts';
@@ -101,15 +108,14 @@ async function main() {
     if (config.nodeEnv !== 'production') await seedDemoStaff(database.db, config);
   }
 
-  // Local mode: one RTSP server stands in for the demo cameras; started on first use.
-  const localCamera =
-    config.connectivity.mode === 'local'
-      ? createLocalCamera({
-          port: config.livestreaming.localCameraPort,
-          isFallbackToFreePort: true,
-          log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
-        })
-      : undefined;
+  const runsApi = config.role !== 'worker';
+  const runsJobs = config.role !== 'api';
+  // Local mode: one RTSP server stands in for the demo cameras, started on first use where the
+  // recorder runs; an API process only points at it (process/local-camera-for-role.ts).
+  const localCamera = localCameraForRole(config, {
+    info: (message) => logger.info(message),
+    warn: (message) => logger.warn(message),
+  });
   if (config.billing.mode === 'local' && !config.supplier.isConfigured) {
     logger.warn(
       'Invoices do not name your business yet: set SUPPLIER_NAME, SUPPLIER_ADDRESS and SUPPLIER_VAT_NUMBER (docs/decisions/026).',
@@ -123,7 +129,22 @@ async function main() {
     log: logger,
     camera: localCamera,
   });
+  // Who this process is for the others (heartbeats), registered before it claims any work or
+  // writes a temporary file; then the temporary files of processes that died are deleted
+  // (docs/decisions/073).
+  const instance = createInstance({ db: database.db, clock, role: config.role });
+  await instance.register();
+  const sweptFolders = await sweepTemporaryFolders({
+    db: database.db,
+    clock,
+    dataDir: config.dataDir,
+    instanceId: instance.id,
+  });
+  if (sweptFolders.length > 0) {
+    logger.info({ instanceIds: sweptFolders }, 'Deleted temporary files of stopped processes');
+  }
   const livestreaming = await createDefaultLivestreaming(config, {
+    instanceId: instance.id,
     db: database.db,
     clock,
     mailer,
@@ -134,6 +155,8 @@ async function main() {
     demoCamera: localCamera,
   });
   const jobQueue = createLateBoundJobQueue();
+  const readiness = createReadiness({ database, log: logger });
+  // A worker builds the app too, unserved: its jobs use the billing and activation services.
   const app = await buildApp(config, {
     database,
     clock,
@@ -141,6 +164,7 @@ async function main() {
     connectivity,
     livestreaming,
     jobQueue,
+    readiness,
   });
   const alerts = () =>
     sendUsageAlerts({ db: database.db, mailer, clock, publicUrl: config.publicUrl });
@@ -171,6 +195,8 @@ async function main() {
       ...livestreaming.jobs,
     ],
     {
+      // An API process queues (login mails, recordings, activations) and runs nothing.
+      mode: runsJobs ? 'work' : 'send-only',
       onError: (error) => logger.error({ err: error }, 'Job queue error'),
       // The id and attempt find the job in pgboss.job; the payload is never logged (README).
       onJobFailed: (failure) =>
@@ -190,31 +216,51 @@ async function main() {
   );
   livestreaming.attachJobRunner(jobs);
   jobQueue.attach(jobs.queue);
+  // A worker also looks for dead processes' recordings after each beat, so one is queued again
+  // well within a minute of its worker's death (decision 073).
+  instance.startHeartbeat({
+    onBeat: runsJobs ? () => livestreaming.recording.recoverDeadWorkers() : undefined,
+    onError: (error) => logger.warn({ err: error }, 'Heartbeat or recovery failed'),
+  });
 
-  let isShuttingDown = false;
-  const shutdown = async (signal: string) => {
-    if (isShuttingDown) return;
-    isShuttingDown = true;
-    logger.info({ signal }, 'Shutting down');
-    const forceExit = setTimeout(() => process.exit(1), 30_000);
-    forceExit.unref();
-    try {
-      await app.close();
-      await jobs.stop();
-      await localCamera?.stop();
-      await mailer.close();
-      await database.close();
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'Shutdown failed');
-      process.exit(1);
-    }
-  };
+  // A worker serves the probes and metrics only; its app stays unserved (buildApp's comment).
+  const http = runsApi ? app : await buildOpsServer(config, { readiness, database, logger });
+  const steps: ShutdownStep[] = [
+    // Stops accepting and finishes in-flight requests (new ones meanwhile get 503).
+    { name: 'HTTP', run: () => http.close() },
+    {
+      name: 'jobs and recordings',
+      async run() {
+        // pg-boss stops fetching at once, then waits for running jobs; the recorder stops its
+        // ffmpeg children meanwhile and hands its clips over, so no job waits out a recording
+        // and no clip stays "recording" (decision 073). Jobs still running at pg-boss's time-out
+        // are failed back to the queue for another worker.
+        const stopping = jobs.stop();
+        if (runsJobs) await livestreaming.recording.stop();
+        await stopping;
+      },
+    },
+    // Nothing of this process is left to recover: its row goes (decision 073).
+    { name: 'instance', run: () => instance.stop() },
+    { name: 'local camera', run: async () => localCamera?.stop() },
+    ...(runsApi ? [] : [{ name: 'app', run: () => app.close() }]),
+    { name: 'mail', run: () => mailer.close() },
+    { name: 'database', run: () => database.close() },
+  ];
+  const shutdown = createShutdown({
+    readiness,
+    graceSeconds: config.shutdownGraceSeconds,
+    timeoutMs: shutdownStepsTimeoutMs,
+    steps,
+    log: logger,
+    exit: (code) => process.exit(code),
+  });
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ host: config.host, port: config.port });
-  printBanner(config);
+  await http.listen({ host: config.host, port: config.port });
+  if (runsApi) printBanner(config);
+  else logger.info({ role: config.role, port: config.port }, 'Worker running: jobs and recorder');
 }
 
 await main();
