@@ -213,6 +213,38 @@ describe('backup and restore of the embedded database', () => {
     }
   });
 
+  it("with clips in S3, records the bucket's object list and checks it after the restore", async () => {
+    const objects = [
+      { key: 'livestreams/a/1.mp4', sizeBytes: 1000, etag: 'aaa' },
+      { key: 'livestreams/a/2.mp4', sizeBytes: 2000, etag: 'bbb' },
+    ];
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'farmcam-clips', DATA_DIR: sourceDir };
+    const out = temporaryFolder('backup-s3');
+    const backup = await runBackupCommand(
+      ['--out', out],
+      { out: () => undefined, error: (line) => expect.fail(line) },
+      { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...s3 },
+      { clock, listBucketObjects: async () => objects },
+    );
+    expect(backup).toBe(0);
+    const s3Set = onlySet(out);
+    expect(readManifest(s3Set).clips).toEqual({ kind: 's3', bucket: 'farmcam-clips', objects });
+    expect(fs.existsSync(path.join(s3Set, 'clips'))).toBe(false);
+
+    const error: string[] = [];
+    const restore = await runRestoreCommand(
+      [s3Set],
+      { out: () => undefined, error: (line) => error.push(line) },
+      { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...s3, DATA_DIR: temporaryFolder('restore-s3') },
+      { clock, listBucketObjects: async () => [{ ...objects[1]!, etag: 'changed' }] },
+    );
+    expect(restore).toBe(1);
+    expect(error).toContain('  - clip livestreams/a/1.mp4 is not in the bucket');
+    expect(error).toContain(
+      '  - clip livestreams/a/2.mp4 in the bucket differs from the one the backup listed',
+    );
+  }, 60_000);
+
   it('refuses a folder that is not a backup set and a backup of the other database kind', async () => {
     const notASet = await run(runRestoreCommand, [outFolder], {
       DATA_DIR: temporaryFolder('restore-none'),
