@@ -6,6 +6,7 @@ import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import { advisoryLockKeys, type DatabaseHandle } from '../db/client.ts';
 import type { JobQueue } from '../lib/job-queue.ts';
+import { recordJobRun, registerJobQueueNames } from '../lib/metrics.ts';
 import {
   runInLogContext,
   splitOriginRequestId,
@@ -91,6 +92,8 @@ export async function startJobs(
     await boss.start();
     for (const definition of definitions) await boss.createQueue(definition.name);
   });
+  // Each queue's run and failure series exist from the start, at zero (decision 071).
+  if (!isSendOnly) registerJobQueueNames(definitions.map((definition) => definition.name));
   for (const definition of isSendOnly ? [] : definitions) {
     for (let worker = 0; worker < (definition.concurrency ?? 1); worker += 1) {
       await boss.work(
@@ -128,9 +131,19 @@ export async function startJobs(
                   error,
                 });
                 finished('failed');
+                recordJobRun(definition.name, {
+                  seconds: (performance.now() - startedAt) / 1000,
+                  isFailed: true,
+                  willRetry: job.retryCount < job.retryLimit,
+                });
                 throw error;
               }
               finished('ok');
+              recordJobRun(definition.name, {
+                seconds: (performance.now() - startedAt) / 1000,
+                isFailed: false,
+                willRetry: false,
+              });
             });
           }
         },

@@ -67,11 +67,13 @@ async function exportedSeriesNames(): Promise<Set<string>> {
   const names = new Set<string>();
   for (const metric of await registry.getMetricsAsJSON()) {
     names.add(metric.name);
-    if (metric.type === 'histogram' || metric.type === 'summary') {
+    // prom-client's types declare a numeric enum; at run time the type is its name.
+    const type = String(metric.type);
+    if (type === 'histogram' || type === 'summary') {
       names.add(`${metric.name}_sum`);
       names.add(`${metric.name}_count`);
     }
-    if (metric.type === 'histogram') names.add(`${metric.name}_bucket`);
+    if (type === 'histogram') names.add(`${metric.name}_bucket`);
   }
   return names;
 }
