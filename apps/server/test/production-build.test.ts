@@ -44,6 +44,8 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
         // Nothing is sent in this test; the transport connects only to send.
         SMTP_URL: 'smtp://mailer:SMTPSECRET0123@127.0.0.1:9',
         DATA_DIR: path.join(buildFolder, 'data'),
+        // No load balancer watches this process: stop without production's drain.
+        SHUTDOWN_GRACE_SECONDS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
