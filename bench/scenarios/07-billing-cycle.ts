@@ -9,9 +9,12 @@
  * subscription, each with a succeeded payment, and every subscription moved one period on, so
  * a cycle that did nothing cannot pass.
  *
- * Runs in the bench's own process (no portal needed). BENCH_BILLING_SUBSCRIPTIONS (10000),
- * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432; an unreachable server is a note, not
- * a failure): a database bench_billing_<pid> is created there and dropped at the end.
+ * Runs in the bench's own process (no portal needed). BENCH_BILLING_SUBSCRIPTIONS
+ * (10000,100000): the sizes measured on PostgreSQL, each on its own fresh database;
+ * BENCH_BILLING_PGLITE_SUBSCRIPTIONS (10000): the sizes on PGlite (in memory, in this process:
+ * 100,000 would hold about a gigabyte). BENCH_POSTGRES_URL
+ * (postgres://postgres@127.0.0.1:5432; an unreachable server is a note, not a failure): a
+ * database bench_billing_<pid>_<size> is created there and dropped at the end.
  * BENCH_BILLING_DATABASES (pglite,postgres): which of the two to measure.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -28,7 +31,15 @@ import { metric, type Metric, type Scenario } from '../lib/types.ts';
 
 const name = 'billing-cycle';
 
-const subscriptionCount = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS) || 10_000;
+const sizesFromEnv = (key: string, fallback: number[]) => {
+  const sizes = (process.env[key] ?? '')
+    .split(',')
+    .map((size) => Number(size.trim()))
+    .filter((size) => Number.isInteger(size) && size > 0);
+  return sizes.length > 0 ? sizes : fallback;
+};
+const postgresSizes = sizesFromEnv('BENCH_BILLING_SUBSCRIPTIONS', [10_000, 100_000]);
+const pgliteSizes = sizesFromEnv('BENCH_BILLING_PGLITE_SUBSCRIPTIONS', [10_000]);
 const postgresServerUrl = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432';
 const databases = (process.env.BENCH_BILLING_DATABASES || 'pglite,postgres').split(',');
 
@@ -56,13 +67,13 @@ async function seed(database: DatabaseHandle, count: number) {
   await seedCatalogue(db);
   await db.execute(sql`
     insert into customers (email, created_at)
-    select 'renew-' || lpad(n::text, 5, '0') || '@example.com', ${dayBefore.toISOString()}::timestamptz - interval '1 year'
+    select 'renew-' || lpad(n::text, 6, '0') || '@example.com', ${dayBefore.toISOString()}::timestamptz - interval '1 year'
     from generate_series(1, ${count}::int) n`);
   await db.execute(sql`
     insert into billing_customers (id, customer_id, provider, email)
     select 'cus_renew_' || n, c.id, 'local', c.email
     from generate_series(1, ${count}::int) n
-    join customers c on c.email = 'renew-' || lpad(n::text, 5, '0') || '@example.com'`);
+    join customers c on c.email = 'renew-' || lpad(n::text, 6, '0') || '@example.com'`);
   await db.execute(sql`
     insert into payment_methods (id, billing_customer_id, brand, last4, exp_month, exp_year, is_default)
     select 'pm_renew_' || n, 'cus_renew_' || n, 'visa', '4242', 12, 2034, true
@@ -115,6 +126,7 @@ async function readLedger(database: DatabaseHandle): Promise<Ledger> {
 }
 
 interface RunResult {
+  subscriptions: number;
   seedSeconds: number;
   cycleSeconds: number;
   renewed: number;
@@ -122,7 +134,11 @@ interface RunResult {
 }
 
 /** Seeds, moves the test clock to the renewal day, runs the cycle once and checks the ledger. */
-async function measure(database: DatabaseHandle, log: (message: string) => void) {
+async function measure(
+  database: DatabaseHandle,
+  subscriptionCount: number,
+  log: (message: string) => void,
+) {
   const seedStarted = performance.now();
   await seed(database, subscriptionCount);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -161,21 +177,30 @@ async function measure(database: DatabaseHandle, log: (message: string) => void)
         .join(', ')}`,
     );
   }
-  return { seedSeconds, cycleSeconds, renewed, ledger } satisfies RunResult;
+  return {
+    subscriptions: subscriptionCount,
+    seedSeconds,
+    cycleSeconds,
+    renewed,
+    ledger,
+  } satisfies RunResult;
 }
 
-async function onPglite(log: (message: string) => void) {
+async function onPglite(subscriptionCount: number, log: (message: string) => void) {
   const database = await openDatabase({ kind: 'memory' });
   try {
-    return await measure(database, log);
+    return await measure(database, subscriptionCount, log);
   } finally {
     await database.close();
   }
 }
 
 /** null when no PostgreSQL server answers at BENCH_POSTGRES_URL. */
-async function onPostgres(log: (message: string) => void): Promise<RunResult | null> {
-  const databaseName = `bench_billing_${process.pid}`;
+async function onPostgres(
+  subscriptionCount: number,
+  log: (message: string) => void,
+): Promise<RunResult | null> {
+  const databaseName = `bench_billing_${process.pid}_${subscriptionCount}`;
   const admin = new pg.Client({ connectionString: `${postgresServerUrl}/postgres` });
   try {
     await admin.connect();
@@ -191,7 +216,7 @@ async function onPostgres(log: (message: string) => void): Promise<RunResult | n
       url: `${postgresServerUrl}/${databaseName}`,
     });
     try {
-      return await measure(database, log);
+      return await measure(database, subscriptionCount, log);
     } finally {
       await database.close();
     }
@@ -202,26 +227,27 @@ async function onPostgres(log: (message: string) => void): Promise<RunResult | n
 }
 
 function metricsOf(label: string, result: RunResult): Metric[] {
+  const count = result.subscriptions;
   return [
     metric(
       name,
-      `${label}: one cycle, ${subscriptionCount} renewals on one day`,
+      `${label}: one cycle, ${count} renewals on one day`,
       Number(result.cycleSeconds.toFixed(1)),
       's',
     ),
     metric(
       name,
-      `${label}: renewal invoices raised and paid`,
+      `${label}: ${count} renewal invoices raised and paid`,
       result.ledger.paidRenewalInvoices,
       '',
       {
-        atLeast: subscriptionCount,
-        atMost: subscriptionCount,
+        atLeast: count,
+        atMost: count,
       },
     ),
     metric(
       name,
-      `${label}: renewals per second`,
+      `${label}: ${count} renewals, per second`,
       Math.round(result.renewed / result.cycleSeconds),
       '/s',
     ),
@@ -234,20 +260,25 @@ const scenario: Scenario = {
     const metrics: Metric[] = [];
     const details: Record<string, unknown> = {};
     if (databases.includes('pglite')) {
-      const pglite = await onPglite(context.log);
-      details.pglite = pglite;
-      metrics.push(...metricsOf('PGlite', pglite));
+      for (const size of pgliteSizes) {
+        const pglite = await onPglite(size, context.log);
+        details[`pglite-${size}`] = pglite;
+        metrics.push(...metricsOf('PGlite', pglite));
+      }
     }
     if (!databases.includes('postgres')) return { metrics, details };
-    const postgres = await onPostgres(context.log);
-    details.postgres = postgres;
-    if (postgres) {
-      metrics.push(...metricsOf('PostgreSQL', postgres));
-    } else {
-      metrics.push({
-        ...metric(name, 'PostgreSQL: one cycle', null, 's'),
-        note: `no PostgreSQL server at ${postgresServerUrl} (BENCH_POSTGRES_URL)`,
-      });
+    for (const size of postgresSizes) {
+      const postgres = await onPostgres(size, context.log);
+      details[`postgres-${size}`] = postgres;
+      if (postgres) {
+        metrics.push(...metricsOf('PostgreSQL', postgres));
+      } else {
+        metrics.push({
+          ...metric(name, 'PostgreSQL: one cycle', null, 's'),
+          note: `no PostgreSQL server at ${postgresServerUrl} (BENCH_POSTGRES_URL)`,
+        });
+        break;
+      }
     }
     return { metrics, details };
   },
