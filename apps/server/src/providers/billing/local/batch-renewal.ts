@@ -10,6 +10,7 @@
  */
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
+import { countPayment } from '../../../lib/metrics.ts';
 import {
   billingCustomers,
   customers,
@@ -288,6 +289,8 @@ export async function writeRenewals(
   await executor.insert(invoices).values(rows.map((row) => row.invoice));
   await executor.insert(invoiceLines).values(rows.map((row) => row.line));
   await executor.insert(payments).values(rows.map((row) => row.payment));
+  // Every batched renewal's payment went through; declines take chargeInvoice (decision 071).
+  countPayment('local', true, rows.length);
   const moves = renewals.map(
     ({ subscription, start, end }) =>
       sql`(${subscription.id}, ${start.toISOString()}::timestamptz, ${end.toISOString()}::timestamptz)`,
