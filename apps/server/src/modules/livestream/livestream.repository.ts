@@ -11,11 +11,13 @@ export type LivestreamRow = typeof livestreams.$inferSelect;
 export type ClipRow = typeof clips.$inferSelect;
 
 /**
- * SQL: a 'recording' clip nobody holds any more: its process is dead, or (rows from before
+ * SQL: a 'recording' clip nobody holds any more: its process is dead, it was handed over by the
+ * recovery job and waits for its new job (no claimant, recoveries > 0), or (rows from before
  * claims were recorded) it started before `staleBefore`.
  */
 function claimIsFree(aliveAt: Date, staleBefore: Date) {
-  return sql`((clips.claimed_by is null and clips.recorded_at < ${staleBefore.toISOString()})
+  return sql`((clips.claimed_by is null
+                 and (clips.recoveries > 0 or clips.recorded_at < ${staleBefore.toISOString()}))
               or (clips.claimed_by is not null and not ${isAliveSql(sql`clips.claimed_by`, aliveAt)}))`;
 }
 
@@ -320,27 +322,56 @@ export const livestreamRepository = {
   },
 
   /**
-   * Hands a dead process's clip over once: counts the recovery, provided the clip is still
-   * 'recording' under that dead claim and nobody counted it first. False when another worker
-   * (running the same job at the same moment) or a retry got there first.
+   * Hands a dead process's clip over once: the claim is dropped and the recovery counted,
+   * provided the dead process still holds it. The clip then waits, 'recording' with no claimant,
+   * for the job queued for it (listAwaitingRecovery). False when another worker (running the
+   * same job at the same moment) or a retry got there first.
    */
   async takeDeadClaim(
     executor: Executor,
-    clip: { id: string; claimedBy: string; recoveries: number },
+    clip: { id: string; claimedBy: string },
   ): Promise<boolean> {
     const rows = await executor
       .update(clips)
-      .set({ recoveries: clip.recoveries + 1 })
+      .set({ claimedBy: null, recoveries: sql`${clips.recoveries} + 1` })
       .where(
         and(
           eq(clips.id, clip.id),
           eq(clips.status, 'recording'),
           eq(clips.claimedBy, clip.claimedBy),
-          eq(clips.recoveries, clip.recoveries),
         ),
       )
       .returning({ id: clips.id });
     return rows.length > 0;
+  },
+
+  /**
+   * Deletes a slot's clip that waits for its recovery job when that job finds the slot no longer
+   * to be recorded (schedule off, plan changed): like any skipped slot, it then has no clip.
+   */
+  async dropAwaitingRecovery(executor: Executor, livestreamId: string, slot: string) {
+    await executor
+      .delete(clips)
+      .where(
+        and(
+          eq(clips.livestreamId, livestreamId),
+          eq(clips.slot, slot),
+          eq(clips.status, 'recording'),
+          sql`${clips.claimedBy} is null and ${clips.recoveries} > 0`,
+        ),
+      );
+  },
+
+  /** Scheduled clips handed over by the recovery and not claimed again yet: their job is due. */
+  async listAwaitingRecovery(
+    executor: Executor,
+  ): Promise<{ id: string; livestream_id: string; slot: string }[]> {
+    return queryRows(
+      executor,
+      sql`select id, livestream_id, slot from clips
+          where status = 'recording' and claimed_by is null and recoveries > 0
+            and slot is not null and slot not like 'preview:%' and slot not like 'now:%'`,
+    );
   },
 
   /**

@@ -245,6 +245,7 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     // The schedule may have been switched off, or the plan changed, since the job was queued.
     if (!livestream || !plan || !livestream.isActive || !eligibilityOf(plan, now).isEligible) {
       deps.log.info({ livestreamId, slot }, 'Scheduled recording skipped: not active or eligible');
+      if (livestream) await repository.dropAwaitingRecovery(db, livestreamId, slot);
       return;
     }
     const storageKey = `livestreams/${livestream.id}/${slot}-${randomUUID().slice(0, 8)}.mp4`;
@@ -391,19 +392,22 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
           if (await repository.releaseClaim(db, claim, abandonedScheduledReason)) failed += 1;
           continue;
         }
-        if (!(await repository.takeDeadClaim(db, { ...claim, recoveries: clip.recoveries }))) {
-          continue;
+        if (await repository.takeDeadClaim(db, claim)) {
+          deps.log.warn(
+            { clipId: clip.id, deadInstanceId: clip.claimed_by, slot: clip.slot },
+            'Recording of a dead worker handed over; queued again',
+          );
+          requeued += 1;
         }
-        // A key of its own: the slot's key (livestream:slot, held an hour) would refuse it.
+      }
+      // Queued here, after the hand-over, and again on every run until a worker claims it: a
+      // worker that dies between the two steps leaves no clip behind. The key is the clip's own
+      // (the slot's key, livestream:slot held an hour, would refuse it) and the queue keeps one.
+      for (const clip of await repository.listAwaitingRecovery(db)) {
         await deps.recordingQueue.enqueue(
-          { kind: 'scheduled', livestreamId: clip.livestream_id, slot: clip.slot! },
+          { kind: 'scheduled', livestreamId: clip.livestream_id, slot: clip.slot },
           { singletonKey: `recover:${clip.id}`, singletonSeconds: 3600 },
         );
-        deps.log.warn(
-          { clipId: clip.id, deadInstanceId: clip.claimed_by, slot: clip.slot },
-          'Recording of a dead worker queued again',
-        );
-        requeued += 1;
       }
       const dead = await markDeadInstances(db, now);
       if (dead.length > 0) deps.log.warn({ instanceIds: dead }, 'Processes found dead');
