@@ -287,6 +287,33 @@ describe.skipIf(!serverUrl)(
     const postgresChecksums = (url: string) =>
       withPostgresSnapshot(url, (query) => checksumTables(query));
 
+    it('refuses to back up with a pg_dump older than the server, naming the package to install', async () => {
+      const sourceUrl = await freshDatabase();
+      // A pg_dump 9 first on PATH, as on a machine with an old client.
+      const tools = temporaryFolder('old-pg-dump');
+      fs.writeFileSync(
+        path.join(tools, 'pg_dump'),
+        '#!/bin/sh\necho "pg_dump (PostgreSQL) 9.6.24"\n',
+        { mode: 0o755 },
+      );
+      const originalPath = process.env.PATH;
+      process.env.PATH = `${tools}${path.delimiter}${originalPath}`;
+      try {
+        const out = temporaryFolder('pg-backup-old');
+        const result = await run(runBackupCommand, ['--out', out], {
+          DATABASE_URL: sourceUrl,
+          DATA_DIR: temporaryFolder('pg-backup-old-data'),
+        });
+        expect(result.code).toBe(1);
+        expect(result.error).toMatch(
+          /^No backup was written\. pg_dump is version 9 but the database runs PostgreSQL \d+; .*Install postgresql-client-\d+/,
+        );
+        expect(fs.readdirSync(out)).toEqual([]);
+      } finally {
+        process.env.PATH = originalPath;
+      }
+    });
+
     it('backs up a seeded database with its job queue, restores it into a fresh one and a used one', async () => {
       const sourceUrl = await freshDatabase();
       const database = await openDatabase({ kind: 'postgres', url: sourceUrl });
