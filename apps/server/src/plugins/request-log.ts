@@ -5,6 +5,7 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
 import { redactUrl } from '../lib/log-redaction.ts';
 import { bindsRequestId, requestIdHeader, runInLogContext } from '../lib/request-context.ts';
 
@@ -33,6 +34,12 @@ export const requestLogPlugin = fp(async (app: FastifyInstance) => {
     runInLogContext({ kind: 'request', reqId: request.id }, done);
   });
   app.addHook('onResponse', (request, reply, done) => {
+    // Below `info` (LOG_LEVEL=warn) the line is not even built: redacting the URL costs.
+    if (
+      (request.log as Partial<Pick<Logger, 'isLevelEnabled'>>).isLevelEnabled?.('info') === false
+    ) {
+      return done();
+    }
     request.log.info(
       {
         method: request.method,
