@@ -219,7 +219,16 @@ async function main() {
   // A worker also looks for dead processes' recordings after each beat, so one is queued again
   // well within a minute of its worker's death (decision 073).
   instance.startHeartbeat({
-    onBeat: runsJobs ? () => livestreaming.recording.recoverDeadWorkers() : undefined,
+    async onBeat() {
+      if (runsJobs) await livestreaming.recording.recoverDeadWorkers();
+      // A predecessor killed just before this start was still within its 30 s then.
+      await sweepTemporaryFolders({
+        db: database.db,
+        clock,
+        dataDir: config.dataDir,
+        instanceId: instance.id,
+      });
+    },
     onError: (error) => logger.warn({ err: error }, 'Heartbeat or recovery failed'),
   });
 

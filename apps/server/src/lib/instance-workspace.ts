@@ -26,9 +26,12 @@ export function recordingWorkFolder(dataDir: string, instanceId: string): string
 }
 
 /**
- * At start, after this process registered: deletes the temporary folders of processes that are
- * not alive (a kill -9 left their half-written files) and anything of this process's own id.
- * Folders of living processes sharing the data directory are left alone. Returns what it deleted.
+ * Deletes the temporary folders of processes that are not alive (a kill -9 left their
+ * half-written files): at start, after this process registered, and after each heartbeat (a
+ * process restarted at once finds its dead predecessor still within the 30 s). This process's
+ * own folder and those of living processes sharing the data directory are left alone; a
+ * leftover of this machine's earlier runs has another id (a fresh one per start) and goes.
+ * Returns the ids whose folders it deleted.
  */
 export async function sweepTemporaryFolders(deps: {
   db: Database;
@@ -45,7 +48,7 @@ export async function sweepTemporaryFolders(deps: {
     throw error;
   }
   const alive = await liveInstanceIds(deps.db, deps.clock.now());
-  alive.delete(deps.instanceId);
+  alive.add(deps.instanceId);
   const removed: string[] = [];
   for (const entry of entries) {
     if (alive.has(entry)) continue;

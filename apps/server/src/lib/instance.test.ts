@@ -161,8 +161,8 @@ describe('temporary folders per process', () => {
 
     const starting = createInstance({ db: database.db, clock, role: 'all' });
     await starting.register();
-    // Its own id never has anything worth keeping at start.
-    const ownLeftover = await leaveFile(starting.id);
+    // Its own folder is in use (the sweep runs after each heartbeat too).
+    const ownFile = await leaveFile(starting.id);
 
     const removed = await sweepTemporaryFolders({
       db: database.db,
@@ -171,13 +171,23 @@ describe('temporary folders per process', () => {
       instanceId: starting.id,
     });
     expect(removed.sort()).toEqual(
-      [crashed.id, path.basename(path.dirname(path.dirname(forgottenFile))), starting.id].sort(),
+      [crashed.id, path.basename(path.dirname(path.dirname(forgottenFile)))].sort(),
     );
     expect(fs.existsSync(crashedFile)).toBe(false);
     expect(fs.existsSync(forgottenFile)).toBe(false);
-    expect(fs.existsSync(ownLeftover)).toBe(false);
+    expect(fs.existsSync(ownFile)).toBe(true);
     // A living process sharing the data directory keeps its half-written file.
     expect(fs.existsSync(neighbourFile)).toBe(true);
-    expect(await fs.promises.readdir(temporaryRoot(dataDir))).toEqual([neighbour.id]);
+    expect((await fs.promises.readdir(temporaryRoot(dataDir))).sort()).toEqual(
+      [neighbour.id, starting.id].sort(),
+    );
+
+    // Later, after a heartbeat: the neighbour has died since, and its folder goes too.
+    clock.advance(deadAfterMs + 1);
+    await starting.beat();
+    expect(
+      await sweepTemporaryFolders({ db: database.db, clock, dataDir, instanceId: starting.id }),
+    ).toEqual([neighbour.id]);
+    expect(fs.existsSync(ownFile)).toBe(true);
   });
 });
