@@ -30,6 +30,8 @@ export interface PortalOptions {
   prepareDataDir?: (dataDir: string) => Promise<void>;
   /** Extra environment for the portal, e.g. PLANS_CACHE_SECONDS. */
   env?: Record<string, string>;
+  /** A PostgreSQL database (DATABASE_URL) instead of a fresh PGlite folder. */
+  databaseUrl?: string;
 }
 
 export async function startPortal(
@@ -67,6 +69,8 @@ export async function startPortal(
   // A DATABASE_URL in the caller's environment would skip the fresh seeded database.
   delete env.DATABASE_URL;
   delete env.DEMO_DATA;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  Object.assign(env, options.env);
   const child = startProcess({
     name: 'portal',
     command: tsxBin(rootDir),
