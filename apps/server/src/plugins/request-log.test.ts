@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startJobs, type JobDefinition, type JobRunner } from '../jobs/job-runner.ts';
@@ -30,13 +31,18 @@ describe('the request log', () => {
   beforeAll(async () => {
     context = await createTestContext(
       { logLevel: 'info' },
-      (app) =>
+      (app) => {
         app.get('/api/test-probe/logs', async (request) => {
           // A service logs through the app's logger, not the request's: the mixin adds reqId.
           app.log.info('from a service');
           request.log.info('from the handler');
           return { ok: true };
-        }),
+        });
+        app.post('/api/test-probe/logs', async () => {
+          app.log.info('from a service after the body');
+          return { ok: true };
+        });
+      },
       () => ({ logStream: log.stream }),
     );
   });
@@ -79,6 +85,45 @@ describe('the request log', () => {
     }
     for (const line of log.lines) expect(line.match(/"reqId"/g)?.length ?? 0).toBeLessThan(2);
     expect(log.lines.join('')).not.toContain('SECRETTOKEN123');
+  });
+
+  it('keeps the context past a body that arrives after the headers', async () => {
+    // inject() feeds the body inside the request's context; a socket delivers a late body on
+    // its own callbacks, outside it.
+    const address = new URL(await context.app.listen({ host: '127.0.0.1', port: 0 }));
+    try {
+      const { status, requestId } = await new Promise<{ status?: number; requestId?: string }>(
+        (resolve, reject) => {
+          const request = http.request(
+            {
+              host: address.hostname,
+              port: address.port,
+              method: 'POST',
+              path: '/api/test-probe/logs',
+              headers: { 'content-type': 'application/json', 'content-length': 2 },
+            },
+            (response) => {
+              response.resume();
+              resolve({
+                status: response.statusCode,
+                requestId: String(response.headers['x-request-id']),
+              });
+            },
+          );
+          request.on('error', reject);
+          request.flushHeaders();
+          // Headers first; the body only once the server has surely started the request.
+          setTimeout(() => request.end('{}'), 100);
+        },
+      );
+      expect(status).toBe(200);
+      const line = log
+        .parsed()
+        .find((candidate) => candidate.msg === 'from a service after the body');
+      expect(line?.reqId).toBe(requestId);
+    } finally {
+      await new Promise((resolve) => context.app.server.close(resolve));
+    }
   });
 
   it('gives each request its own id and replaces one a client sent without a trusted proxy', async () => {

@@ -1,7 +1,9 @@
 /**
  * The request id and the one log line per request (docs/decisions/072). Every hook and the
- * handler run inside the request's log context, so services logging through the app's logger
- * and jobs queued on the way carry the request id; the id is echoed in X-Request-Id.
+ * handler run inside the request's log context, entered in the first onRequest hook (the
+ * context survives the body read, even one arriving after the headers: request-log.test.ts),
+ * so services logging through the app's logger and jobs queued on the way carry the request id;
+ * the id is echoed in X-Request-Id.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -26,11 +28,6 @@ export function requestChildLogger(
 export const requestLogPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
-    runInLogContext({ kind: 'request', reqId: request.id }, done);
-  });
-  // The body arrives on the socket's own callbacks, outside the context: enter it again for
-  // validation, the handler and everything they await.
-  app.addHook('preValidation', (request, _reply, done) => {
     runInLogContext({ kind: 'request', reqId: request.id }, done);
   });
   app.addHook('onResponse', (request, reply, done) => {
