@@ -42,9 +42,19 @@ describe('the request log', () => {
           app.log.info('from a service after the body');
           return { ok: true };
         });
+        app.post('/api/test-probe/queue', async () => {
+          await context.jobQueue.send('log-probe', {});
+          return { ok: true };
+        });
       },
       () => ({ logStream: log.stream }),
     );
+    const workerLog = createLogger('info', log.stream);
+    context.jobQueue.register({
+      name: 'log-probe',
+      payload: z.object({}),
+      handle: async () => workerLog.info('probe ran in memory'),
+    });
   });
   afterAll(() => context.close());
 
@@ -124,6 +134,19 @@ describe('the request log', () => {
     } finally {
       await new Promise((resolve) => context.app.server.close(resolve));
     }
+  });
+
+  it("carries the request id into the tests' in-memory job queue too", async () => {
+    const response = await context.app.inject({ method: 'POST', url: '/api/test-probe/queue' });
+    await context.jobQueue.runQueued();
+    const line = log.parsed().find((candidate) => candidate.msg === 'probe ran in memory');
+    expect(line).toEqual(
+      expect.objectContaining({
+        job: 'log-probe',
+        requestId: response.headers['x-request-id'],
+        jobId: expect.any(String),
+      }),
+    );
   });
 
   it('gives each request its own id and replaces one a client sent without a trusted proxy', async () => {
