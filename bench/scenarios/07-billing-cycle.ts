@@ -127,10 +127,26 @@ async function readLedger(database: DatabaseHandle): Promise<Ledger> {
 
 interface RunResult {
   subscriptions: number;
+  /** PostgreSQL: each ledger table's size with its indexes, divided by its rows. */
+  bytesPerRow: Record<string, number> | null;
   seedSeconds: number;
   cycleSeconds: number;
   renewed: number;
   ledger: Ledger;
+}
+
+/** Bytes per row of the tables a renewal writes, for the operations guide's sizing. */
+async function ledgerRowSizes(database: DatabaseHandle, log: (message: string) => void) {
+  await database.executeSql('vacuum analyze invoices, invoice_lines, payments, subscriptions');
+  const sizes: Record<string, number> = {};
+  for (const table of ['invoices', 'invoice_lines', 'payments', 'subscriptions']) {
+    const { rows } = await database.executeSql(
+      `select pg_total_relation_size('${table}')::float8 / greatest(count(*), 1) as size from ${table}`,
+    );
+    sizes[table] = Math.round(Number((rows[0] as { size: number }).size));
+  }
+  log(`${database.kind}: bytes per row with indexes ${JSON.stringify(sizes)}`);
+  return sizes;
 }
 
 /** Seeds, moves the test clock to the renewal day, runs the cycle once and checks the ledger. */
@@ -177,12 +193,14 @@ async function measure(
         .join(', ')}`,
     );
   }
+  const bytesPerRow = database.kind === 'postgres' ? await ledgerRowSizes(database, log) : null;
   return {
     subscriptions: subscriptionCount,
     seedSeconds,
     cycleSeconds,
     renewed,
     ledger,
+    bytesPerRow,
   } satisfies RunResult;
 }
 
