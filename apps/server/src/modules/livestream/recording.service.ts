@@ -424,6 +424,8 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
       await deps.recorder.stop?.();
       await Promise.all(inFlight);
       await fs.promises.rm(workFolder, { recursive: true, force: true });
+      // The process's own temporary folder too, unless something else of it is still there.
+      await fs.promises.rmdir(path.dirname(workFolder)).catch(() => undefined);
     },
 
     /**
