@@ -4,122 +4,42 @@
  * on one is refused by the other at once (session cache evicted by NOTIFY session_changes), not
  * after the cache's few seconds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  sleep,
+  startServerProcess,
+  stopServerProcess,
+  waitUntilHealthy,
+  type ServerProcess,
+} from '../test/helpers/server-processes.ts';
 import { authPolicy } from './modules/auth/auth.service.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const serverEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.ts');
 const customerEmail = 'demo@example.com';
-
-interface Portal {
-  baseUrl: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-/** A port nothing listens on right now: bind port 0, read it, let it go. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startPortal(databaseUrl: string): Promise<Portal> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmcam-processes-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    LOG_LEVEL: 'warn',
-    MAIL: 'outbox',
-    // Both seed: the demo seed is serialised too, the second finds it done.
-    DEMO_DATA: 'true',
-  };
-  delete env.TEST_DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { baseUrl, child, output: () => output };
-}
-
-async function waitUntilHealthy(portal: Portal, timeoutMs: number): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (portal.child.exitCode !== null) {
-      throw new Error(`The server exited with ${portal.child.exitCode}:\n${portal.output()}`);
-    }
-    try {
-      const response = await fetch(`${portal.baseUrl}/api/healthz`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(200);
-  }
-  throw new Error(`The server did not become healthy:\n${portal.output()}`);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function stopPortal(portal: Portal): Promise<void> {
-  if (portal.child.exitCode !== null || portal.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => portal.child.once('exit', resolve));
-  portal.child.kill('SIGTERM');
-  const timer = setTimeout(() => portal.child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 describe.skipIf(!serverUrl)(
   'two server processes on one PostgreSQL database (needs TEST_DATABASE_URL: npm run test:pg)',
   () => {
-    const databaseName = `farmcam_processes_${randomBytes(6).toString('hex')}`;
+    let scratch: { url: string; drop: () => Promise<void> };
     let database: pg.Client;
-    const portals: Portal[] = [];
+    const portals: ServerProcess[] = [];
 
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`create database ${databaseName}`);
-      await admin.end();
-      const url = new URL(serverUrl as string);
-      url.pathname = `/${databaseName}`;
+      scratch = await createScratchDatabase(serverUrl as string, 'farmcam_processes');
       // Both at once on the empty database: the race this test is about.
       portals.push(
-        ...(await Promise.all([startPortal(url.toString()), startPortal(url.toString())])),
+        ...(await Promise.all([startServerProcess(scratch.url), startServerProcess(scratch.url)])),
       );
-      database = new pg.Client({ connectionString: url.toString() });
+      database = new pg.Client({ connectionString: scratch.url });
       await database.connect();
     });
 
     afterAll(async () => {
-      await Promise.all(portals.map(stopPortal));
+      await Promise.all(portals.map((portal) => stopServerProcess(portal)));
       await database?.end();
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${databaseName} with (force)`);
-      await admin.end();
+      await scratch?.drop();
     });
 
     it('both come up when they start at once on an empty database', async () => {
@@ -127,7 +47,7 @@ describe.skipIf(!serverUrl)(
     }, 60_000);
 
     it('refuses a session on the other process as soon as it is logged out', async () => {
-      const [first, second] = portals as [Portal, Portal];
+      const [first, second] = portals as [ServerProcess, ServerProcess];
       const requestedAt = new Date();
       const requested = await fetch(`${first.baseUrl}/api/auth/request-login`, {
         method: 'POST',
