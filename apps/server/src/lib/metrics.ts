@@ -149,6 +149,7 @@ export function createJobQueueStatsReader(
                 filter (where job.start_after <= now())), 0)::float8 as oldest
          from pgboss.queue queue
          left join pgboss.job job on job.name = queue.name and job.state < 'active'
+        where queue.name not like '\\_\\_pgboss\\_\\_%'
         group by queue.name
         order by queue.name`,
       [],

@@ -136,6 +136,15 @@ describe('the request log', () => {
     }
   });
 
+  it('leaves out probes that answered 2xx, so load-balancer checks do not bury the log', async () => {
+    log.lines.length = 0;
+    expect((await context.app.inject({ method: 'GET', url: '/api/healthz' })).statusCode).toBe(200);
+    expect(log.parsed().filter((line) => line.msg === 'request')).toEqual([]);
+    // Every other route still writes its line.
+    await context.app.inject({ method: 'GET', url: '/api/test-probe/logs' });
+    expect(log.parsed().filter((line) => line.msg === 'request')).toHaveLength(1);
+  });
+
   it("carries the request id into the tests' in-memory job queue too", async () => {
     const response = await context.app.inject({ method: 'POST', url: '/api/test-probe/queue' });
     await context.jobQueue.runQueued();

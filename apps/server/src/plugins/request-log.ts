@@ -25,6 +25,13 @@ export function requestChildLogger(
   return child;
 }
 
+/**
+ * Load balancers and Prometheus call these every few seconds on every instance: their lines
+ * would bury the customers' ones, so a probe or scrape is logged only when it did not answer 2xx
+ * (its count stays in the metrics).
+ */
+const quietRoutes = new Set(['/api/healthz', '/api/readyz', '/metrics']);
+
 export const requestLogPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
@@ -37,6 +44,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance) => {
     ) {
       return done();
     }
+    if (reply.statusCode < 300 && quietRoutes.has(request.routeOptions.url ?? '')) return done();
     request.log.info(
       {
         method: request.method,
