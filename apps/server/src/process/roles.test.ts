@@ -4,132 +4,58 @@
  * answers its probes and metrics and no customer route; SIGTERM drains (readyz 503 `draining`
  * while the process still serves) and the process exits 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  startServerProcess,
+  stopServerProcess,
+  waitFor,
+  type ServerProcess,
+} from '../../test/helpers/server-processes.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const serverEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'server.ts');
 const customerEmail = 'demo@example.com';
 const metricsToken = randomBytes(32).toString('hex');
 
-interface Portal {
-  baseUrl: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startPortal(databaseUrl: string, environment: NodeJS.ProcessEnv): Promise<Portal> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmcam-roles-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    LOG_LEVEL: 'warn',
-    MAIL: 'outbox',
-    DEMO_DATA: 'true',
-    ...environment,
-  };
-  delete env.TEST_DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      resolve(code);
-    }),
-  );
-  return { baseUrl, child, output: () => output, exited };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `probe` holds; the deadline only bounds a failure. */
-async function until(
-  portal: Portal,
+/** Polls until `probe` holds, failing at once if the process exits; the deadline only bounds a failure. */
+const until = (
+  portal: ServerProcess,
   what: string,
   probe: () => Promise<boolean>,
   timeoutMs: number,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (portal.child.exitCode !== null) {
-      throw new Error(`The server exited with ${portal.child.exitCode}:\n${portal.output()}`);
-    }
-    if (await probe().catch(() => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms\n${portal.output()}`);
-}
+) => waitFor(what, probe, { timeoutMs, watch: [portal], intervalMs: 100 });
 
-const isReady = (portal: Portal) => async () =>
+const isReady = (portal: ServerProcess) => async () =>
   (await fetch(`${portal.baseUrl}/api/readyz`)).status === 200;
-
-async function stopPortal(portal: Portal | undefined): Promise<void> {
-  if (!portal || portal.child.exitCode !== null || portal.child.signalCode !== null) return;
-  portal.child.kill('SIGTERM');
-  const timer = setTimeout(() => portal.child.kill('SIGKILL'), 10_000);
-  await portal.exited;
-  clearTimeout(timer);
-}
 
 describe.skipIf(!serverUrl)(
   'ROLE=api and ROLE=worker processes on PostgreSQL (needs TEST_DATABASE_URL: npm run test:pg)',
   () => {
-    const databaseName = `farmcam_roles_${randomBytes(6).toString('hex')}`;
+    let scratch: { url: string; drop: () => Promise<void> };
     let databaseUrl: string;
     let database: pg.Client;
-    let api: Portal;
-    let worker: Portal | undefined;
+    let api: ServerProcess;
+    let worker: ServerProcess | undefined;
 
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`create database ${databaseName}`);
-      await admin.end();
-      const url = new URL(serverUrl as string);
-      url.pathname = `/${databaseName}`;
-      databaseUrl = url.toString();
+      scratch = await createScratchDatabase(serverUrl as string, 'farmcam_roles');
+      databaseUrl = scratch.url;
       // Long enough to see the draining answer; the worker drains at once.
-      api = await startPortal(databaseUrl, { ROLE: 'api', SHUTDOWN_GRACE_SECONDS: '2' });
+      api = await startServerProcess(databaseUrl, {
+        name: 'the API',
+        environment: { ROLE: 'api', SHUTDOWN_GRACE_SECONDS: '2' },
+      });
       database = new pg.Client({ connectionString: databaseUrl });
       await database.connect();
       await until(api, 'the API ready', isReady(api), 40_000);
     }, 45_000);
 
     afterAll(async () => {
-      await Promise.all([stopPortal(api), stopPortal(worker)]);
+      await Promise.all([stopServerProcess(api, 10_000), stopServerProcess(worker, 10_000)]);
       await database?.end();
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${databaseName} with (force)`);
-      await admin.end();
+      await scratch?.drop();
     });
 
     it('queues a login mail on the API that only the worker sends', async () => {
@@ -148,10 +74,9 @@ describe.skipIf(!serverUrl)(
       expect(schedules.rowCount).toBe(0);
 
       const workerStartedAt = new Date();
-      worker = await startPortal(databaseUrl, {
-        ROLE: 'worker',
-        METRICS_TOKEN: metricsToken,
-        SHUTDOWN_GRACE_SECONDS: '0',
+      worker = await startServerProcess(databaseUrl, {
+        name: 'the worker',
+        environment: { ROLE: 'worker', METRICS_TOKEN: metricsToken, SHUTDOWN_GRACE_SECONDS: '0' },
       });
       let sent: { created_at: Date }[] = [];
       await until(
@@ -174,7 +99,7 @@ describe.skipIf(!serverUrl)(
     }, 50_000);
 
     it('serves the probes and metrics on the worker, and no customer route', async () => {
-      const running = worker as Portal;
+      const running = worker as ServerProcess;
       await until(running, 'the worker ready', isReady(running), 20_000);
       const health = await fetch(`${running.baseUrl}/api/healthz`);
       expect(health.status).toBe(200);
@@ -212,8 +137,8 @@ describe.skipIf(!serverUrl)(
       expect(during.status).toBe(200);
       expect(await api.exited).toBe(0);
 
-      (worker as Portal).child.kill('SIGTERM');
-      expect(await (worker as Portal).exited).toBe(0);
+      (worker as ServerProcess).child.kill('SIGTERM');
+      expect(await (worker as ServerProcess).exited).toBe(0);
     }, 20_000);
   },
 );

@@ -5,128 +5,65 @@
  * within a minute of the kill and records it once, deletes the dead one's half-written files,
  * and leaves no row behind when it stops with SIGTERM. Skipped without TEST_DATABASE_URL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  freePort,
+  killServerProcess,
+  startServerProcess,
+  waitFor,
+  type ServerProcess,
+} from '../../../test/helpers/server-processes.ts';
 import { demoIccid } from '../../db/seed/demo.ts';
 import { recordingWorkFolder } from '../../lib/instance-workspace.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const serverEntry = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'server.ts',
-);
 
-interface Server {
-  child: ChildProcess;
-  baseUrl: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** server.ts as its own process group, so a kill takes its ffmpeg and camera children too. */
-async function startServer(databaseUrl: string, dataDir: string): Promise<Server> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    ROLE: 'all',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    LOG_LEVEL: 'warn',
-    MAIL: 'outbox',
-    DEMO_DATA: 'true',
-    LOCAL_CAMERA_PORT: String(await freePort()),
-  };
-  delete env.TEST_DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+/** server.ts (ROLE=all) on the shared data directory, with its own local camera port. */
+async function startServer(name: string, databaseUrl: string, dataDir: string) {
+  return startServerProcess(databaseUrl, {
+    name,
+    dataDir,
+    environment: { ROLE: 'all', LOCAL_CAMERA_PORT: String(await freePort()) },
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  return { child, baseUrl, output: () => output, exited };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(
+/** Polls until `probe` gives a value, failing at once if a watched server exits. */
+const until = <T>(
   what: string,
   probe: () => Promise<T | undefined>,
   timeoutMs: number,
-  servers: Server[],
-): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await sleep(200);
-  }
-  throw new Error(
-    `${what}: not within ${timeoutMs} ms\n${servers.map((server) => server.output()).join('\n')}`,
-  );
-}
+  servers: ServerProcess[],
+) => waitFor(what, probe, { timeoutMs, watch: servers });
 
 describe.skipIf(!serverUrl)(
   'a worker killed with kill -9 mid-recording (needs TEST_DATABASE_URL: npm run test:pg)',
   () => {
-    const databaseName = `farmcam_kill_${randomBytes(6).toString('hex')}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmcam-kill-'));
+    let scratch: { url: string; drop: () => Promise<void> };
     let databaseUrl: string;
     let database: pg.Client;
-    const servers: Server[] = [];
+    const servers: ServerProcess[] = [];
 
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`create database ${databaseName}`);
-      await admin.end();
-      const url = new URL(serverUrl as string);
-      url.pathname = `/${databaseName}`;
-      databaseUrl = url.toString();
+      scratch = await createScratchDatabase(serverUrl as string, 'farmcam_kill');
+      databaseUrl = scratch.url;
     });
 
     afterAll(async () => {
-      for (const server of servers) {
-        if (server.child.exitCode === null && server.child.signalCode === null) {
-          process.kill(-server.child.pid!, 'SIGKILL');
-        }
-      }
+      await Promise.all(servers.map((server) => killServerProcess(server)));
       await database?.end();
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${databaseName} with (force)`);
-      await admin.end();
+      await scratch?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const instanceOf = async (server: Server) => {
+    const instanceOf = async (server: ServerProcess) => {
       const { rows } = await database.query<{ id: string }>(
         'select id from instances where pid = $1 and gone_at is null',
         [server.child.pid],
@@ -135,7 +72,7 @@ describe.skipIf(!serverUrl)(
     };
 
     it('records the slot once on the next process, within a minute of the kill', async () => {
-      const first = await startServer(databaseUrl, dataDir);
+      const first = await startServer('the first server', databaseUrl, dataDir);
       servers.push(first);
       await until(
         'the first server ready',
@@ -189,11 +126,10 @@ describe.skipIf(!serverUrl)(
         servers,
       );
 
-      process.kill(-first.child.pid!, 'SIGKILL');
       const killedAt = performance.now();
-      await first.exited;
+      await killServerProcess(first);
 
-      const second = await startServer(databaseUrl, dataDir);
+      const second = await startServer('the second server', databaseUrl, dataDir);
       servers.push(second);
       const secondId = await until('the second instance row', () => instanceOf(second), 60_000, [
         second,
