@@ -3,7 +3,7 @@ import type { PricingTablePlan } from '@farmcam/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { formatMoney } from '../../../lib/money.ts';
+import { formatMoney } from '@farmcam/contract/rules';
 import { usePricingTable } from '../api/get-pricing-table.ts';
 import { useStartCheckout } from '../api/start-checkout.ts';
 import styles from './local-pricing-table.module.css';
