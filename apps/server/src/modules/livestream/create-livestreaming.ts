@@ -22,13 +22,10 @@ import type { Mailer } from '../../providers/mail/mail.ts';
 import { createFfmpegRecorder, type Recorder } from '../../providers/recorder/recorder.ts';
 import { createClipStorage } from '../../providers/storage/create-clip-storage.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
-import {
-  createLivestreamService,
-  type CameraPortOpener,
-  type LivestreamService,
-} from './livestream.service.ts';
+import { createLivestreamService, type LivestreamService } from './livestream.service.ts';
 import {
   createRecordingService,
+  type CameraPortOpener,
   type RecordClipPayload,
   type RecordingQueue,
   type RecordingService,

@@ -33,7 +33,6 @@ import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
 import type { LocalCamera } from '../../providers/camera/local-camera.ts';
-import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
 import { buildEmbedCode, embedPageUrl } from './embed.ts';
@@ -46,6 +45,7 @@ import {
 } from './livestream.repository.ts';
 import {
   showcaseFailureKey,
+  type CameraPortOpener,
   type RecordingQueue,
   type ShowcaseFailure,
 } from './recording.service.ts';
@@ -57,9 +57,6 @@ import {
   toSchedule,
   ukWallClock,
 } from './schedule.ts';
-
-/** Opens a SIM's camera ports to our recorders: the connectivity port's capability. */
-export type CameraPortOpener = Pick<ConnectivityPlatform, 'openCameraPorts'>;
 
 export interface LivestreamServiceDependencies {
   db: Database;
@@ -93,7 +90,6 @@ const showcaseKey = 'livestream-showcase';
 const showcaseMaxAgeMs = 3_600_000;
 /** After a failed demo recording, the next attempt waits this long. */
 export const showcaseRetryAfterFailureMs = 10 * 60_000;
-export const notSeenOnWebsiteReason = 'not-seen-on-website';
 
 export const newPublicId = () => `ls_${randomBytes(16).toString('base64url')}`;
 

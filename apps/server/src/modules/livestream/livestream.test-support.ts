@@ -23,7 +23,7 @@ import {
   type FilesystemStorage,
 } from '../../providers/storage/filesystem-storage.ts';
 import { createLivestreaming, type Livestreaming } from './create-livestreaming.ts';
-import type { CameraPortOpener } from './livestream.service.ts';
+import type { CameraPortOpener } from './recording.service.ts';
 
 export interface LivestreamTestContext extends TestContext {
   livestreaming: Livestreaming;

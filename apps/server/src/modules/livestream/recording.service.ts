@@ -26,11 +26,11 @@ import {
   RecordingInterruptedError,
   type Recorder,
 } from '../../providers/recorder/recorder.ts';
+import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
 import { eq } from 'drizzle-orm';
 import { livestreamRepository as repository, type LivestreamRow } from './livestream.repository.ts';
 import { eligibilityOf } from './eligibility.ts';
-import { notSeenOnWebsiteReason, type CameraPortOpener } from './livestream.service.ts';
 import { slotKeyAt, ukWallClock } from './schedule.ts';
 
 export const recordClipPayload = z.discriminatedUnion('kind', [
@@ -44,6 +44,12 @@ export const recordClipPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('showcase') }),
 ]);
 export type RecordClipPayload = z.infer<typeof recordClipPayload>;
+
+/** Opens a SIM's camera ports to our recorders: the connectivity port's capability. */
+export type CameraPortOpener = Pick<ConnectivityPlatform, 'openCameraPorts'>;
+
+/** Why a livestream nobody watched on a website was switched off. */
+export const notSeenOnWebsiteReason = 'not-seen-on-website';
 
 /** Hands recordings to the worker pool (pg-boss); false when an identical one is queued. */
 export interface RecordingQueue {
