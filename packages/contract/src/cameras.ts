@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { iccid } from './common.ts';
+import { dayMs, maxNicknameLength } from './rules.ts';
 
 /** Spec §4 SubStatus. No subscription at all (or an unpaid first one) is reported as 'canceled'. */
 export const subStatuses = [
@@ -207,7 +208,7 @@ export const dataUsageQuery = z
       });
       return z.NEVER;
     }
-    const days = (Date.parse(end) - Date.parse(query.startDate)) / 86_400_000 + 1;
+    const days = (Date.parse(end) - Date.parse(query.startDate)) / dayMs + 1;
     if (days > maxUsageRangeDays) {
       context.addIssue({
         code: 'custom',
@@ -225,9 +226,6 @@ export const dataUsageResponse = z.object({
     .describe('Every day of the range up to today (business time), in order; GB with 3 decimals'),
 });
 export type DataUsageResponse = z.infer<typeof dataUsageResponse>;
-
-/** Longest camera name, in characters. */
-export const maxNicknameLength = 40;
 
 export const updateNicknameBody = z.object({
   simIccid: iccid,

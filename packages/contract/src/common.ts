@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailPattern, maxEmailLength } from './rules.ts';
 
 /** Every error the API answers has this body; `message` is safe to show to the user. */
 export const errorBody = z.object({
@@ -28,31 +29,6 @@ export const emailAddress = z
   .string({ error: 'Please enter a valid e-mail address.' })
   .trim()
   .min(3, 'Please enter your e-mail address.')
-  .max(254, 'That e-mail address is too long.')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Please enter a valid e-mail address.')
+  .max(maxEmailLength, 'That e-mail address is too long.')
+  .regex(emailPattern, 'Please enter a valid e-mail address.')
   .transform((value) => value.toLowerCase());
-
-/** Luhn check over a digit string: true when the last digit is a valid check digit. */
-export function hasValidLuhnDigit(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let index = digits.length - 1; index >= 0; index -= 1) {
-    let digit = digits.charCodeAt(index) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
-
-/** Appends the Luhn check digit to a digit string. */
-export function withLuhnDigit(body: string): string {
-  for (let digit = 0; digit <= 9; digit += 1) {
-    if (hasValidLuhnDigit(`${body}${digit}`)) return `${body}${digit}`;
-  }
-  throw new Error(`Not a digit string: ${body}`);
-}

@@ -1,6 +1,7 @@
 /**
- * Rules both the server and the browser apply, without zod, so the web can import them
- * (`@farmcam/contract/rules`) without putting the schemas in its bundle.
+ * Values and rules both the server and the browser apply, without zod, so the web can import them
+ * (`@farmcam/contract/rules`) without putting the schemas in its bundle (docs/decisions/081).
+ * The schemas of this package build on these; nothing here may import zod.
  */
 
 /** A staff password (docs/decisions/062): length is what makes a password hard to guess. */
@@ -9,3 +10,80 @@ export const staffPasswordRule = {
   maxLength: 200,
   tooShortMessage: 'Please choose a password of at least 12 characters',
 } as const;
+
+/** Spec §5: text, @, text, a dot, text. Deliberately loose: the mail itself proves the address. */
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Longest e-mail address accepted (the SMTP limit of a path). */
+export const maxEmailLength = 254;
+
+/** Whether a typed e-mail address has the shape the server accepts (surrounding spaces ignored). */
+export const isValidEmail = (email: string): boolean => emailPattern.test(email.trim());
+
+/** A SIM number (ICCID) has 19 or 20 digits (spec §5). */
+export const iccidLengths = { min: 19, max: 20 } as const;
+
+/** Longest camera name, in characters. */
+export const maxNicknameLength = 40;
+
+/** Luhn check over a digit string: true when the last digit is a valid check digit. */
+export function hasValidLuhnDigit(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  let isDoubled = false;
+  for (let index = digits.length - 1; index >= 0; index -= 1) {
+    let digit = digits.charCodeAt(index) - 48;
+    if (isDoubled) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    isDoubled = !isDoubled;
+  }
+  return sum % 10 === 0;
+}
+
+/** Appends the Luhn check digit to a digit string. */
+export function withLuhnDigit(body: string): string {
+  for (let digit = 0; digit <= 9; digit += 1) {
+    if (hasValidLuhnDigit(`${body}${digit}`)) return `${body}${digit}`;
+  }
+  throw new Error(`Not a digit string: ${body}`);
+}
+
+/** One day in milliseconds. */
+export const dayMs = 86_400_000;
+
+/** YYYY-MM-DD of an instant, as a UTC calendar day (how usage days and invoice dates are kept). */
+export const isoDay = (instant: Date): string => instant.toISOString().slice(0, 10);
+
+// One formatter per currency: making a new one per call was 2-3% of a billing cycle's CPU time.
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Spec §9: amounts are minor units shown as en-GB currency (amount / 100). */
+export function formatMoney(minorUnits: number, currency: string): string {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code });
+    moneyFormats.set(code, format);
+  }
+  return format.format(minorUnits / 100);
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A YYYY-MM-DD day, an ISO time or an instant as "1 April 2026". */
+export function formatDay(value: string | Date): string {
+  if (value instanceof Date) return dayFormat.format(value);
+  return dayFormat.format(new Date(value.length === 10 ? `${value}T00:00:00Z` : value));
+}
+
+/** Text made safe inside HTML, in element content and in quoted attributes alike. */
+export const escapeHtml = (value: string): string =>
+  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);

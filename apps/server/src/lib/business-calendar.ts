@@ -2,10 +2,9 @@
  * Calendar arithmetic on business time. Days are UTC calendar days written YYYY-MM-DD, the way
  * daily usage and pause dates are stored; plans reset on the 1st of each month (spec §1).
  */
-export const dayMs = 86_400_000;
+import { dayMs, isoDay } from '@farmcam/contract/rules';
 
-/** YYYY-MM-DD of an instant (UTC). */
-export const isoDay = (instant: Date): string => instant.toISOString().slice(0, 10);
+export { dayMs, isoDay };
 
 /** YYYY-MM of an instant (UTC): the usage month. */
 export const isoMonth = (instant: Date): string => instant.toISOString().slice(0, 7);

@@ -1,10 +1,8 @@
+import { escapeHtml } from '@farmcam/contract/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import type { OutboxMailer } from '../../providers/mail/outbox-mailer.ts';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 const outboxMessage = z.object({
   id: z.string(),

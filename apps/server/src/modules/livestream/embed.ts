@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { escapeHtml } from '@farmcam/contract/rules';
 
 const assetsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'embed');
 
@@ -23,9 +24,6 @@ export const embedAssets = {
 export const embedScriptPath = '/embed/livestream-embed.js';
 export const embedStylePath = '/embed/livestream-embed.css';
 export const livestreamUrlPath = '/api/livestreaming/livestream-url';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 export const embedPageUrl = (publicUrl: string, publicId: string) =>
   `${publicUrl}/embed/${encodeURIComponent(publicId)}`;

@@ -2,6 +2,8 @@
  * Mail port. Implementations: `outbox` (default; stores messages in the database and shows them at
  * /dev/mail) and `smtp` (nodemailer). Services build messages with `renderEmail`.
  */
+import { escapeHtml } from '@farmcam/contract/rules';
+
 export interface MailMessage {
   to: string;
   /** Where answers go when not to us (e.g. the customer who shared a livestream code). */
@@ -17,9 +19,6 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   close(): Promise<void>;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 export interface EmailContent {
   to: string;

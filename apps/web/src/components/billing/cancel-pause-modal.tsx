@@ -1,7 +1,7 @@
 import { toastFailure } from '../../lib/api-client.ts';
 import { Button } from '../ui/button.tsx';
 import { Modal } from '../ui/modal.tsx';
-import { formatDay } from '../../lib/money.ts';
+import { formatDay } from '@farmcam/contract/rules';
 import { toast } from '../../lib/toast.tsx';
 import { useCancelPause } from './api/cancel-pause.ts';
 import styles from './billing-modals.module.css';

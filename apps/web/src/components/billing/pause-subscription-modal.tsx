@@ -3,7 +3,7 @@ import { Button } from '../ui/button.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { Loader } from '../ui/spinner.tsx';
 import { errorMessage, toastFailure } from '../../lib/api-client.ts';
-import { formatDay } from '../../lib/money.ts';
+import { formatDay } from '@farmcam/contract/rules';
 import { toast } from '../../lib/toast.tsx';
 import { usePauseDates } from './api/pause-dates.ts';
 import { usePauseSubscription } from './api/pause-subscription.ts';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { hasValidLuhnDigit, isValidEmail } from '@farmcam/contract/rules';
 import {
-  hasValidLuhnDigit,
   isCodeComplete,
-  isValidEmail,
   needsLuhnWarning,
   normaliseActivationCode,
   normaliseIccid,

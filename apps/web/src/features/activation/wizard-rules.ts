@@ -3,9 +3,9 @@
  * Next is enabled, and the ICCID check digit. The server applies the same rules again.
  */
 import type { ActivationCodeType } from '@farmcam/contract';
+import { hasValidLuhnDigit, iccidLengths } from '@farmcam/contract/rules';
 
 export const activationCodeLength = 4;
-export const iccidLengths = { min: 19, max: 20 } as const;
 
 /** 4-digit code field: letters only, at most 4, upper-case. */
 export function normaliseActivationCode(input: string): string {
@@ -29,28 +29,6 @@ export function isCodeComplete(codeType: ActivationCodeType, code: string): bool
   return codeType === '4-digits'
     ? /^[A-Z]{4}$/.test(code)
     : /^\d+$/.test(code) && code.length >= iccidLengths.min && code.length <= iccidLengths.max;
-}
-
-/** Spec §5: text, @, text, a dot, text. */
-export function isValidEmail(email: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
-}
-
-/** Luhn check over the whole number: true when its last digit is a valid check digit. */
-export function hasValidLuhnDigit(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let isDoubled = false;
-  for (let index = digits.length - 1; index >= 0; index -= 1) {
-    let digit = digits.charCodeAt(index) - 48;
-    if (isDoubled) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    isDoubled = !isDoubled;
-  }
-  return sum % 10 === 0;
 }
 
 /**

@@ -4,10 +4,10 @@
  * without a browser. Step numbers follow the spec: 0 e-mail, 1 code type, 2 code, 3 region, 4 plan.
  */
 import type { ActivationCodeType, ActivationRegion } from '@farmcam/contract';
+import { isValidEmail } from '@farmcam/contract/rules';
 import {
   inferCodeType,
   isCodeComplete,
-  isValidEmail,
   normaliseCode,
   parseCodeType,
   parseRegion,

@@ -92,12 +92,6 @@ export function cameraNameOf(camera: { nicknameInDatabase: string | null; SIM_IC
 
 // Formatters are made once: building an Intl formatter per call is the costliest part of a card.
 const gbFormats = new Map<number, Intl.NumberFormat>();
-const dayFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
 
 /** GB with at most two (or the given number of) decimals, en-GB. */
 export function formatGb(gigabytes: number, maximumFractionDigits = 2): string {
@@ -107,13 +101,6 @@ export function formatGb(gigabytes: number, maximumFractionDigits = 2): string {
     gbFormats.set(maximumFractionDigits, format);
   }
   return `${format.format(gigabytes)} GB`;
-}
-
-/** A YYYY-MM-DD day (or epoch seconds) as "1 May 2026". */
-export function formatDay(day: string | number): string {
-  return dayFormat.format(
-    typeof day === 'number' ? new Date(day * 1000) : new Date(`${day}T00:00:00Z`),
-  );
 }
 
 export const cardTexts = {

@@ -1,5 +1,6 @@
 import type { Camera } from '@farmcam/contract';
 import { memo } from 'react';
+import { formatDay } from '@farmcam/contract/rules';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { classNames } from '../../../components/ui/class-names.ts';
 import {
@@ -8,7 +9,6 @@ import {
   cardTexts,
   chipTextOf,
   chipToneOf,
-  formatDay,
   formatGb,
   planNameOf,
   showsBillingInterval,

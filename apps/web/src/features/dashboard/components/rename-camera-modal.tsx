@@ -1,4 +1,5 @@
 import type { Camera } from '@farmcam/contract';
+import { maxNicknameLength } from '@farmcam/contract/rules';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
@@ -7,9 +8,6 @@ import { ApiError, errorMessage, toastFailure } from '../../../lib/api-client.ts
 import { toast } from '../../../lib/toast.tsx';
 import { useUpdateNickname } from '../api/update-nickname.ts';
 import styles from './rename-camera-modal.module.css';
-
-/** The server's limit (contract maxNicknameLength); the web imports no values from the contract. */
-const maxNicknameLength = 40;
 
 export const renameTexts = {
   success: 'Camera name updated successfully',

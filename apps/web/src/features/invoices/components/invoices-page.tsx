@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { formatDay, formatMoney } from '../../../lib/money.ts';
+import { formatDay, formatMoney } from '@farmcam/contract/rules';
 import { useInvoices } from '../api/fetch-invoices.ts';
 import styles from './invoices-page.module.css';
 

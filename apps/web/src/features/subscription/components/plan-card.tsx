@@ -1,7 +1,8 @@
 import type { EligiblePlan } from '@farmcam/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
-import { formatMoney, intervalWord } from '../../../lib/money.ts';
+import { formatMoney } from '@farmcam/contract/rules';
+import { intervalWord } from '../../../lib/interval-word.ts';
 import styles from './subscription-page.module.css';
 
 /** The badge of a plan card (spec §4): current plan, more data, better value, or none. */

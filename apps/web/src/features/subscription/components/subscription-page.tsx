@@ -10,7 +10,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, errorMessage, toastFailure } from '../../../lib/api-client.ts';
-import { formatDay } from '../../../lib/money.ts';
+import { formatDay } from '@farmcam/contract/rules';
 import { toast } from '../../../lib/toast.tsx';
 import { usePaymentMethods } from '../api/all-payment-methods.ts';
 import { useChangePlan } from '../api/change-plan.ts';

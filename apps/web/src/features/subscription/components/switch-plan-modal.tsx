@@ -3,7 +3,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { formatMoney, intervalWord } from '../../../lib/money.ts';
+import { formatMoney } from '@farmcam/contract/rules';
+import { intervalWord } from '../../../lib/interval-word.ts';
 import { usePlanChangePreview } from '../api/preview-plan-change.ts';
 import styles from './subscription-page.module.css';
 
