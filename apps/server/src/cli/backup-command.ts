@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { acquireDirectoryLock, DatabaseLockedError } from '../db/client.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
-import { listBucketObjects, type S3Settings } from './backup-s3.ts';
+import { listBucketObjects } from './backup-s3.ts';
 import {
   appliedMigrationCount,
   appVersion,
@@ -35,7 +35,6 @@ import {
   withPostgresSnapshot,
   type BackupManifest,
   type ClipFile,
-  type S3Object,
 } from './backup-set.ts';
 import type { CommandOutput } from './staff-command.ts';
 
@@ -51,8 +50,6 @@ Copy the set off this machine afterwards (docs/operations.md, "Backups and resto
 
 export interface BackupDependencies {
   clock?: Clock;
-  /** The bucket's objects (tests pass a stand-in for S3). */
-  listBucketObjects?: (settings: S3Settings) => Promise<S3Object[]>;
 }
 
 /** Runs the backup; returns the exit code. Tests pass the environment and a clock. */
@@ -113,7 +110,7 @@ export async function runBackupCommand(
         ? {
             kind: 's3' as const,
             bucket: config.storage.bucket,
-            objects: await (dependencies.listBucketObjects ?? listBucketObjects)(config.storage),
+            objects: await listBucketObjects(config.storage),
           }
         : await backUpClipFiles(path.join(config.dataDir, 'clips'), partialFolder, print);
     const manifest: BackupManifest = {

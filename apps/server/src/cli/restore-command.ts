@@ -29,7 +29,6 @@ import {
   withPostgresSnapshot,
   type BackupManifest,
   type RunQuery,
-  type S3Object,
   type TableChecksum,
 } from './backup-set.ts';
 import type { CommandOutput } from './staff-command.ts';
@@ -45,7 +44,6 @@ deletes everything in it. The embedded database's old folder is kept beside it, 
 
 export interface RestoreDependencies {
   clock?: Clock;
-  listBucketObjects?: (settings: S3Settings) => Promise<S3Object[]>;
 }
 
 /** Runs the restore; returns the exit code (1 when it failed or the check found differences). */
@@ -117,9 +115,7 @@ export async function runRestoreCommand(
         )),
       );
     } else {
-      const current = await (dependencies.listBucketObjects ?? listBucketObjects)(
-        config.storage as S3Settings,
-      );
+      const current = await listBucketObjects(config.storage as S3Settings);
       problems.push(...compareObjects(manifest.clips.objects, current));
     }
 
