@@ -1,33 +1,8 @@
-import type { LivestreamSummary } from '@farmcam/contract';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { Card } from '../../../components/ui/card.tsx';
 import { classNames } from '../../../components/ui/class-names.ts';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { toast } from '../../../lib/toast.tsx';
-import { useConfigureRtsp } from '../api/configure-rtsp.ts';
-import { useLivestreamCameras } from '../api/livestream-cameras.ts';
-import { useRecordNow } from '../api/record-now.ts';
-import { useSetupCamera } from '../api/setup-camera.ts';
-import { useShareCode } from '../api/share-code.ts';
-import {
-  defaultSettings,
-  formatScheduleText,
-  previewSeconds,
-  rtspPathByQuality,
-  rtspPort,
-  settingsOf,
-  type LivestreamSettings,
-} from '../livestream-settings.ts';
-import {
-  configureFailure,
-  immediateStreamingFailure,
-  noCameraSelectedMessage,
-  previewFailure,
-  setupCameraFailure,
-} from '../setup-messages.ts';
-import { useSimulatedProgress } from '../use-simulated-progress.ts';
+import { useLivestreamSetup, type SetupStep } from '../use-livestream-setup.ts';
 import { ConfigureStep } from './configure-step.tsx';
 import { DemoCameraNotice } from './demo-camera-notice.tsx';
 import { SelectStep } from './select-step.tsx';
@@ -35,183 +10,41 @@ import { SetupFailedModal } from './setup-failed-modal.tsx';
 import { SubmittedStep } from './submitted-step.tsx';
 import styles from './livestream-setup.module.css';
 
-type Step = 'select' | 'configure' | 'submitted';
-
-/** Spec §9: the simulated progress takes 15 s for the camera set-up and 3 s for the stream. */
-export const setupExpectedMs = 15_000;
-export const configureExpectedMs = 3_000;
-/** Spec §4: pauses between a finished step and the next. */
-export const selectToConfigureDelayMs = 500;
-export const configureToSubmittedDelayMs = 300;
-/** Spec §9: the share-success toast closes after 3 s. */
-export const shareToastMs = 3000;
-
-const steps: { step: Step; title: string }[] = [
+const steps: { step: SetupStep; title: string }[] = [
   { step: 'select', title: 'Setup Livestreaming' },
   { step: 'configure', title: 'Configure Livestreaming' },
   { step: 'submitted', title: 'Livestream Active' },
 ];
 
-/** Livestream setup (/livestreaming/setup, spec §2 and §4): select, configure, submitted. */
+/**
+ * Livestream setup (/livestreaming/setup, spec §2 and §4): select, configure, submitted. The state
+ * and the calls are in useLivestreamSetup; this shows them.
+ */
 export function LivestreamSetupPage() {
-  const cameras = useLivestreamCameras();
-  const [searchParams] = useSearchParams();
-  const [step, setStep] = useState<Step>('select');
-  const [selectedId, setSelectedId] = useState<string | null>(searchParams.get('camera'));
-  const [settings, setSettings] = useState<LivestreamSettings>(defaultSettings);
-  const [previewKey, setPreviewKey] = useState<string>();
-  const [firstClipKey, setFirstClipKey] = useState<string>();
-  const [previewStartError, setPreviewStartError] = useState<string | null>(null);
-  const [previewState, setPreviewState] = useState<'idle' | 'starting' | 'started' | 'failed'>(
-    'idle',
-  );
-  const [livestream, setLivestream] = useState<LivestreamSummary>();
-  const [errors, setErrors] = useState<string[]>([]);
-  const retryRef = useRef<(() => void) | null>(null);
-  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-
-  const setupProgress = useSimulatedProgress(setupExpectedMs);
-  const configureProgress = useSimulatedProgress(configureExpectedMs);
-  const setupCamera = useSetupCamera();
-  const configureRtsp = useConfigureRtsp();
-  const recordNow = useRecordNow();
-  const shareCode = useShareCode();
-
-  useEffect(() => {
-    const pending = timers.current;
-    return () => pending.forEach(clearTimeout);
-  }, []);
-
-  const later = useCallback((delayMs: number, action: () => void) => {
-    timers.current.push(setTimeout(action, delayMs));
-  }, []);
-
-  const camera = cameras.data?.cameras.find((candidate) => candidate.SIM_ICCID === selectedId);
-
-  function fail(message: string, retry: (() => void) | null) {
-    retryRef.current = retry;
-    setErrors((current) => (current.includes(message) ? current : [...current, message]));
-  }
-
-  /** The 5-second preview (spec §4): started on entering configure; its failure does not block. */
-  function startPreview(cameraId: string) {
-    setPreviewState('starting');
-    setPreviewStartError(null);
-    recordNow.mutate(
-      {
-        camera_id: cameraId,
-        rtsp_port: rtspPort,
-        rtsp_path: rtspPathByQuality.SD,
-        duration: previewSeconds,
-        include_audio: false,
-      },
-      {
-        onSuccess: (response) => {
-          setPreviewKey(response.data.s3_key);
-          setPreviewState('started');
-        },
-        onError: (error) => {
-          setPreviewState('failed');
-          setPreviewStartError(errorMessage(error, 'Failed to start preview streaming'));
-          // Try Again records the preview again (the rest of the setup has not failed).
-          fail(previewFailure(error), () => startPreview(cameraId));
-        },
-      },
-    );
-  }
-
-  function runSetup() {
-    if (!selectedId || !camera) {
-      fail(noCameraSelectedMessage, null);
-      return;
-    }
-    const cameraId = selectedId;
-    setupProgress.start();
-    setupCamera.mutate(
-      { sim_number: cameraId, ports: [rtspPort] },
-      {
-        onSuccess: () => {
-          setupProgress.complete();
-          // Editing an existing livestream starts from its saved settings.
-          setSettings(
-            camera.livestream?.isConfigured ? settingsOf(camera.livestream) : defaultSettings,
-          );
-          later(selectToConfigureDelayMs, () => {
-            setStep('configure');
-            startPreview(cameraId);
-          });
-        },
-        onError: (error) => {
-          setupProgress.reset();
-          fail(setupCameraFailure(error), runSetup);
-        },
-      },
-    );
-  }
-
-  function runConfigure() {
-    if (!camera) return;
-    const cameraId = camera.SIM_ICCID;
-    const rtspPath = rtspPathByQuality[settings.quality];
-    configureProgress.start();
-    configureRtsp.mutate(
-      {
-        camera_id: cameraId,
-        rtsp_port: rtspPort,
-        rtsp_path: rtspPath,
-        duration: settings.duration,
-        include_audio: settings.includeAudio,
-        is_active: true,
-        schedule: formatScheduleText(settings.scheduleHours, settings.scheduleDays),
-      },
-      {
-        onSuccess: (response) => {
-          configureProgress.complete();
-          setLivestream(response.data);
-          // A first full clip now, so the website has something to play before the next slot.
-          recordNow.mutate(
-            {
-              camera_id: cameraId,
-              rtsp_port: rtspPort,
-              rtsp_path: rtspPath,
-              duration: settings.duration,
-              include_audio: settings.includeAudio,
-            },
-            {
-              onSuccess: (response) => setFirstClipKey(response.data.s3_key),
-              onError: (error) => fail(immediateStreamingFailure(error), null),
-            },
-          );
-          later(configureToSubmittedDelayMs, () => setStep('submitted'));
-        },
-        onError: (error) => {
-          configureProgress.reset();
-          fail(configureFailure(error), runConfigure);
-        },
-      },
-    );
-  }
-
-  async function share(email: string): Promise<void> {
-    if (!camera || !livestream) throw new Error('Nothing to share yet');
-    await shareCode.mutateAsync({
-      camera_id: camera.SIM_ICCID,
-      email_address: email,
-      html_code: livestream.embedCode,
-    });
-    toast.success('Livestream code shared successfully!', { autoClose: shareToastMs });
-  }
-
-  function closeErrors() {
-    retryRef.current = null;
-    setErrors([]);
-  }
-
-  function tryAgain() {
-    const retry = retryRef.current;
-    closeErrors();
-    retry?.();
-  }
+  const {
+    cameras,
+    step,
+    selectedId,
+    setSelectedId,
+    camera,
+    settings,
+    setSettings,
+    previewKey,
+    firstClipKey,
+    previewStartError,
+    previewState,
+    livestream,
+    errors,
+    setupProgress,
+    configureProgress,
+    isSettingUp,
+    isConfiguring,
+    runSetup,
+    runConfigure,
+    share,
+    tryAgain,
+    closeErrors,
+  } = useLivestreamSetup();
 
   if (cameras.isPending) return <Loader label="Loading your cameras…" />;
   if (cameras.isError) {
@@ -255,7 +88,7 @@ export function LivestreamSetupPage() {
           onSelect={setSelectedId}
           onSetUp={runSetup}
           progress={setupProgress}
-          isBusy={setupCamera.isPending || setupProgress.value === 100}
+          isBusy={isSettingUp}
         />
       )}
       {step === 'configure' && camera && (
@@ -265,7 +98,7 @@ export function LivestreamSetupPage() {
           onChange={setSettings}
           onSubmit={runConfigure}
           progress={configureProgress}
-          isBusy={configureRtsp.isPending || configureProgress.value === 100}
+          isBusy={isConfiguring}
           previewState={previewState}
         />
       )}
