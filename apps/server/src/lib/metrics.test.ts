@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../db/client.ts';
 import { startJobs, type JobRunner } from '../jobs/job-runner.ts';
 import { metricsPlugin } from '../plugins/metrics.ts';
-import { startFakeOfcomApi } from '../providers/coverage/fake-ofcom-api.ts';
+import { startFakeOfcomApi } from '../../test/fakes/fake-ofcom-api.ts';
 import { createOfcomCoverageProvider } from '../providers/coverage/ofcom-coverage.ts';
 import { openTestDatabase } from '../../test/helpers/test-database.ts';
 import { createJobQueueStatsReader, registry } from './metrics.ts';

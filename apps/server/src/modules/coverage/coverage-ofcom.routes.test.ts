@@ -8,7 +8,7 @@ import {
   startFakeOfcomApi,
   type FakeAddress,
   type FakeOfcomApi,
-} from '../../providers/coverage/fake-ofcom-api.ts';
+} from '../../../test/fakes/fake-ofcom-api.ts';
 
 const day = 24 * 3600 * 1000;
 let fake: FakeOfcomApi;

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.ts';
 import {
   startFakeSimPlatform,
   type FakeSimPlatform,
-} from '../../providers/connectivity/fake-sim-platform-server.ts';
+} from '../../../test/fakes/fake-sim-platform-server.ts';
 import { createHttpSimPlatform } from '../../providers/connectivity/http-sim-platform.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';

@@ -14,7 +14,8 @@
  *
  * Adding a capability (e.g. opening camera ports for livestreaming) means: a method here with its
  * JSDoc, the same in both implementations, an endpoint in docs/connectivity-api.md and the fake
- * platform server, and a case in the shared port tests (connectivity.contract-cases.ts).
+ * platform server, and a case in the shared port tests
+ * (apps/server/test/contracts/connectivity.contract-cases.ts).
  */
 import { AppError } from '../../errors.ts';
 

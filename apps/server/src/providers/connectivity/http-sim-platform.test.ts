@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
-import { describeConnectivityPlatform } from './connectivity.contract-cases.ts';
-import { startFakeSimPlatform, type FakeSimPlatform } from './fake-sim-platform-server.ts';
+import { describeConnectivityPlatform } from '../../../test/contracts/connectivity.contract-cases.ts';
+import {
+  startFakeSimPlatform,
+  type FakeSimPlatform,
+} from '../../../test/fakes/fake-sim-platform-server.ts';
 import { createHttpSimPlatform, type HttpSimPlatformOptions } from './http-sim-platform.ts';
 
 const apiKey = 'test-platform-key';

@@ -1,7 +1,7 @@
 /**
  * The connectivity port over a SIM platform's REST API (CONNECTIVITY=http). The API it expects is
- * written down in docs/connectivity-api.md; the fake server in fake-sim-platform-server.ts
- * implements it for tests and local trials.
+ * written down in docs/connectivity-api.md; the fake server in
+ * apps/server/test/fakes/fake-sim-platform-server.ts implements it for tests and local trials.
  *
  * Every call has a time-out per attempt and is retried on network errors, time-outs, 429 and 5xx
  * (honouring Retry-After), at most `maxAttempts` times. State changes carry an Idempotency-Key

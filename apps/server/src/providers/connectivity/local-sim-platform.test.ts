@@ -5,7 +5,7 @@ import { customers, dailyUsage, sims, subscriptions, billingCustomers } from '..
 import { seedCatalogue } from '../../db/seed/demo.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { openTestDatabase } from '../../../test/helpers/test-database.ts';
-import { describeConnectivityPlatform } from './connectivity.contract-cases.ts';
+import { describeConnectivityPlatform } from '../../../test/contracts/connectivity.contract-cases.ts';
 import {
   createLocalSimPlatform,
   simulatedHourlyBytes,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
-import { startFakeOfcomApi, type FakeOfcomApi } from './fake-ofcom-api.ts';
+import { startFakeOfcomApi, type FakeOfcomApi } from '../../../test/fakes/fake-ofcom-api.ts';
 import {
   createOfcomCoverageProvider,
   mapOfcomAnswer,

@@ -3,7 +3,7 @@
  * adapter's tests (including failures: errors, slow answers, garbage) and for trying
  * CONNECTIVITY=http by hand:
  *
- *   npx tsx apps/server/src/providers/connectivity/fake-sim-platform-server.ts 4100 secret-key
+ *   npx tsx apps/server/test/fakes/fake-sim-platform-server.ts 4100 secret-key
  *
  * then start the portal with CONNECTIVITY=http CONNECTIVITY_URL=http://127.0.0.1:4100
  * CONNECTIVITY_API_KEY=secret-key. Unknown SIMs asked for by the portal are provisioned as
@@ -17,7 +17,7 @@ import {
   signalStrengthFromDbm,
   type PlatformSimState,
   type SignalStrength,
-} from './connectivity.ts';
+} from '../../src/providers/connectivity/connectivity.ts';
 
 export interface FakeSim {
   iccid: string;

@@ -3,8 +3,11 @@
  * adapter talking to the fake server. A new port method gets its cases here.
  */
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors.ts';
-import type { ConnectivityPlatform, PlatformSimState } from './connectivity.ts';
+import { AppError } from '../../src/errors.ts';
+import type {
+  ConnectivityPlatform,
+  PlatformSimState,
+} from '../../src/providers/connectivity/connectivity.ts';
 
 export interface PlatformUnderTest {
   platform: ConnectivityPlatform;
