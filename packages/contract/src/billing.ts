@@ -49,6 +49,13 @@ export const eligiblePlansResponse = z.object({
   eligible_plans: z.array(eligiblePlan),
   /** The subscription's status; plans can be switched only while it is active. */
   subscription_status: z.string().nullable(),
+  can_switch: z
+    .boolean()
+    .describe('A switch would be accepted now (the same rule as the switch: decision 081)'),
+  switch_refusal: z
+    .string()
+    .nullable()
+    .describe('Why the plan cannot be switched now, to show instead; null when it can'),
 });
 export type EligiblePlansResponse = z.infer<typeof eligiblePlansResponse>;
 

@@ -118,6 +118,13 @@ export const camera = z.object({
     .string()
     .nullable()
     .describe('Why a running plan cannot be paused (e.g. annual plans), to show instead of Pause'),
+  canSwitch: z
+    .boolean()
+    .describe('A plan switch would be accepted now (the same rule as the switch: decision 081)'),
+  switchReason: z
+    .string()
+    .nullable()
+    .describe('Why the plan cannot be switched now (e.g. a scheduled pause); null when it can'),
 });
 export type Camera = z.infer<typeof camera>;
 

@@ -6,6 +6,24 @@ import { dayMs, isoDay } from '@farmcam/contract/rules';
 
 export { dayMs, isoDay };
 
+/** Where the business's calendar days begin and end: the farmers are in the UK. */
+export const businessTimeZone = 'Europe/London';
+
+const ukDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: businessTimeZone,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/**
+ * Today's date (YYYY-MM-DD) in the UK: the one meaning of "today" for pauses and plan rules
+ * (is the plan paused, can it be switched, before the 25th) everywhere (docs/decisions/081).
+ */
+export function businessDay(instant: Date): string {
+  return ukDate.format(instant);
+}
+
 /** YYYY-MM of an instant (UTC): the usage month. */
 export const isoMonth = (instant: Date): string => instant.toISOString().slice(0, 7);
 

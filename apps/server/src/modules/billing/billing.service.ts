@@ -49,6 +49,7 @@ import {
   pauseWindow,
   pauseWindowFrom,
 } from './pause-rules.ts';
+import { switchRefusal } from './plan-switch-rule.ts';
 import { withSubscriptionLease } from './subscription-lease.ts';
 
 export interface BillingServiceDeps {
@@ -197,25 +198,10 @@ export function createBillingService(deps: BillingServiceDeps) {
     return current;
   }
 
-  /** Plan switches need a subscription in good standing and not paused. */
+  /** Plan switches need a subscription in good standing and not paused (plan-switch-rule.ts). */
   function assertSwitchable(current: SubscriptionWithPlan) {
-    const { subscription } = current;
-    if (subscription.status === 'canceled') {
-      throw new AppError('CONFLICT', 'This camera has no active subscription. Renew it first.');
-    }
-    if (subscription.status === 'past_due' || subscription.status === 'overdue') {
-      throw new AppError('CONFLICT', 'Please pay the overdue invoice before switching plan.');
-    }
-    const pause = pauseStateOn(subscription, today());
-    if (pause === 'paused') {
-      throw new AppError(
-        'CONFLICT',
-        'This plan is paused. Plans can be switched once it restarts.',
-      );
-    }
-    if (pause === 'scheduled') {
-      throw new AppError('CONFLICT', 'Cancel the scheduled pause before switching plan.');
-    }
+    const refusal = switchRefusal(current.subscription, today());
+    if (refusal) throw new AppError('CONFLICT', refusal);
   }
 
   async function findPlan(current: SubscriptionWithPlan, newPlanId: string) {
@@ -290,9 +276,12 @@ export function createBillingService(deps: BillingServiceDeps) {
   return {
     async eligiblePlans(billingCustomerId: string): Promise<EligiblePlansResponse> {
       const current = await billingRepository.currentSubscription(db, billingCustomerId);
+      const refusal = switchRefusal(current?.subscription ?? null, today());
       return {
         eligible_plans: await planList(current),
         subscription_status: current?.subscription.status ?? null,
+        can_switch: refusal === null,
+        switch_refusal: refusal,
       };
     },
 

@@ -5,23 +5,15 @@
  * customer picks from the following months.
  */
 
+import { businessDay } from '../../lib/business-calendar.ts';
+import { pauseStateOn, type PauseFields } from '../../providers/billing/pause-policy.ts';
+
+// The pause state and the UK day live below the modules, where the billing providers can use them.
+export { businessDay, pauseStateOn, type PauseFields };
+
 /** How many restart dates are offered after the pause starts (1 to 6 months of pause). */
 export const resumeChoices = 6;
 export const lastRequestDay = 24;
-const businessTimeZone = 'Europe/London';
-
-const londonDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: businessTimeZone,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
-/** Today's date (YYYY-MM-DD) in the UK, where "before the 25th" is meant. */
-export function businessDay(now: Date): string {
-  return londonDate.format(now);
-}
-
 function parseDay(day: string): { year: number; month: number; date: number } {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   return { year, month, date };
@@ -72,26 +64,4 @@ export function pauseRefusal(subscription: { status: string; interval: string })
     return 'Annual plans are paid for the year ahead, so they cannot be paused.';
   }
   return null;
-}
-
-export interface PauseFields {
-  status: string;
-  pauseStartsOn: string | null;
-  pauseResumesOn: string | null;
-}
-
-/**
- * Where a subscription's pause stands on `today`: 'scheduled' before it starts, 'paused' while
- * it runs, null when there is none (or it is over). Derived from the stored dates and the clock,
- * so it is right even before the job has moved the stored status.
- */
-export function pauseStateOn(
-  subscription: PauseFields,
-  today: string,
-): 'scheduled' | 'paused' | null {
-  const { pauseStartsOn, pauseResumesOn } = subscription;
-  if (!pauseStartsOn || !pauseResumesOn) return subscription.status === 'paused' ? 'paused' : null;
-  if (today >= pauseResumesOn) return null;
-  if (['canceled', 'incomplete'].includes(subscription.status)) return null;
-  return today >= pauseStartsOn || subscription.status === 'paused' ? 'paused' : 'scheduled';
 }

@@ -43,7 +43,16 @@ describe('SubStatus', () => {
     expect(deriveSubStatus(subscription('active', '2026-03-10', '2026-05-01'), today)).toBe(
       'paused',
     );
-    expect(deriveSubStatus(subscription('active', '2026-03-01', null), today)).toBe('paused');
+  });
+
+  it('follows the pause rule of billing: a start date without a resume date is no pause', () => {
+    // Every writer sets both dates or neither; billing's rule (decision 081) decides the rest.
+    expect(deriveSubStatus(subscription('active', '2026-03-01', null), today)).toBe('active');
+    expect(deriveSubStatus(subscription('paused', null, null), today)).toBe('paused');
+    // The resume date has come but the job has not yet moved the stored status.
+    expect(deriveSubStatus(subscription('paused', '2026-01-01', '2026-03-10'), today)).toBe(
+      'active',
+    );
   });
 
   it('is active again from the resume date', () => {

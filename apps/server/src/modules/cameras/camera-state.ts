@@ -3,32 +3,28 @@
  * its card. Pure functions of stored values and business time; rules in docs/decisions/011.
  */
 import type { CardState, DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
+import { dayMs } from '@farmcam/contract/rules';
 import type { SimState, SubscriptionStatus } from '../../db/schema.ts';
+import { pauseStateOn, type PauseFields } from '../../providers/billing/pause-policy.ts';
 
-export interface SubscriptionFacts {
+export interface SubscriptionFacts extends PauseFields {
   status: SubscriptionStatus;
-  /** YYYY-MM-DD */
-  pauseStartsOn: string | null;
-  /** YYYY-MM-DD */
-  pauseResumesOn: string | null;
 }
 
 /**
- * SubStatus of the newest subscription on `today` (YYYY-MM-DD, business time): 'pause scheduled'
- * while an active subscription's pause lies ahead; 'paused' when the status says so or the pause
- * window covers today; no subscription, or one never paid for, has no plan: 'canceled'.
+ * SubStatus of the current subscription on `today` (the UK day, `businessDay`): the pause rule
+ * (`pauseStateOn`, docs/decisions/081) says 'pause scheduled' or 'paused', even before the job
+ * has moved the stored status; no subscription, or one never paid for, has no plan: 'canceled'.
  */
 export function deriveSubStatus(subscription: SubscriptionFacts | null, today: string): SubStatus {
   if (!subscription) return 'canceled';
   switch (subscription.status) {
-    case 'active': {
-      const { pauseStartsOn, pauseResumesOn } = subscription;
-      if (pauseStartsOn && pauseStartsOn > today) return 'pause scheduled';
-      if (pauseStartsOn && (!pauseResumesOn || pauseResumesOn > today)) return 'paused';
-      return 'active';
+    case 'active':
+    case 'paused': {
+      const pause = pauseStateOn(subscription, today);
+      if (pause === 'scheduled') return 'pause scheduled';
+      return pause === 'paused' ? 'paused' : 'active';
     }
-    case 'paused':
-      return 'paused';
     case 'past_due':
       return 'past_due';
     case 'overdue':
@@ -138,7 +134,7 @@ export function usageFigures(input: {
   }
   const usedGb = input.monthBytes / bytesPerGb;
   const since = Math.max(input.monthStart.getTime(), input.activatedAt?.getTime() ?? 0);
-  const elapsedMs = Math.max(86_400_000, input.now.getTime() - since);
+  const elapsedMs = Math.max(dayMs, input.now.getTime() - since);
   const remainingMs = Math.max(0, input.nextMonthStart.getTime() - input.now.getTime());
   const forecastGb = input.isMetering ? usedGb + (usedGb / elapsedMs) * remainingMs : usedGb;
   return {

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { auditLog, sims } from '../../db/schema.ts';
-import { demoIccid, seedDemoData, demoStockIccid } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData, demoStockIccid } from '../../seed/demo.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
 import {
   createTestContext,
@@ -157,19 +157,24 @@ describe('GET /api/cameras/plansV2', () => {
         camera.cardState,
         camera.canLivestream,
         camera.canPause,
+        camera.canSwitch,
       ]),
     ).toEqual([
-      ['Top gate', 'active', false, true],
-      ['Lambing shed', 'active', false, false],
-      ['Farmyard', 'active', true, true],
-      ['Calving pen', 'active', true, false],
-      ['Grain store', 'paused', false, false],
-      ['Holiday cottage', 'pause-scheduled', false, false],
-      ['Fuel tank', 'overdue', false, false],
-      ['Bottom field', 'overdue', false, false],
-      ['Old dairy', 'terminated', false, false],
-      ['Machinery shed', 'no-subscription', false, false],
+      ['Top gate', 'active', false, true, true],
+      ['Lambing shed', 'active', false, false, true],
+      ['Farmyard', 'active', true, true, true],
+      ['Calving pen', 'active', true, false, true],
+      ['Grain store', 'paused', false, false, false],
+      ['Holiday cottage', 'pause-scheduled', false, false, false],
+      ['Fuel tank', 'overdue', false, false, false],
+      ['Bottom field', 'overdue', false, false, false],
+      ['Old dairy', 'terminated', false, false, false],
+      ['Machinery shed', 'no-subscription', false, false, false],
     ]);
+    expect(cameraOf(response, 101).switchReason).toBeNull();
+    expect(cameraOf(response, 105).switchReason).toBe(
+      'This plan is paused. Plans can be switched once it restarts.',
+    );
     // Annual plans say why they cannot be paused; other cards have no reason to show.
     expect(cameraOf(response, 104).pauseReason).toMatch(/^Annual plans are paid for the year/);
     expect(cameraOf(response, 101).pauseReason).toBeNull();
@@ -210,6 +215,73 @@ describe('GET /api/cameras/plansV2', () => {
         .update(sims)
         .set({ state: 'active' })
         .where(eq(sims.iccid, farmyard));
+    }
+  });
+
+  it("refuses a plan switch during a scheduled pause with the card's own reason (decision 081)", async () => {
+    const card = cameraOf(await plans(), 106);
+    expect(card).toMatchObject({
+      cardState: 'pause-scheduled',
+      canSwitch: false,
+      switchReason: 'Cancel the scheduled pause before switching plan.',
+    });
+    const billingId = card.STRIPE_CUSTOMER_ID!;
+    const eligible = await context.app.inject({
+      method: 'GET',
+      url: `/api/subscriptions/fetch-eligible-plans/${billingId}`,
+      headers: actors.headers.owner,
+    });
+    expect(eligible.json()).toMatchObject({
+      subscription_status: 'active',
+      can_switch: false,
+      switch_refusal: card.switchReason,
+    });
+    const other = eligible
+      .json<{ eligible_plans: { id: string; subscribed: boolean }[] }>()
+      .eligible_plans.find((plan) => !plan.subscribed)!;
+    const switched = await context.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/change-plan',
+      headers: actors.headers.owner,
+      payload: { customerId: billingId, newPlanId: other.id },
+    });
+    expect(switched.statusCode).toBe(409);
+    expect(switched.json().message).toBe(card.switchReason);
+  });
+
+  it('never offers livestreaming on a barred Heavy camera (the set-up refuses it)', async () => {
+    const farmyard = demoIccid(103);
+    expect(cameraOf(await plans(), 103).canLivestream).toBe(true);
+    await context.database.db.update(sims).set({ isBarred: true }).where(eq(sims.iccid, farmyard));
+    try {
+      const card = cameraOf(await plans(), 103);
+      expect(card).toMatchObject({ labelDashboard: 'Barred', canLivestream: false });
+      const livestream = await context.app.inject({
+        method: 'GET',
+        url: '/api/livestreaming/cameras',
+        headers: actors.headers.owner,
+      });
+      expect(
+        livestream.json<{ cameras: { SIM_ICCID: string }[] }>().cameras.map((c) => c.SIM_ICCID),
+      ).not.toContain(farmyard);
+    } finally {
+      await context.database.db
+        .update(sims)
+        .set({ isBarred: false })
+        .where(eq(sims.iccid, farmyard));
+    }
+  });
+
+  it('counts "today" as the UK calendar day: a pause starts at midnight in London (decision 081)', async () => {
+    // 23:30 UTC on 31 March is 00:30 on 1 April in London (British Summer Time).
+    context.clock.set('2026-03-31T23:30:00Z');
+    try {
+      const token = await signInCustomer(context, 'demo@example.com');
+      const card = cameraOf(await plans({ authorization: `Bearer ${token}` }), 106);
+      expect(card.SubStatus).toBe('paused');
+      expect(card.canSwitch).toBe(false);
+    } finally {
+      context.clock.set('2026-03-10T12:00:00Z');
     }
   });
 

@@ -1,6 +1,7 @@
 import type { Camera, PlansResponse, RouterInfoResponse, SimInfoResponse } from '@farmcam/contract';
 import type { Database } from '../../db/client.ts';
 import {
+  businessDay,
   epochSecondsOfDay,
   isoDay,
   monthStart,
@@ -11,7 +12,8 @@ import { writeAudit } from '../../lib/audit.ts';
 import { notFound } from '../../errors.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
-import { pauseRefusal } from '../billing/pause-rules.ts';
+import { pauseRefusal, pauseStateOn } from '../billing/pause-rules.ts';
+import { switchRefusal } from '../billing/plan-switch-rule.ts';
 import { livestreamEligibility } from '../livestream/eligibility.ts';
 import {
   bytesPerGb,
@@ -61,9 +63,7 @@ export function createCamerasService({
     const monthBytes = Number(row.month_bytes);
     const allowanceGb = row.data_allowance_gb === null ? null : Number(row.data_allowance_gb);
     // A pause that is over (resume date reached) is history, not state.
-    const isPauseCurrent =
-      row.pause_starts_on !== null &&
-      (row.pause_resumes_on === null || row.pause_resumes_on > today);
+    const isPauseCurrent = subscription !== null && pauseStateOn(subscription, today) !== null;
     const isCounted = allowanceGb !== null && isCountedPlan(subStatus, simStatus);
     const isMetering =
       simStatus === 'active' &&
@@ -79,6 +79,7 @@ export function createCamerasService({
       simState: row.state,
       isBarred: row.is_barred,
     });
+    const switchRefused = switchRefusal(subscription, today);
     const pauseRefused =
       cardState === 'active' && row.status
         ? pauseRefusal({ status: row.status, interval: row.interval ?? 'month' })
@@ -129,6 +130,9 @@ export function createCamerasService({
       // Only a running plan is offered Pause; a scheduled pause is moved from its own modal.
       canPause: cardState === 'active' && pauseRefused === null,
       pauseReason: pauseRefused,
+      // The switch's own rule: never offered while it would be refused (decision 081).
+      canSwitch: switchRefused === null,
+      switchReason: switchRefused,
     };
     return {
       camera,
@@ -138,7 +142,8 @@ export function createCamerasService({
   }
 
   async function loadPlans(customerId: string, now: Date): Promise<PlansResponse> {
-    const today = isoDay(now);
+    // Pause state by the UK day, usage by the UTC month its days are kept in (decision 081).
+    const today = businessDay(now);
     const rows = await camerasRepository.listCameras(db, customerId, isoDay(monthStart(now)));
     let allowanceBytes = 0;
     let usedBytes = 0;
@@ -169,7 +174,7 @@ export function createCamerasService({
      */
     listPlans(customerId: string): Promise<PlansResponse> {
       const now = clock.now();
-      return plansCache.read(customerId, isoDay(now), () => loadPlans(customerId, now));
+      return plansCache.read(customerId, businessDay(now), () => loadPlans(customerId, now));
     },
 
     /** Spec §3 SIM info of the customer's camera (NOT_FOUND when it is not theirs). */

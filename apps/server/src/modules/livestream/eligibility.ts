@@ -5,7 +5,7 @@
  */
 import type { SubStatus } from '@farmcam/contract';
 import type { SimState } from '../../db/schema.ts';
-import { isoDay } from '../../lib/business-calendar.ts';
+import { businessDay } from '../../lib/business-calendar.ts';
 import { deriveSubStatus } from '../cameras/camera-state.ts';
 import type { CameraPlanRow } from './livestream.repository.ts';
 
@@ -44,7 +44,7 @@ export function livestreamEligibility(facts: EligibilityFacts): Eligibility {
   return { isEligible: true };
 }
 
-/** Eligibility of a stored camera today (business time). */
+/** Eligibility of a stored camera today (the UK day, docs/decisions/081). */
 export function eligibilityOf(plan: CameraPlanRow, now: Date): Eligibility {
   const subscription = plan.subscription_status
     ? {
@@ -55,7 +55,7 @@ export function eligibilityOf(plan: CameraPlanRow, now: Date): Eligibility {
     : null;
   return livestreamEligibility({
     productName: plan.product_name,
-    subStatus: deriveSubStatus(subscription, isoDay(now)),
+    subStatus: deriveSubStatus(subscription, businessDay(now)),
     simState: plan.state,
     isBarred: plan.is_barred,
   });

@@ -31,6 +31,7 @@ import {
   type CheckoutHooks,
   type SubscriptionRow,
 } from '../billing.ts';
+import { businessDay, dayMs } from '../../../lib/business-calendar.ts';
 import { isoDay } from '../money.ts';
 import {
   mirrorCustomer,
@@ -40,7 +41,6 @@ import {
 } from './stripe-mirror.ts';
 import { createTrackedStripeHttpClient } from './tracked-http-client.ts';
 
-const dayMs = 86_400_000;
 /** pause_collection is switched on this many days before a pause starts (after the last renewal). */
 const pauseCollectionLeadDays = 7;
 
@@ -115,7 +115,8 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
   });
   const handlers: BillingEventHandler[] = [];
   const stripePriceIds = new Map<string, string>();
-  const today = () => isoDay(clock.now());
+  // The UK day, as every pause rule counts it (docs/decisions/081).
+  const today = () => businessDay(clock.now());
 
   async function raise(events: BillingEvent[]) {
     for (const event of events) for (const handler of handlers) await handler(event);
@@ -432,7 +433,9 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
     syncCustomer: (billingCustomerId) => call(() => syncCustomer(billingCustomerId)),
 
     async applyScheduledPauses() {
-      const horizon = isoDay(new Date(clock.now().getTime() + pauseCollectionLeadDays * dayMs));
+      const horizon = businessDay(
+        new Date(clock.now().getTime() + pauseCollectionLeadDays * dayMs),
+      );
       const due = await db
         .select()
         .from(subscriptions)

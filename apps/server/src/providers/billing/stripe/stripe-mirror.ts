@@ -17,6 +17,7 @@ import {
 } from '../../../db/schema.ts';
 import { dayMs } from '../../../lib/business-calendar.ts';
 import { dunningPolicy } from '../dunning-policy.ts';
+import { pauseStateOn } from '../pause-policy.ts';
 
 /** Stripe has no "overdue": a subscription past due this long is shown as overdue. */
 const { overdueAfterDays } = dunningPolicy;
@@ -87,10 +88,7 @@ export async function mirrorSubscription(
   const pauseStartsOn = subscription.metadata.pause_starts_on || null;
   const pauseResumesOn = subscription.metadata.pause_resumes_on || null;
   const isInPause =
-    pauseStartsOn !== null &&
-    pauseResumesOn !== null &&
-    pauseStartsOn <= today &&
-    today < pauseResumesOn;
+    pauseStateOn({ status: 'active', pauseStartsOn, pauseResumesOn }, today) === 'paused';
 
   let pastDueSince = existing?.pastDueSince ?? null;
   let status: SubscriptionStatus;

@@ -28,6 +28,8 @@ export function buildCamera(overrides: Partial<Camera> = {}): Camera {
     canLivestream: false,
     canPause: true,
     pauseReason: null,
+    canSwitch: true,
+    switchReason: null,
     ...overrides,
   };
 }
@@ -70,6 +72,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       labelDashboard: 'paused',
       cardState: 'paused',
       canPause: false,
+      canSwitch: false,
+      switchReason: 'This plan is paused. Plans can be switched once it restarts.',
       stripeSubscription: {
         id: 'sub_paused',
         productName: 'Standard Streaming',
@@ -90,6 +94,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       labelDashboard: 'pause scheduled',
       cardState: 'pause-scheduled',
       canPause: false,
+      canSwitch: false,
+      switchReason: 'Cancel the scheduled pause before switching plan.',
       statusData: {
         subscriptionStatus: {
           status: 'active',
@@ -103,6 +109,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       labelDashboard: 'past_due',
       cardState: 'overdue',
       canPause: false,
+      canSwitch: false,
+      switchReason: 'Please pay the overdue invoice before switching plan.',
     }),
     overdue: buildCamera({
       nicknameInDatabase: 'Bottom field',
@@ -110,6 +118,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       labelDashboard: 'overdue',
       cardState: 'overdue',
       canPause: false,
+      canSwitch: false,
+      switchReason: 'Please pay the overdue invoice before switching plan.',
     }),
     terminated: buildCamera({
       nicknameInDatabase: 'Old dairy',
@@ -118,6 +128,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       labelDashboard: 'terminated',
       cardState: 'terminated',
       canPause: false,
+      canSwitch: false,
+      switchReason: 'This camera has no active subscription. Renew it first.',
       usage: { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null },
     }),
     noSubscription: buildCamera({
@@ -126,6 +138,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       labelDashboard: 'Attention',
       cardState: 'no-subscription',
       canPause: false,
+      canSwitch: false,
+      switchReason: 'This camera has no active subscription. Renew it first.',
       usage: { planAllowanceGB: null, percentOfPlan: null, forecastMonthEndGB: null },
     }),
     noPlan: buildCamera({
@@ -134,6 +148,8 @@ export function camerasInEveryState(): Record<string, Camera> {
       labelDashboard: 'Attention',
       cardState: 'no-subscription',
       canPause: false,
+      canSwitch: false,
+      switchReason: 'This camera has no active subscription. Renew it first.',
       stripeSubscription: null,
       STRIPE_CUSTOMER_ID: null,
       statusData: { subscriptionStatus: { status: null, pause: null } },

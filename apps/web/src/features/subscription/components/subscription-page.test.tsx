@@ -56,7 +56,9 @@ const plansFromHeavy = [
   }),
 ];
 
-function mockBillingApi(options: { switchStatus?: number; fromHeavy?: boolean } = {}) {
+function mockBillingApi(
+  options: { switchStatus?: number; fromHeavy?: boolean; switchRefusal?: string } = {},
+) {
   return mockFetch((url, init) => {
     if (url.pathname === '/api/auth/user-data') {
       return jsonResponse(200, {
@@ -72,6 +74,8 @@ function mockBillingApi(options: { switchStatus?: number; fromHeavy?: boolean } 
       return jsonResponse(200, {
         eligible_plans: options.fromHeavy ? plansFromHeavy : plans,
         subscription_status: 'active',
+        can_switch: !options.switchRefusal,
+        switch_refusal: options.switchRefusal ?? null,
       });
     }
     if (url.pathname === '/api/billing/all-payment-methods/cus_1') {
@@ -175,6 +179,19 @@ describe('Manage plan', () => {
       customerId: 'cus_1',
       newPlanId: 'price_heavy_month_uk',
     });
+  });
+
+  it('offers no switch the server would refuse, and says why (a scheduled pause)', async () => {
+    authStore.signIn('customer-token');
+    // The subscription is active: only the server's answer says the switch is barred.
+    mockBillingApi({ switchRefusal: 'Cancel the scheduled pause before switching plan.' });
+    renderRoute('/subscription/cus_1');
+    expect(
+      await screen.findByText('Cancel the scheduled pause before switching plan.'),
+    ).toBeDefined();
+    const buttons = await screen.findAllByRole('button', { name: 'Switch plan' });
+    expect(buttons).toHaveLength(2);
+    for (const button of buttons) expect((button as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('calls a smaller plan a downgrade, with the credit it leaves', async () => {

@@ -50,7 +50,9 @@ export function SubscriptionPage() {
       : null;
 
   const status = plans.data?.subscription_status ?? null;
-  const canSwitch = status === 'active';
+  // The server decides whether a switch would be accepted, and says why not (decision 081).
+  const canSwitch = plans.data?.can_switch ?? false;
+  const switchRefusal = plans.data?.switch_refusal ?? null;
 
   const confirmSwitch = (plan: EligiblePlan) =>
     changePlan.mutate(
@@ -73,13 +75,9 @@ export function SubscriptionPage() {
           </p>
         ) : (
           <>
-            {status !== null && status !== 'active' && (
+            {switchRefusal && (
               <p className={styles.notice} role="status">
-                {status === 'canceled'
-                  ? 'This camera has no active subscription, so its plan cannot be switched.'
-                  : status === 'paused'
-                    ? 'This plan is paused. You can switch plan once it restarts.'
-                    : 'Please pay the overdue invoice before switching plan.'}
+                {switchRefusal}
               </p>
             )}
             <div className={styles.plans}>

@@ -1,0 +1,20 @@
+/**
+ * Whether a camera's plan can be switched now (docs/decisions/081): the one rule behind the
+ * switch itself (409 with this sentence), the dashboard card's `canSwitch` and the plan page's
+ * `can_switch`, so the web never offers a switch the server refuses.
+ */
+import { pauseStateOn, type PauseFields } from './pause-rules.ts';
+
+/** Why the plan cannot be switched on `today` (the UK calendar day), or null when it can. */
+export function switchRefusal(subscription: PauseFields | null, today: string): string | null {
+  if (!subscription || subscription.status === 'canceled' || subscription.status === 'incomplete') {
+    return 'This camera has no active subscription. Renew it first.';
+  }
+  if (subscription.status === 'past_due' || subscription.status === 'overdue') {
+    return 'Please pay the overdue invoice before switching plan.';
+  }
+  const pause = pauseStateOn(subscription, today);
+  if (pause === 'paused') return 'This plan is paused. Plans can be switched once it restarts.';
+  if (pause === 'scheduled') return 'Cancel the scheduled pause before switching plan.';
+  return null;
+}
