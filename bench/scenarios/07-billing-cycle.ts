@@ -22,7 +22,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { testConfig } from '../../apps/server/src/config/config.ts';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../apps/server/src/db/client.ts';
-import { seedCatalogue } from '../../apps/server/src/db/seed/demo.ts';
+import { seedCatalogue } from '../../apps/server/src/seed/demo.ts';
 import { ManualClock } from '../../apps/server/src/lib/clock.ts';
 import { createBillingModule } from '../../apps/server/src/modules/billing/billing-module.ts';
 import { createLocalSimPlatform } from '../../apps/server/src/providers/connectivity/local-sim-platform.ts';

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, expectAccessible, test } from '../fixtures/portal.ts';
 import { card, openPortalAs } from './dashboard-helpers.ts';
 
-/** The demo account's cameras (db/seed/demo.ts) and what each card must say (spec §2, §4). */
+/** The demo account's cameras (apps/server/src/seed/demo.ts) and what each card must say (spec §2, §4). */
 const demoCards = [
   { name: 'Top gate', chip: 'Active', plan: 'Light Streaming', billing: 'Billed Monthly' },
   { name: 'Lambing shed', chip: 'Active', plan: 'Standard Streaming', billing: 'Billed Annually' },

@@ -45,7 +45,7 @@ import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createReadiness, type Readiness } from './modules/health/readiness.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
-import { authPlugin } from './plugins/auth.ts';
+import { authPlugin } from './modules/auth/auth.plugin.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -63,10 +63,7 @@ import type { ConnectivityPlatform } from './providers/connectivity/connectivity
 import { createLocalSimPlatform } from './providers/connectivity/local-sim-platform.ts';
 import type { Mailer } from './providers/mail/mail.ts';
 import { isOutboxMailer } from './providers/mail/outbox-mailer.ts';
-import {
-  createDefaultLivestreaming,
-  type Livestreaming,
-} from './modules/livestream/create-livestreaming.ts';
+import { createDefaultLivestreaming, type Livestreaming } from './jobs/livestreaming.ts';
 import { livestreamPublicPlugin } from './modules/livestream/livestream.plugin.ts';
 import { livestreamRoutes } from './modules/livestream/livestream.routes.ts';
 import { trustProxyOption } from './lib/client-address.ts';

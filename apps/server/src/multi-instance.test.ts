@@ -23,7 +23,7 @@ import {
   withApplicationName,
   type ServerProcess,
 } from '../test/helpers/server-processes.ts';
-import { demoIccid } from './db/seed/demo.ts';
+import { demoIccid } from './seed/demo.ts';
 import { deadAfterMs } from './lib/instance.ts';
 import { recordingWorkFolder } from './lib/instance-workspace.ts';
 import { slotKeyAt } from './modules/livestream/schedule.ts';

@@ -6,7 +6,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActors, type Actors } from '../test/helpers/authorization.ts';
 import { createTestContext, nextIp, type TestContext } from '../test/helpers/test-app.ts';
-import { demoIccid, demoStockIccid, seedDemoData } from './db/seed/demo.ts';
+import { demoIccid, demoStockIccid, seedDemoData } from './seed/demo.ts';
 import { livestreams } from './db/schema.ts';
 import { newPublicId } from './modules/livestream/livestream.service.ts';
 

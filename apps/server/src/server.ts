@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
-import { seedCatalogue, seedDemoData } from './db/seed/demo.ts';
-import { demoStaffPasswordFile, seedDemoStaff } from './db/seed/staff.ts';
+import { seedCatalogue, seedDemoData } from './seed/demo.ts';
+import { demoStaffPasswordFile, seedDemoStaff } from './seed/staff.ts';
 import { activationFulfilmentJob } from './jobs/activation-fulfilment.job.ts';
 import { billingCycleJob } from './jobs/billing-cycle.job.ts';
 import { startJobs } from './jobs/job-runner.ts';
@@ -26,10 +26,7 @@ import { createLateBoundJobQueue } from './lib/job-queue.ts';
 import { createLogger, logJobRun } from './lib/logger.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { createLoginMailService } from './modules/auth/login-mail.service.ts';
-import {
-  createDefaultLivestreaming,
-  showcaseSourceFrom,
-} from './modules/livestream/create-livestreaming.ts';
+import { createDefaultLivestreaming, showcaseSourceFrom } from './jobs/livestreaming.ts';
 import { createReadiness } from './modules/health/readiness.ts';
 import { localCameraForRole } from './process/local-camera-for-role.ts';
 import { buildOpsServer } from './process/ops-server.ts';

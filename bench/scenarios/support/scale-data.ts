@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../../apps/server/src/db/client.ts';
-import { seedCatalogue } from '../../../apps/server/src/db/seed/demo.ts';
+import { seedCatalogue } from '../../../apps/server/src/seed/demo.ts';
 
 export const scaleAccountEmail = 'scale@example.com';
 export const scaleSimCount = 10_000;

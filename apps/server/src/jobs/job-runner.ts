@@ -5,13 +5,15 @@
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import { advisoryLockKeys, type DatabaseHandle } from '../db/client.ts';
-import type { JobQueue } from '../lib/job-queue.ts';
+import type { JobQueue, JobRun } from '../lib/job-queue.ts';
 import { recordJobRun, registerJobQueueNames } from '../lib/metrics.ts';
 import {
   runInLogContext,
   splitOriginRequestId,
   withOriginRequestId,
 } from '../lib/request-context.ts';
+
+export type { JobRun };
 
 export interface JobDefinition<Payload> {
   name: string;
@@ -34,18 +36,6 @@ export interface JobFailure {
   /** False on the last allowed attempt: pg-boss then marks the job `failed`. */
   willRetry: boolean;
   error: unknown;
-}
-
-/** One finished run, for the one log line per job run (docs/decisions/072). */
-export interface JobRun {
-  name: string;
-  id: string;
-  /** The request that queued the job, when one did. */
-  requestId?: string;
-  /** 1 for the first run. */
-  attempt: number;
-  outcome: 'ok' | 'failed';
-  durationMs: number;
 }
 
 // A definition's payload type is checked where it is declared; the runner only needs the shape.

@@ -10,6 +10,18 @@ export interface JobQueue {
   send(name: string, payload: object): Promise<void>;
 }
 
+/** One finished run, for the one log line per job run (docs/decisions/072). */
+export interface JobRun {
+  name: string;
+  id: string;
+  /** The request that queued the job, when one did. */
+  requestId?: string;
+  /** 1 for the first run. */
+  attempt: number;
+  outcome: 'ok' | 'failed';
+  durationMs: number;
+}
+
 export interface LateBoundJobQueue extends JobQueue {
   /** Connects the queue to the running job runner (once, after the jobs started). */
   attach(queue: JobQueue): void;

@@ -3,7 +3,7 @@
  * credentials redacted, and the request or job a line belongs to added by the mixin.
  */
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import type { JobRun } from '../jobs/job-runner.ts';
+import type { JobRun } from './job-queue.ts';
 import {
   redactedLogPaths,
   redactLogMessage,

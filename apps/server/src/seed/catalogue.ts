@@ -2,7 +2,7 @@
  * The product catalogue: Light, Standard and Heavy Streaming, monthly and annual, per region,
  * with a separate solar price list. Ids follow the billing provider's (prod_…, price_…).
  */
-import type { BillingInterval, PlanTier, Region } from '../schema.ts';
+import type { BillingInterval, PlanTier, Region } from '../db/schema.ts';
 
 export interface CatalogueProduct {
   id: string;

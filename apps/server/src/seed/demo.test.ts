@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { hasValidLuhnDigit } from '@farmcam/contract';
 import { eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../lib/clock.ts';
-import { openTestDatabase } from '../../../test/helpers/test-database.ts';
-import type { DatabaseHandle } from '../client.ts';
-import { customers, dailyUsage, sims, subscriptions } from '../schema.ts';
+import { ManualClock } from '../lib/clock.ts';
+import { openTestDatabase } from '../../test/helpers/test-database.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { customers, dailyUsage, sims, subscriptions } from '../db/schema.ts';
 import { demoStockSims, seedDemoData } from './demo.ts';
 
 let database: DatabaseHandle;
@@ -83,7 +83,7 @@ describe('demo data', () => {
 describe('README demo section', () => {
   it('lists every stock SIM with its real code and ICCID', () => {
     const readme = fs.readFileSync(
-      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../README.md'),
+      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md'),
       'utf8',
     );
     for (const sim of demoStockSims) {

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { withLuhnDigit } from '@farmcam/contract';
 import { eq, sql } from 'drizzle-orm';
-import type { Clock } from '../../lib/clock.ts';
-import { advisoryLockKeys, type Database, type Executor } from '../client.ts';
+import type { Clock } from '../lib/clock.ts';
+import { advisoryLockKeys, type Database, type Executor } from '../db/client.ts';
 import {
   appSettings,
   customers,
@@ -22,8 +22,8 @@ import {
   type BillingInterval,
   type PlanTier,
   type SubscriptionStatus,
-} from '../schema.ts';
-import { attemptsMadeBy, nextRetryAt } from '../../providers/billing/dunning-policy.ts';
+} from '../db/schema.ts';
+import { attemptsMadeBy, nextRetryAt } from '../providers/billing/dunning-policy.ts';
 import {
   defaultInvoicing,
   includedVat,
@@ -31,7 +31,7 @@ import {
   insertCustomer,
   invoiceUrls,
   numberInvoicesInCreationOrder,
-} from '../../providers/billing/local/ledger.ts';
+} from '../providers/billing/local/ledger.ts';
 import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
 
 const seedMarker = 'demo-seed-version';

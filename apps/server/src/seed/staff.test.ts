@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../lib/tokens.ts';
-import { openDatabase, type DatabaseHandle } from '../client.ts';
-import { staff } from '../schema.ts';
+import { verifyPassword } from '../lib/tokens.ts';
+import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { staff } from '../db/schema.ts';
 import { seedDemoStaff } from './staff.ts';
 
 let database: DatabaseHandle;

@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { generatePassword, hashPassword } from '../../lib/tokens.ts';
-import type { Database } from '../client.ts';
-import { staff } from '../schema.ts';
+import { generatePassword, hashPassword } from '../lib/tokens.ts';
+import type { Database } from '../db/client.ts';
+import { staff } from '../db/schema.ts';
 
 export const demoStaffPasswordFile = (dataDir: string) =>
   path.join(dataDir, 'demo-staff-passwords.txt');

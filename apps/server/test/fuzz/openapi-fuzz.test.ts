@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { billingCustomers, customers, invoices, sims } from '../../src/db/schema.ts';
-import { seedDemoData } from '../../src/db/seed/demo.ts';
+import { seedDemoData } from '../../src/seed/demo.ts';
 import {
   bearer,
   createTestContext,

@@ -4,7 +4,7 @@ import { createActors, type Actors } from '../../../test/helpers/authorization.t
 import { createTestContext, nextIp, type TestContext } from '../../../test/helpers/test-app.ts';
 import { testConfig } from '../../config/config.ts';
 import { auditLog, billingCustomers, rateLimits, sims } from '../../db/schema.ts';
-import { demoIccid, seedDemoData, demoStockIccid } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData, demoStockIccid } from '../../seed/demo.ts';
 import { activationLimits } from './activation-throttle.ts';
 import { activationMessages } from './activation.service.ts';
 

@@ -26,7 +26,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireCustomerScope } from '../../plugins/auth.ts';
+import { requireCustomerScope } from '../auth/auth.plugin.ts';
 import type { ActivationCaller, ActivationService } from './activation.service.ts';
 
 const lookupErrors = {

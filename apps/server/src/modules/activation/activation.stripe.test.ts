@@ -11,7 +11,7 @@ import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-fak
 import { createTestContext, nextIp, type TestContext } from '../../../test/helpers/test-app.ts';
 import type { Config } from '../../config/config.ts';
 import { billingCustomers, customers, sims, subscriptions } from '../../db/schema.ts';
-import { seedDemoData, demoStockIccid, type DemoStockCode } from '../../db/seed/demo.ts';
+import { seedDemoData, demoStockIccid, type DemoStockCode } from '../../seed/demo.ts';
 
 const webhookSecret = 'whsec_activation_test';
 const start = new Date('2026-03-10T12:00:00Z');

@@ -20,7 +20,7 @@ import {
   sims,
   subscriptions,
 } from '../../db/schema.ts';
-import { seedDemoData, demoStockIccid } from '../../db/seed/demo.ts';
+import { seedDemoData, demoStockIccid } from '../../seed/demo.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
 import { chargeInvoice, insertCard, issueInvoice } from '../../providers/billing/local/ledger.ts';

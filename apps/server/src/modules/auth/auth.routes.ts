@@ -11,7 +11,7 @@ import {
 } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requestContext, requireSession } from '../../plugins/auth.ts';
+import { requestContext, requireSession } from './auth.plugin.ts';
 import type { AuthService } from './auth.service.ts';
 import type { StaffAccountsService } from './staff-accounts.service.ts';
 

@@ -15,7 +15,7 @@ import {
   type TestContext,
 } from '../../../test/helpers/test-app.ts';
 import { invoices, subscriptions } from '../../db/schema.ts';
-import { seedCatalogue } from '../../db/seed/demo.ts';
+import { seedCatalogue } from '../../seed/demo.ts';
 
 const periodStart = new Date('2026-03-01T00:00:00Z');
 const periodEnd = new Date('2026-04-01T00:00:00Z');

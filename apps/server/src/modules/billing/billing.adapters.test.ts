@@ -9,7 +9,7 @@ import { createActors, type Actors } from '../../../test/helpers/authorization.t
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
 import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-fake-server.ts';
 import { invoices, paymentMethods, sims, subscriptions, webhookEvents } from '../../db/schema.ts';
-import { seedCatalogue } from '../../db/seed/demo.ts';
+import { seedCatalogue } from '../../seed/demo.ts';
 import { BillingError } from '../../providers/billing/billing.ts';
 import {
   insertCard,

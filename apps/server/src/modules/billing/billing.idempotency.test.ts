@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActors, type Actors } from '../../../test/helpers/authorization.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
 import { auditLog, billingSessions, sims, subscriptions } from '../../db/schema.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 
 let context: TestContext;
 let actors: Actors;

@@ -10,7 +10,7 @@ import {
   sims,
   subscriptions,
 } from '../../db/schema.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 
 let context: TestContext;
 let actors: Actors;

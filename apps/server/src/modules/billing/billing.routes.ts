@@ -31,7 +31,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { requestContext, requireCustomerScope } from '../../plugins/auth.ts';
+import { requestContext, requireCustomerScope } from '../auth/auth.plugin.ts';
 import { requireOwnedBillingCustomer } from '../ownership/ownership.ts';
 import type { Actor, BillingService } from './billing.service.ts';
 

@@ -8,7 +8,7 @@ import {
   updateNicknameResponse,
 } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requestContext, requireCustomerScope } from '../../plugins/auth.ts';
+import { requestContext, requireCustomerScope } from '../auth/auth.plugin.ts';
 import type { CamerasService } from './cameras.service.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };

@@ -2,7 +2,7 @@ import type { PlansResponse } from '@farmcam/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dailyUsage, subscriptions } from '../../db/schema.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import {
   bearer,
   createTestContext,

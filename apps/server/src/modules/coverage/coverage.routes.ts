@@ -5,7 +5,7 @@ import {
   signalAvailabilityResponse,
 } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requestContext } from '../../plugins/auth.ts';
+import { requestContext } from '../auth/auth.plugin.ts';
 import type { CoverageService } from './coverage.service.ts';
 
 /** Public: anyone may check coverage before buying, so no session is needed. */

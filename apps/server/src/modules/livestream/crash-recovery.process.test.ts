@@ -20,7 +20,7 @@ import {
   waitFor,
   type ServerProcess,
 } from '../../../test/helpers/server-processes.ts';
-import { demoIccid } from '../../db/seed/demo.ts';
+import { demoIccid } from '../../seed/demo.ts';
 import { recordingWorkFolder } from '../../lib/instance-workspace.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;

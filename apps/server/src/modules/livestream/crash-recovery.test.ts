@@ -14,7 +14,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextIp, signInCustomer } from '../../../test/helpers/test-app.ts';
 import { queryRows } from '../../db/client.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { clips, instances, livestreams } from '../../db/schema.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { createInstance, deadAfterMs, type Instance } from '../../lib/instance.ts';

@@ -9,12 +9,18 @@ import {
   filesystemMediaRoutes,
   type FilesystemStorage,
 } from '../../providers/storage/filesystem-storage.ts';
-import type { Livestreaming } from './create-livestreaming.ts';
+import type { ClipStorage } from '../../providers/storage/storage.ts';
 import { livestreamPublicRoutes } from './livestream.public-routes.ts';
+import type { LivestreamService } from './livestream.service.ts';
 
 export async function livestreamPublicPlugin(
   app: FastifyInstance,
-  options: { livestreaming: Livestreaming; db: Database; clock: Clock; publicUrl: string },
+  options: {
+    livestreaming: { service: LivestreamService; storage: ClipStorage };
+    db: Database;
+    clock: Clock;
+    publicUrl: string;
+  },
 ) {
   const { livestreaming } = options;
   await app.register(livestreamPublicRoutes, {

@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, nextIp, type TestContext } from '../../../test/helpers/test-app.ts';
 import { queryRows } from '../../db/client.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { clips, livestreams, livestreamViews, rateLimits } from '../../db/schema.ts';
 import { livestreamRepository, otherSitesHost } from './livestream.repository.ts';
 import { newPublicId, publicLivestreamLimits, recordedAtCaption } from './livestream.service.ts';

@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { livestreams, subscriptions } from '../../db/schema.ts';
 import { recordingReasons } from '../../providers/recorder/recorder.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';

@@ -22,7 +22,7 @@ import {
 } from '@farmcam/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireCustomerScope } from '../../plugins/auth.ts';
+import { requireCustomerScope } from '../auth/auth.plugin.ts';
 import type { CustomerScope, LivestreamService } from './livestream.service.ts';
 
 const errors = {

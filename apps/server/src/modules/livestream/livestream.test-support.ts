@@ -22,7 +22,7 @@ import {
   createFilesystemStorage,
   type FilesystemStorage,
 } from '../../providers/storage/filesystem-storage.ts';
-import { createLivestreaming, type Livestreaming } from './create-livestreaming.ts';
+import { createLivestreaming, type Livestreaming } from '../../jobs/livestreaming.ts';
 import type { CameraPortOpener } from './recording.service.ts';
 
 export interface LivestreamTestContext extends TestContext {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { clips, livestreams, subscriptions } from '../../db/schema.ts';
 import { startJobs } from '../../jobs/job-runner.ts';
 import { systemClock } from '../../lib/clock.ts';
@@ -17,7 +17,7 @@ import { createRateLimiter } from '../../lib/rate-limiter.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
 import { createFfmpegRecorder, recordingReasons } from '../../providers/recorder/recorder.ts';
 import { signInCustomer, nextIp } from '../../../test/helpers/test-app.ts';
-import { createLivestreaming } from './create-livestreaming.ts';
+import { createLivestreaming } from '../../jobs/livestreaming.ts';
 import { showcaseRetryAfterFailureMs } from './livestream.service.ts';
 import {
   createLivestreamTestContext,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData, demoIccid } from '../../db/seed/demo.ts';
+import { seedDemoData, demoIccid } from '../../seed/demo.ts';
 import { customers } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { requireCustomerScope } from '../../plugins/auth.ts';
+import { requireCustomerScope } from '../auth/auth.plugin.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
 import {
   bearer,

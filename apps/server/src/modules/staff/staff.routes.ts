@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
-import { requestContext, requireStaff } from '../../plugins/auth.ts';
+import { requestContext, requireStaff } from '../auth/auth.plugin.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { staffRepository } from './staff.repository.ts';
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { routerStatus, sims } from '../../db/schema.ts';
-import { demoCustomers, demoIccid, seedDemoData } from '../../db/seed/demo.ts';
+import { demoCustomers, demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { AppError } from '../../errors.ts';
 import {
   startFakeSimPlatform,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingCustomers, dailyUsage, sims, subscriptions } from '../../db/schema.ts';
-import { seedCatalogue } from '../../db/seed/demo.ts';
+import { seedCatalogue } from '../../seed/demo.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
 import {
   createTestContext,

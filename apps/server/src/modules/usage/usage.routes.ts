@@ -1,6 +1,6 @@
 import { dataUsageQuery, dataUsageResponse, errorBody, iccidParams } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireCustomerScope } from '../../plugins/auth.ts';
+import { requireCustomerScope } from '../auth/auth.plugin.ts';
 import type { UsageService } from './usage.service.ts';
 
 export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async (

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type DatabaseHandle } from '../../db/client.ts';
 import { customers, dailyUsage, sims, subscriptions, billingCustomers } from '../../db/schema.ts';
-import { seedCatalogue } from '../../db/seed/demo.ts';
+import { seedCatalogue } from '../../seed/demo.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { openTestDatabase } from '../../../test/helpers/test-database.ts';
 import { describeConnectivityPlatform } from '../../../test/contracts/connectivity.contract-cases.ts';

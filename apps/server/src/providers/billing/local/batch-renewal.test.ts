@@ -18,7 +18,7 @@ import {
   payments,
   subscriptions,
 } from '../../../db/schema.ts';
-import { seedCatalogue } from '../../../db/seed/demo.ts';
+import { seedCatalogue } from '../../../seed/demo.ts';
 import { ManualClock } from '../../../lib/clock.ts';
 import type { BillingEvent } from '../billing.ts';
 import { invoiceUrls } from './ledger.ts';

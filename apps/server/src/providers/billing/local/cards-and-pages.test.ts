@@ -5,7 +5,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, paymentMethods, payments, sims, subscriptions } from '../../../db/schema.ts';
-import { seedDemoData } from '../../../db/seed/demo.ts';
+import { seedDemoData } from '../../../seed/demo.ts';
 import {
   bearer,
   createTestContext,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/helpers/test-app.ts';
 import { createActors, type Actors } from '../../../../test/helpers/authorization.ts';
 import { invoices, paymentMethods, payments, sims, subscriptions } from '../../../db/schema.ts';
-import { demoIccid, seedDemoData } from '../../../db/seed/demo.ts';
+import { demoIccid, seedDemoData } from '../../../seed/demo.ts';
 import { dunningPolicy } from '../dunning-policy.ts';
 
 let context: TestContext;

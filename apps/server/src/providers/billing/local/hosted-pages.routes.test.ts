@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingCustomers, customers, invoices } from '../../../db/schema.ts';
-import { seedDemoData } from '../../../db/seed/demo.ts';
+import { seedDemoData } from '../../../seed/demo.ts';
 import {
   bearer,
   createTestContext,

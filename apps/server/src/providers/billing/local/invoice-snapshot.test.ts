@@ -16,7 +16,7 @@ import { createPaidHeavySubscriber } from '../../../../test/helpers/billing-subs
 import { pdfText } from '../../../../test/helpers/pdf-text.ts';
 import type { Config } from '../../../config/config.ts';
 import { creditNotes, customers, invoices, sims } from '../../../db/schema.ts';
-import { seedCatalogue } from '../../../db/seed/demo.ts';
+import { seedCatalogue } from '../../../seed/demo.ts';
 import { creditNotePdfUrl, defaultInvoicing } from './ledger.ts';
 
 const periodStart = new Date('2026-03-01T00:00:00Z');

@@ -15,7 +15,7 @@ import {
 import { createPaidHeavySubscriber } from '../../../../test/helpers/billing-subscriber.ts';
 import { pdfText } from '../../../../test/helpers/pdf-text.ts';
 import { creditNotes, customers, invoices } from '../../../db/schema.ts';
-import { seedCatalogue } from '../../../db/seed/demo.ts';
+import { seedCatalogue } from '../../../seed/demo.ts';
 import { issueInvoice } from './ledger.ts';
 
 const periodStart = new Date('2026-03-01T00:00:00Z');

@@ -32,8 +32,8 @@ import {
   sims,
   subscriptions,
 } from '../../../db/schema.ts';
-import { priceId } from '../../../db/seed/catalogue.ts';
-import { seedCatalogue } from '../../../db/seed/demo.ts';
+import { priceId } from '../../../seed/catalogue.ts';
+import { seedCatalogue } from '../../../seed/demo.ts';
 import { isoDay } from '../money.ts';
 import { dunningPolicy } from '../dunning-policy.ts';
 import type { LocalBillingEngine } from './local-billing-engine.ts';

@@ -1,35 +1,40 @@
 /**
- * Puts livestreaming together: storage, recorder, services, and the jobs that record. The API
- * (buildApp) and the workers (server.ts) share one instance. The recording queue is bound to
+ * Puts livestreaming together: storage, recorder, services, and the jobs that record. It lives
+ * with the jobs, above the modules, because the recording queue the services use sends the
+ * record-clip job (modules never import jobs: docs/decisions/084). The API (buildApp) and the
+ * workers (server.ts) share one instance. The recording queue is bound to
  * pg-boss once it runs; until then (or in a process without workers) recordings on request
  * answer 503 and everything else works.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config/config.ts';
-import type { Database } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
-import type { JobDefinition, JobRunner } from '../../jobs/job-runner.ts';
-import { queueLivestreamRecordingsJob } from '../../jobs/queue-livestream-recordings.job.ts';
-import { recordLivestreamClipJob } from '../../jobs/record-livestream-clip.job.ts';
-import { recoverDeadWorkersJob } from '../../jobs/recover-dead-workers.job.ts';
-import { switchOffUnusedLivestreamsJob } from '../../jobs/switch-off-unused-livestreams.job.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { recordingWorkFolder } from '../../lib/instance-workspace.ts';
-import type { RateLimiter } from '../../lib/rate-limiter.ts';
-import type { LocalCamera } from '../../providers/camera/local-camera.ts';
-import type { Mailer } from '../../providers/mail/mail.ts';
-import { createFfmpegRecorder, type Recorder } from '../../providers/recorder/recorder.ts';
-import { createClipStorage } from '../../providers/storage/create-clip-storage.ts';
-import type { ClipStorage } from '../../providers/storage/storage.ts';
-import { createLivestreamService, type LivestreamService } from './livestream.service.ts';
+import type { Config } from '../config/config.ts';
+import type { Database } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import type { JobDefinition, JobRunner } from './job-runner.ts';
+import { queueLivestreamRecordingsJob } from './queue-livestream-recordings.job.ts';
+import { recordLivestreamClipJob } from './record-livestream-clip.job.ts';
+import { recoverDeadWorkersJob } from './recover-dead-workers.job.ts';
+import { switchOffUnusedLivestreamsJob } from './switch-off-unused-livestreams.job.ts';
+import type { Clock } from '../lib/clock.ts';
+import { recordingWorkFolder } from '../lib/instance-workspace.ts';
+import type { RateLimiter } from '../lib/rate-limiter.ts';
+import type { LocalCamera } from '../providers/camera/local-camera.ts';
+import type { Mailer } from '../providers/mail/mail.ts';
+import { createFfmpegRecorder, type Recorder } from '../providers/recorder/recorder.ts';
+import { createClipStorage } from '../providers/storage/create-clip-storage.ts';
+import type { ClipStorage } from '../providers/storage/storage.ts';
+import {
+  createLivestreamService,
+  type LivestreamService,
+} from '../modules/livestream/livestream.service.ts';
 import {
   createRecordingService,
   type CameraPortOpener,
   type RecordClipPayload,
   type RecordingQueue,
   type RecordingService,
-} from './recording.service.ts';
+} from '../modules/livestream/recording.service.ts';
 
 export interface Livestreaming {
   service: LivestreamService;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, unauthenticated } from '../errors.ts';
-import type { AuthService, Principal, RequestContext } from '../modules/auth/auth.service.ts';
+import { AppError, unauthenticated } from '../../errors.ts';
+import type { AuthService, Principal, RequestContext } from './auth.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
