@@ -3,6 +3,7 @@ import { createBrowserRouter } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { Loader } from '../components/ui/spinner.tsx';
 import { paths } from '../config/paths.ts';
+import { LoginPage } from '../features/auth/components/login-page.tsx';
 import { loadChunk } from './chunk-loading.ts';
 import { FrameLayout } from './layout/frame-layout.tsx';
 import type { RouteHandle } from './layout/route-handle.ts';
@@ -35,13 +36,15 @@ export const routes: RouteObject[] = [
       {
         element: <FrameLayout navigation="customer" />,
         children: [
+          // The landing page is in the first bundle: loaded on demand, it was a second round
+          // trip before the first screen could paint (decision 083). Every other page is lazy.
           {
             index: true,
-            ...lazyPage(
-              { title: ({ isSignedIn }) => (isSignedIn ? 'Welcome back' : 'Sign in') },
-              () => import('../features/auth/components/login-page.tsx'),
-              (module) => module.LoginPage,
-            ),
+            handle: {
+              title: ({ isSignedIn }) => (isSignedIn ? 'Welcome back' : 'Sign in'),
+            } satisfies RouteHandle,
+            Component: LoginPage,
+            errorElement: <RouteErrorScreen />,
           },
           {
             path: paths.magicLink.pattern,
