@@ -239,7 +239,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         readiness: deps.readiness ?? createReadiness({ database: deps.database }),
       });
       await api.register(authRoutes, { auth, staffAccounts });
-      await api.register(staffRoutes, { auth, db });
+      await api.register(staffRoutes, { auth, db, clock: deps.clock });
       await api.register(camerasRoutes, { cameras });
       await api.register(usageRoutes, { usage });
       await api.register(coverageRoutes, { coverage });

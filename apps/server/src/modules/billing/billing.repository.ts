@@ -1,6 +1,7 @@
 /** Reads of the billing read model (our tables), for the billing endpoints. */
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
+import { currentSubscriptionOrder } from '../../db/current-subscription.ts';
 import {
   availableCredit,
   creditNotePdfUrl,
@@ -26,7 +27,7 @@ export type SubscriptionWithPlan = {
 };
 
 export const billingRepository = {
-  /** The billing customer's subscription that matters now: a live one, else the newest. */
+  /** The billing customer's current subscription (db/current-subscription.ts). */
   async currentSubscription(
     executor: Executor,
     billingCustomerId: string,
@@ -37,10 +38,7 @@ export const billingRepository = {
       .innerJoin(prices, eq(prices.id, subscriptions.priceId))
       .innerJoin(products, eq(products.id, prices.productId))
       .where(eq(subscriptions.billingCustomerId, billingCustomerId))
-      .orderBy(
-        sql`case when ${subscriptions.status} = 'canceled' then 1 else 0 end`,
-        desc(subscriptions.createdAt),
-      )
+      .orderBy(currentSubscriptionOrder)
       .limit(1);
     return row;
   },
@@ -120,7 +118,7 @@ export const billingRepository = {
     return row;
   },
 
-  /** Each SIM with its newest subscription, for reconciling SIM state with billing. */
+  /** Each SIM with its current subscription, for reconciling SIM state with billing. */
   async simsWithLatestSubscription(db: Database, iccid?: string) {
     return db
       .selectDistinctOn([subscriptions.simIccid], {
@@ -131,10 +129,6 @@ export const billingRepository = {
       .from(subscriptions)
       .innerJoin(sims, eq(sims.iccid, subscriptions.simIccid))
       .where(iccid === undefined ? undefined : eq(subscriptions.simIccid, iccid))
-      .orderBy(
-        subscriptions.simIccid,
-        sql`case when ${subscriptions.status} = 'canceled' then 1 else 0 end`,
-        desc(subscriptions.createdAt),
-      );
+      .orderBy(subscriptions.simIccid, currentSubscriptionOrder);
   },
 };

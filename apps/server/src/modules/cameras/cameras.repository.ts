@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
 import { routerStatus, sims, type SimState, type SubscriptionStatus } from '../../db/schema.ts';
 
 export interface CameraRow {
@@ -22,8 +23,8 @@ export interface CameraRow {
 
 export const camerasRepository = {
   /**
-   * A customer's cameras (SIMs out of stock), each with its newest subscription and plan and its
-   * use in `month` (its first day), in the order they were added. One statement: the newest
+   * A customer's cameras (SIMs out of stock), each with its current subscription (db/current-subscription.ts) and plan and its
+   * use in `month` (its first day), in the order they were added. One statement: the current
    * subscriptions of these SIMs in one pass (DISTINCT ON), usage from monthly_usage's primary key
    * (the roll-up of daily_usage kept by a trigger). The rows come back as one JSON array, which
    * both drivers parse far faster than a thousand rows of fifteen columns.
@@ -45,7 +46,7 @@ export const camerasRepository = {
         join cams on cams.iccid = sub.sim_iccid
         join prices p on p.id = sub.price_id
         join products pr on pr.id = p.product_id
-        order by sub.sim_iccid, sub.created_at desc
+        order by sub.sim_iccid, ${currentSubscriptionFirst('sub')}
       )
       select coalesce(json_agg(camera order by camera.added_at, camera.iccid), '[]') as cameras
       from (

@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
 import { isAliveSql } from '../../lib/instance.ts';
 import { clips, livestreams, type SimState, type SubscriptionStatus } from '../../db/schema.ts';
 
@@ -51,7 +52,7 @@ const cameraPlanSelect = sql`
     join prices pr on pr.id = sub.price_id
     join products p on p.id = pr.product_id
     where sub.sim_iccid = s.iccid
-    order by sub.created_at desc, sub.id desc
+    order by ${currentSubscriptionFirst('sub')}
     limit 1
   ) plan on true
   left join livestreams l on l.sim_iccid = s.iccid`;

@@ -10,12 +10,16 @@ import type { Database } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import { requestContext, requireStaff } from '../auth/auth.plugin.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import { businessDay } from '../../lib/business-calendar.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { countCameraStates } from './camera-state-counts.ts';
 import { staffRepository } from './staff.repository.ts';
 
-export const staffRoutes: FastifyPluginAsyncZod<{ auth: AuthService; db: Database }> = async (
-  app,
-  { auth, db },
-) => {
+export const staffRoutes: FastifyPluginAsyncZod<{
+  auth: AuthService;
+  db: Database;
+  clock: Clock;
+}> = async (app, { auth, db, clock }) => {
   app.get(
     '/staff/customers',
     {
@@ -30,18 +34,13 @@ export const staffRoutes: FastifyPluginAsyncZod<{ auth: AuthService; db: Databas
     async (request) => {
       requireStaff(request);
       const rows = await staffRepository.searchCustomers(db, request.query.q, request.query.limit);
+      const today = businessDay(clock.now());
       return {
         customers: rows.map((row) => ({
           id: row.id,
           email: row.email,
           createdAt: new Date(row.created_at).toISOString(),
-          cameraCount: Number(row.camera_count),
-          states: {
-            active: Number(row.active),
-            paused: Number(row.paused),
-            attention: Number(row.attention),
-            terminated: Number(row.terminated),
-          },
+          ...countCameraStates(row.camera_groups, today),
         })),
       };
     },

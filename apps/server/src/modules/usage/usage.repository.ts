@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
 
 export interface UsageAlertCandidate {
   iccid: string;
@@ -58,7 +59,7 @@ export const usageRepository = {
         join prices p on p.id = sub.price_id
         join products pr on pr.id = p.product_id
         where sub.sim_iccid = s.iccid
-        order by sub.created_at desc
+        order by ${currentSubscriptionFirst('sub')}
         limit 1
       ) plan on true
       where s.state <> 'terminated'

@@ -14,6 +14,7 @@
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
+import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
 import { appSettings, dailyUsage, sims } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -319,7 +320,7 @@ export function createLocalSimPlatform(deps: {
   };
 }
 
-/** Live, unbarred SIMs with the allowance of their newest subscription's product. */
+/** Live, unbarred SIMs with the allowance of their current subscription's product. */
 async function meteredSimsWithAllowance(
   executor: Executor,
 ): Promise<{ iccid: string; allowanceGb: number }[]> {
@@ -334,7 +335,7 @@ async function meteredSimsWithAllowance(
         join prices p on p.id = sub.price_id
         join products pr on pr.id = p.product_id
         where sub.sim_iccid = s.iccid
-        order by sub.created_at desc
+        order by ${currentSubscriptionFirst('sub')}
         limit 1
       ) plan on true
       where s.state = 'active' and not s.is_barred
