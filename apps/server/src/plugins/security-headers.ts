@@ -39,6 +39,9 @@ function contentSecurityPolicyDirectives(options: SecurityHeaderOptions) {
   };
 }
 
+const transportSecurity = (isHttps: boolean) =>
+  isHttps ? { maxAge: 31_536_000, includeSubDomains: true } : (false as const);
+
 /** Helmet's defaults but our policy, framing denied outright, and HSTS only over https. */
 function strictHelmetOptions(options: SecurityHeaderOptions): FastifyHelmetOptions {
   return {
@@ -47,9 +50,7 @@ function strictHelmetOptions(options: SecurityHeaderOptions): FastifyHelmetOptio
       directives: contentSecurityPolicyDirectives(options),
     },
     xFrameOptions: { action: 'deny' },
-    strictTransportSecurity: options.isHttps
-      ? { maxAge: 31_536_000, includeSubDomains: true }
-      : false,
+    strictTransportSecurity: transportSecurity(options.isHttps),
   };
 }
 
@@ -59,7 +60,7 @@ function strictHelmetOptions(options: SecurityHeaderOptions): FastifyHelmetOptio
  */
 function publicEmbedHelmetOptions(options: SecurityHeaderOptions): FastifyHelmetOptions {
   return {
-    ...strictHelmetOptions(options),
+    strictTransportSecurity: transportSecurity(options.isHttps),
     contentSecurityPolicy: false,
     xFrameOptions: false,
     crossOriginResourcePolicy: false,
