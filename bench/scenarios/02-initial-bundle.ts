@@ -10,7 +10,9 @@ import zlib from 'node:zlib';
 import { metric, type Scenario } from '../lib/types.ts';
 
 const name = 'initial-bundle';
-const jsBudgetBytes = 120 * 1024;
+// Issue 15's aim. React with React DOM (67 KB) and React Router (29 KB), each gzipped on its
+// own, are over it before any code of ours (docs/decisions/083-faster-first-screen.md).
+const jsBudgetBytes = 90 * 1024;
 
 interface Tag {
   tag: string;

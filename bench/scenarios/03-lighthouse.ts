@@ -39,6 +39,8 @@ interface RunSummary {
   accessibility: number | null;
   timingsMs: Record<string, number | null>;
   cumulativeLayoutShift: number | null;
+  /** Bytes of JavaScript the page loaded (as transferred, br), lazy chunks included. */
+  scriptTransferBytes: number | null;
   failedAccessibilityAudits: string[];
   /** Performance audits with estimated savings, biggest first: where the score goes. */
   opportunities: string[];
@@ -109,6 +111,15 @@ async function putSessionInBrowser(port: number, origin: string, token: string):
   }
 }
 
+/** The transferred bytes of the Script requests in Lighthouse's network-requests table. */
+function scriptBytes(details: unknown): number | null {
+  const items = (details as { items?: { resourceType?: string; transferSize?: number }[] })?.items;
+  if (!Array.isArray(items)) return null;
+  return items
+    .filter((item) => item.resourceType === 'Script')
+    .reduce((total, item) => total + (item.transferSize ?? 0), 0);
+}
+
 async function runOnce(url: string, sessionToken?: string): Promise<RunSummary> {
   // chrome-launcher throws a missing binary from an event handler, out of reach of try/catch.
   try {
@@ -172,6 +183,7 @@ async function runOnce(url: string, sessionToken?: string): Promise<RunSummary> 
         Object.keys(timingAudits).map((id) => [id, numeric(id)]),
       ) as Record<string, number | null>,
       cumulativeLayoutShift: numeric('cumulative-layout-shift'),
+      scriptTransferBytes: scriptBytes(lhr.audits['network-requests']?.details),
       failedAccessibilityAudits: accessibilityRefs
         .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score === 0)
         .map((ref) => `${ref.id}: ${lhr.audits[ref.id]?.title ?? ''}`),
@@ -331,6 +343,14 @@ const scenario: Scenario = {
       }
       const cls = of((run) => run.cumulativeLayoutShift);
       metrics.push(metric(name, label('CLS'), cls === null ? null : Number(cls.toFixed(3)), ''));
+      metrics.push(
+        metric(
+          name,
+          label('JS transferred'),
+          of((run) => run.scriptTransferBytes),
+          'bytes',
+        ),
+      );
     }
     return { metrics, details: { pages: results } };
   },
