@@ -693,6 +693,50 @@ export const webhookEvents = pgTable('webhook_events', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The local billing engine's events, as Stripe keeps its webhook events (docs/decisions/077):
+ * written in the transaction of the change that raised them, handed to the app's handlers after
+ * the commit, and tried again until delivered (at least once, for up to three days). The id
+ * gives the order they were raised in. Undelivered with no next attempt: given up on.
+ */
+export const billingEngineEvents = pgTable(
+  'billing_engine_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** Deliveries started (each claims the event for a while: the claim's lease). */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** When a process may take the event up: a retry's time, or the end of a claim's lease. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  },
+  (table) => [
+    // The delivery job's question: undelivered events whose next attempt is due.
+    index('billing_engine_events_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.deliveredAt} is null`),
+  ],
+);
+
+/**
+ * The dunning e-mails sent, one per failed attempt of an invoice: an event delivered twice (its
+ * process died before marking it delivered) does not e-mail the customer twice (decision 077).
+ */
+export const dunningMails = pgTable(
+  'dunning_mails',
+  {
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    attemptCount: integer('attempt_count').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.invoiceId, table.attemptCount] })],
+);
+
 /** Key/value settings the app keeps for itself, e.g. the local billing engine's test clock. */
 export const appSettings = pgTable(
   'app_settings',

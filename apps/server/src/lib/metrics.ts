@@ -314,3 +314,15 @@ const paymentsFailed = new Counter({
 export function countPayment(billing: 'local' | 'stripe', isPaid: boolean, count = 1): void {
   (isPaid ? paymentsSucceeded : paymentsFailed).labels(billing).inc(count);
 }
+
+const billingEventDeliveries = new Counter({
+  name: 'farmcam_billing_event_deliveries_total',
+  help: "Local billing engine events handed to the app's handlers, by outcome (delivered, retrying: a handler failed and it is tried again later, gave_up: failing for three days).",
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** One delivery of a local billing engine event (decision 077). */
+export function countBillingEventDelivery(outcome: 'delivered' | 'retrying' | 'gave_up'): void {
+  billingEventDeliveries.labels(outcome).inc();
+}

@@ -83,11 +83,18 @@ export function createBillingModule(deps: {
       checkoutHooks: deps.checkoutHooks,
       // The supplier is fixed in each invoice's snapshot when it is issued (decision 026).
       invoicing: { ...config.invoicing, supplier: config.supplier },
-      onHandlerError: (error, event) =>
-        log.warn(
-          { err: error, event },
-          'A billing event handler failed; the billing job will retry',
-        ),
+      onDeliveryFailure: ({ error, event, eventId, attempts, nextAttemptAt }) => {
+        const details = { err: error, eventId, eventType: event.type, attempts };
+        if (nextAttemptAt) {
+          log.warn(
+            { ...details, nextAttemptAt },
+            'A billing event handler failed; the event is delivered again later',
+          );
+        } else {
+          // Three days of failures (decision 077): an operator redelivers it by hand, or not.
+          log.error(details, 'A billing event could not be delivered for three days; gave up');
+        }
+      },
     });
   }
   const provider: BillingProvider = (engine ?? stripe)!;

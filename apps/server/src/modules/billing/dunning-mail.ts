@@ -2,11 +2,12 @@
  * The e-mail a customer gets for each failed renewal payment of the local engine (Stripe sends
  * its own): what failed and why, when we try again, when the plan ends if it stays unpaid, and
  * the hosted invoice page to pay it on (docs/decisions/025). One e-mail per failed attempt: the
- * engine raises the event once, after the attempt is committed.
+ * engine delivers its event at least once (again after a failure or a process that died,
+ * decision 077), and each e-mail sent is recorded, so a second delivery sends nothing.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { billingCustomers, sims } from '../../db/schema.ts';
+import { billingCustomers, dunningMails, sims } from '../../db/schema.ts';
 import type { BillingEvent } from '../../providers/billing/billing.ts';
 import { dunningPolicy } from '../../providers/billing/dunning-policy.ts';
 import { formatDay, formatMoney } from '../../providers/billing/money.ts';
@@ -42,6 +43,12 @@ export function dunningMessage(
 export function createDunningMail(deps: { db: Database; mailer: Mailer; publicUrl: string }) {
   return {
     async send(event: PaymentFailed): Promise<void> {
+      const attempt = and(
+        eq(dunningMails.invoiceId, event.invoiceId),
+        eq(dunningMails.attemptCount, event.attemptCount),
+      );
+      const [sent] = await deps.db.select().from(dunningMails).where(attempt);
+      if (sent) return;
       const [customer] = await deps.db
         .select({ email: billingCustomers.email })
         .from(billingCustomers)
@@ -61,6 +68,12 @@ export function createDunningMail(deps: { db: Database; mailer: Mailer; publicUr
           invoiceUrl,
         }),
       );
+      // Recorded once the mail server has it: a process that dies in between sends it twice on
+      // the next delivery, never not at all. Deliveries do not overlap (each claims its event).
+      await deps.db
+        .insert(dunningMails)
+        .values({ invoiceId: event.invoiceId, attemptCount: event.attemptCount })
+        .onConflictDoNothing();
     },
   };
 }

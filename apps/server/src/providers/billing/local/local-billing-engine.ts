@@ -66,6 +66,7 @@ import {
 } from './test-cards.ts';
 import type { TestClock } from './test-clock.ts';
 import { demoSupplier } from './invoice-snapshot.ts';
+import { createBillingEventStore, type BillingEventDeliveryFailure } from './engine-events.ts';
 import {
   plainRenewal,
   readRenewalChunk,
@@ -107,6 +108,11 @@ export interface LocalBillingEngine extends BillingProvider {
    */
   runBillingCycle(at?: Date): Promise<{ renewed: number; events: BillingEvent[] }>;
   /**
+   * Hands over the events whose delivery is due: retries of failed handlers, and events whose
+   * process died before delivering them (the delivery job, docs/decisions/077).
+   */
+  deliverDueEvents(): Promise<{ delivered: number; failed: number }>;
+  /**
    * Validates and saves a card (test cards only), optionally as the default. A card already saved
    * is refused. Open invoices are paid with it only with the customer's consent to the amount
    * they were shown (`payAmountDue`, docs/decisions/027).
@@ -137,7 +143,13 @@ export interface LocalBillingEngineDeps {
   clock: TestClock;
   /** The portal's public address, for the hosted pages' absolute URLs. */
   publicUrl: string;
-  onHandlerError?: (error: Error, event: BillingEvent) => void;
+  /** A handler threw: the event is tried again later, or, after three days, given up on. */
+  onDeliveryFailure?: (failure: BillingEventDeliveryFailure) => void;
+  /**
+   * False: events are only written, and left to the delivery job (a test's stand-in for a
+   * process that dies between the commit and the delivery). True by default.
+   */
+  deliversAfterCommit?: boolean;
   /** The app's checks and account making when a checkout is paid (activation). */
   checkoutHooks?: CheckoutHooks;
   /** The supplier's invoice number prefix and VAT rate (docs/decisions/026). */
@@ -156,10 +168,18 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
   const { db, clock } = deps;
   const invoicing = deps.invoicing ?? defaultInvoicing;
   const handlers: BillingEventHandler[] = [];
+  const eventStore = createBillingEventStore({
+    db,
+    // Real time: the test clock runs ahead by its offset.
+    now: () => new Date(clock.now().getTime() - clock.offsetMs()),
+    handlers,
+    onFailure: deps.onDeliveryFailure,
+  });
 
   /**
-   * Events raised inside a transaction wait here until it commits: a handler calls other systems
-   * (the SIM platform), which must never see a change that is then rolled back.
+   * Events raised inside a transaction wait here until its work is done, then are written in it
+   * (docs/decisions/077) and handed over after the commit: a handler calls other systems (the
+   * SIM platform, the mail server), which must never see a change that is then rolled back.
    */
   const pendingEvents = new WeakMap<Executor, BillingEvent[]>();
 
@@ -168,22 +188,27 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
     if (pending) pending.push(event);
   }
 
-  /** Runs `work` in a transaction and then hands its events to the handlers. */
-  async function transact<Result>(work: (transaction: Transaction) => Promise<Result>) {
+  /**
+   * Runs `work` in a transaction that also writes the events it raised, then hands them to the
+   * handlers (each marked delivered, or retried later by the delivery job). `raised`, if given,
+   * collects them too (the billing cycle's result).
+   */
+  async function transact<Result>(
+    work: (transaction: Transaction) => Promise<Result>,
+    raised?: BillingEvent[],
+  ) {
     const events: BillingEvent[] = [];
+    let stored: Awaited<ReturnType<typeof eventStore.record>> = [];
     const result = await db.transaction(async (transaction) => {
       pendingEvents.set(transaction, events);
-      return work(transaction);
+      const result = await work(transaction);
+      stored = await eventStore.record(transaction, events);
+      return result;
     });
-    for (const event of events) {
-      for (const handler of handlers) {
-        try {
-          await handler(event);
-        } catch (error) {
-          // The reconciliation job repeats what a failed handler left undone.
-          deps.onHandlerError?.(error as Error, event);
-        }
-      }
+    raised?.push(...events);
+    // No handler yet (a process that only reads, a script): the delivery job hands them over.
+    if (deps.deliversAfterCommit !== false && handlers.length > 0) {
+      await eventStore.deliverRaised(stored);
     }
     return result;
   }
@@ -598,72 +623,69 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
       if (!at) await clock.refresh();
       const now = at ?? clock.now();
       const events: BillingEvent[] = [];
-      const collect: BillingEventHandler = async (event) => {
-        events.push(event);
-      };
-      handlers.push(collect);
       let renewed = 0;
-      try {
-        // Retries first: one due today may settle the invoice before the day's dunning step.
-        const retries = await db
-          .select({ id: invoices.id })
-          .from(invoices)
-          .innerJoin(billingCustomers, eq(billingCustomers.id, invoices.billingCustomerId))
-          .where(
-            and(
-              eq(billingCustomers.provider, 'local'),
-              eq(invoices.status, 'open'),
-              lte(invoices.nextPaymentAttempt, now),
-            ),
-          )
-          .orderBy(asc(invoices.nextPaymentAttempt));
-        for (const { id } of retries) {
-          await transact((transaction) => retryInvoice(transaction, id, now));
-        }
+      // Retries first: one due today may settle the invoice before the day's dunning step.
+      const retries = await db
+        .select({ id: invoices.id })
+        .from(invoices)
+        .innerJoin(billingCustomers, eq(billingCustomers.id, invoices.billingCustomerId))
+        .where(
+          and(
+            eq(billingCustomers.provider, 'local'),
+            eq(invoices.status, 'open'),
+            lte(invoices.nextPaymentAttempt, now),
+          ),
+        )
+        .orderBy(asc(invoices.nextPaymentAttempt));
+      for (const { id } of retries) {
+        await transact((transaction) => retryInvoice(transaction, id, now), events);
+      }
 
-        const lapsed = await db
-          .select({ id: subscriptions.id })
-          .from(subscriptions)
-          .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
-          .where(
-            and(
-              eq(billingCustomers.provider, 'local'),
-              inArray(subscriptions.status, ['past_due', 'overdue']),
-              lte(subscriptions.pastDueSince, new Date(now.getTime() - overdueAfterMs)),
-            ),
+      const lapsed = await db
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
+        .where(
+          and(
+            eq(billingCustomers.provider, 'local'),
+            inArray(subscriptions.status, ['past_due', 'overdue']),
+            lte(subscriptions.pastDueSince, new Date(now.getTime() - overdueAfterMs)),
+          ),
+        );
+      for (const { id } of lapsed) {
+        await transact((transaction) => applyDunning(transaction, id, now), events);
+      }
+
+      // A subscription with an unpaid renewal gets no new one until it is paid (restoreIfSettled).
+      const due = await db
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
+        .where(
+          and(
+            eq(billingCustomers.provider, 'local'),
+            inArray(subscriptions.status, ['active', 'paused']),
+            lte(subscriptions.currentPeriodEnd, now),
+          ),
+        )
+        .orderBy(asc(subscriptions.currentPeriodEnd));
+      const chunkSize = deps.renewalChunkSize ?? defaultRenewalChunkSize;
+      if (chunkSize <= 0) {
+        for (const { id } of due) {
+          renewed += await transact(
+            (transaction) => renewSubscription(transaction, id, now),
+            events,
           );
-        for (const { id } of lapsed) {
-          await transact((transaction) => applyDunning(transaction, id, now));
         }
-
-        // A subscription with an unpaid renewal gets no new one until it is paid (restoreIfSettled).
-        const due = await db
-          .select({ id: subscriptions.id })
-          .from(subscriptions)
-          .innerJoin(billingCustomers, eq(billingCustomers.id, subscriptions.billingCustomerId))
-          .where(
-            and(
-              eq(billingCustomers.provider, 'local'),
-              inArray(subscriptions.status, ['active', 'paused']),
-              lte(subscriptions.currentPeriodEnd, now),
-            ),
-          )
-          .orderBy(asc(subscriptions.currentPeriodEnd));
-        const chunkSize = deps.renewalChunkSize ?? defaultRenewalChunkSize;
-        if (chunkSize <= 0) {
-          for (const { id } of due) {
-            renewed += await transact((transaction) => renewSubscription(transaction, id, now));
-          }
-        }
-        for (let index = 0; chunkSize > 0 && index < due.length; index += chunkSize) {
-          const chunk = due.slice(index, index + chunkSize).map(({ id }) => id);
-          renewed += await renewChunk(chunk, now);
-        }
-      } finally {
-        handlers.splice(handlers.indexOf(collect), 1);
+      }
+      for (let index = 0; chunkSize > 0 && index < due.length; index += chunkSize) {
+        const chunk = due.slice(index, index + chunkSize).map(({ id }) => id);
+        renewed += await renewChunk(chunk, now, events);
       }
       return { renewed, events };
     },
+
+    deliverDueEvents: () => eventStore.deliverDue(),
 
     async addCard(billingCustomerId, card, makeDefault, consent) {
       await clock.refresh();
@@ -1019,7 +1041,7 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
    * fails rolls its chunk back; the chunk is then renewed one subscription per transaction, so
    * the others are not held back by it and the failure is raised as before.
    */
-  async function renewChunk(subscriptionIds: string[], now: Date) {
+  async function renewChunk(subscriptionIds: string[], now: Date, raised: BillingEvent[]) {
     try {
       return await transact(async (transaction) => {
         const chunk = await readRenewalChunk(transaction, subscriptionIds);
@@ -1039,11 +1061,14 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
         }
         await writeRenewals(transaction, plain, renewalDescriptionOf, chunk.secret, invoicing);
         return renewals + plain.length;
-      });
+      }, raised);
     } catch {
       let renewals = 0;
       for (const id of subscriptionIds) {
-        renewals += await transact((transaction) => renewSubscription(transaction, id, now));
+        renewals += await transact(
+          (transaction) => renewSubscription(transaction, id, now),
+          raised,
+        );
       }
       return renewals;
     }
