@@ -12,6 +12,7 @@ import { seedCatalogue, seedDemoData } from './seed/demo.ts';
 import { demoStaffPasswordFile, seedDemoStaff } from './seed/staff.ts';
 import { activationFulfilmentJob } from './jobs/activation-fulfilment.job.ts';
 import { billingCycleJob } from './jobs/billing-cycle.job.ts';
+import { deliverBillingEventsJob } from './jobs/deliver-billing-events.job.ts';
 import { startJobs } from './jobs/job-runner.ts';
 import { purgeExpiredJob } from './jobs/purge-expired.job.ts';
 import { sendLoginMailJob } from './jobs/send-login-mail.job.ts';
@@ -180,6 +181,7 @@ async function main() {
       purgeExpiredJob({ db: database.db, clock }),
       ...connectivityJobs,
       billingCycleJob({ billing: app.billing }),
+      deliverBillingEventsJob({ billing: app.billing }),
       activationFulfilmentJob({ activation: app.activation }),
       sendLoginMailJob({
         loginMail: createLoginMailService({
