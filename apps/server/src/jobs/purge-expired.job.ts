@@ -2,6 +2,7 @@ import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client.ts';
 import { loginTokens, rateLimits, sessions, staffPasswordTokens } from '../db/schema.ts';
+import { dayMs } from '../lib/business-calendar.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { JobDefinition } from './job-runner.ts';
 
@@ -16,7 +17,7 @@ export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefini
     cron: '17 * * * *',
     async handle() {
       const now = deps.clock.now();
-      const dayAgo = new Date(now.getTime() - 86_400_000);
+      const dayAgo = new Date(now.getTime() - dayMs);
       await deps.db.delete(loginTokens).where(lt(loginTokens.expiresAt, dayAgo));
       await deps.db.delete(staffPasswordTokens).where(lt(staffPasswordTokens.expiresAt, dayAgo));
       await deps.db

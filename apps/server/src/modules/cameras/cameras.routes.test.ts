@@ -5,6 +5,7 @@ import { queryRows } from '../../db/client.ts';
 import { auditLog, sims } from '../../db/schema.ts';
 import { demoIccid, seedDemoData, demoStockIccid } from '../../seed/demo.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
+import { withSimChanged } from '../../../test/helpers/sim-change.ts';
 import {
   createTestContext,
   signInCustomer,
@@ -195,12 +196,7 @@ describe('GET /api/cameras/plansV2', () => {
   });
 
   it('asks a running plan on a terminated SIM for attention and never offers livestreaming', async () => {
-    const farmyard = demoIccid(103);
-    await context.database.db
-      .update(sims)
-      .set({ state: 'terminated' })
-      .where(eq(sims.iccid, farmyard));
-    try {
+    await withSimChanged(context, demoIccid(103), { state: 'terminated' }, async () => {
       const card = cameraOf(await plans(), 103);
       expect(card).toMatchObject({
         SubStatus: 'active',
@@ -210,12 +206,7 @@ describe('GET /api/cameras/plansV2', () => {
         canLivestream: false,
         canPause: false,
       });
-    } finally {
-      await context.database.db
-        .update(sims)
-        .set({ state: 'active' })
-        .where(eq(sims.iccid, farmyard));
-    }
+    });
   });
 
   it("refuses a plan switch during a scheduled pause with the card's own reason (decision 081)", async () => {
@@ -252,8 +243,7 @@ describe('GET /api/cameras/plansV2', () => {
   it('never offers livestreaming on a barred Heavy camera (the set-up refuses it)', async () => {
     const farmyard = demoIccid(103);
     expect(cameraOf(await plans(), 103).canLivestream).toBe(true);
-    await context.database.db.update(sims).set({ isBarred: true }).where(eq(sims.iccid, farmyard));
-    try {
+    await withSimChanged(context, farmyard, { isBarred: true }, async () => {
       const card = cameraOf(await plans(), 103);
       expect(card).toMatchObject({ labelDashboard: 'Barred', canLivestream: false });
       const livestream = await context.app.inject({
@@ -264,12 +254,7 @@ describe('GET /api/cameras/plansV2', () => {
       expect(
         livestream.json<{ cameras: { SIM_ICCID: string }[] }>().cameras.map((c) => c.SIM_ICCID),
       ).not.toContain(farmyard);
-    } finally {
-      await context.database.db
-        .update(sims)
-        .set({ isBarred: false })
-        .where(eq(sims.iccid, farmyard));
-    }
+    });
   });
 
   it('counts "today" as the UK calendar day: a pause starts at midnight in London (decision 081)', async () => {

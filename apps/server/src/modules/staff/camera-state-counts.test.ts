@@ -1,9 +1,10 @@
 import type { CardState, CustomerSearchResponse, PlansResponse } from '@farmcam/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sims, subscriptions } from '../../db/schema.ts';
+import { subscriptions } from '../../db/schema.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { createActors, type Actors } from '../../../test/helpers/authorization.ts';
+import { withSimChanged } from '../../../test/helpers/sim-change.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
 import { countCameraStates } from './camera-state-counts.ts';
 
@@ -53,12 +54,7 @@ describe('staff counts of cameras by state (decision 081)', () => {
   });
 
   it('count a terminated SIM whose plan still runs once, as attention', async () => {
-    const farmyard = demoIccid(103);
-    await context.database.db
-      .update(sims)
-      .set({ state: 'terminated' })
-      .where(eq(sims.iccid, farmyard));
-    try {
+    await withSimChanged(context, demoIccid(103), { state: 'terminated' }, async () => {
       const customer = await staffCounts();
       // It used to count as active (its subscription) and as terminated (its SIM): 11 of 10.
       expect(customer.states).toEqual({ active: 4, paused: 1, attention: 4, terminated: 1 });
@@ -66,12 +62,7 @@ describe('staff counts of cameras by state (decision 081)', () => {
         customer.cameraCount,
       );
       expect(customer.states).toEqual(countsOfCards(await cardStates()));
-    } finally {
-      await context.database.db
-        .update(sims)
-        .set({ state: 'active' })
-        .where(eq(sims.iccid, farmyard));
-    }
+    });
   });
 
   it('take the current subscription: a live one before a newer canceled one', async () => {

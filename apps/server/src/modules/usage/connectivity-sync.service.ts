@@ -6,7 +6,7 @@
 import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { dailyUsage, routerStatus, sims } from '../../db/schema.ts';
-import { isoDay, previousDay } from '../../lib/business-calendar.ts';
+import { dayMs, isoDay, previousDay } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
   maxPlatformBatchSize,
@@ -22,7 +22,7 @@ export interface SyncSummary {
 }
 
 /** Terminated SIMs are still asked about for this long: late usage records and corrections. */
-const terminatedGraceMs = 2 * 86_400_000;
+const terminatedGraceMs = 2 * dayMs;
 
 const sameInstant = (left: Date | null, right: Date | null) =>
   (left?.getTime() ?? null) === (right?.getTime() ?? null);
