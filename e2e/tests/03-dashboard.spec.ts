@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, expectAccessible, test } from '../fixtures/portal.ts';
 import { card, openPortalAs } from './dashboard-helpers.ts';
 
-/** The demo account's cameras (apps/server/src/seed/demo.ts) and what each card must say (spec §2, §4). */
+/** The demo account's cameras (apps/server/src/seed/demo.ts) and what each card must say (docs/requirements.md#screens, #states). */
 const demoCards = [
   { name: 'Top gate', chip: 'Active', plan: 'Light Streaming', billing: 'Billed Monthly' },
   { name: 'Lambing shed', chip: 'Active', plan: 'Standard Streaming', billing: 'Billed Annually' },
@@ -28,7 +28,7 @@ const demoCards = [
   },
 ];
 
-/** Chip backgrounds from styles/global.css (spec §4 colours). */
+/** Chip backgrounds from styles/global.css (docs/requirements.md#states colours). */
 const chipBackgrounds: Record<string, string> = {
   Active: 'rgb(230, 240, 231)',
   Paused: 'rgb(255, 243, 223)',

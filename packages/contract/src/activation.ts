@@ -1,5 +1,5 @@
 /**
- * The activation wizard's calls (spec §2 Activation wizard, §3 Solar check, §7 activation rows).
+ * The activation wizard's calls (docs/requirements.md#activation-wizard, #data Solar check, #api activation rows).
  * Validation failures answer 4xx `{ code, message }`: the wizard shows `message` (the spec's
  * `data.message`) in its red box. Field names follow the spec where it names them.
  */
@@ -13,7 +13,7 @@ export const activationRegions = ['uk', 'ie'] as const;
 export type ActivationRegion = (typeof activationRegions)[number];
 export const activationRegion = z.enum(activationRegions, 'Region must be uk or ie');
 
-/** Spec §5: letters only, exactly four, stored upper-case. */
+/** docs/requirements.md#input-rules: letters only, exactly four, stored upper-case. */
 export const activationCode = z
   .string()
   .trim()
@@ -37,7 +37,7 @@ export type SimValidationResponse = z.infer<typeof simValidationResponse>;
 export const checkSolarSimBody = z.object({ iccid, location: activationRegion.default('uk') });
 export type CheckSolarSimBody = z.input<typeof checkSolarSimBody>;
 
-/** Spec §3 Solar check response: which pricing table to show for this SIM and region. */
+/** docs/requirements.md#data Solar check response: which pricing table to show for this SIM and region. */
 export const solarCheckResponse = z.object({
   is_solar_sim: z.boolean(),
   pricing_table_id: z.string(),
@@ -57,7 +57,7 @@ export const billingProviderKinds = ['local', 'stripe'] as const;
 
 /**
  * What the wizard and the thank-you page need from the server's configuration: which pricing table
- * to draw, Stripe's publishable key, the fallback tables (spec §2: per region, uk or other) for when
+ * to draw, Stripe's publishable key, the fallback tables (docs/requirements.md#screens: per region, uk or other) for when
  * the solar check fails, and where the thank-you page sends people for help.
  */
 export const activationConfigResponse = z.object({

@@ -1,5 +1,5 @@
 /**
- * Subscriptions, payment methods, pause and invoices (spec §3, §7). Field names follow the spec's
+ * Subscriptions, payment methods, pause and invoices (docs/requirements.md#data, #api). Field names follow the spec's
  * answers (snake_case where the spec's screens read them so). Money is integer minor units.
  * `customerId` / `customer_id` is always a billing customer id (the spec's stripeCustomerId).
  */
@@ -69,7 +69,7 @@ export const planChangePreviewQuery = z.object({
   newPlanId: z.string().trim().min(1, 'Choose a plan').max(255),
 });
 
-/** What switching now would charge (spec §4: charged immediately, pro-rata). */
+/** What switching now would charge (docs/requirements.md#states: charged immediately, pro-rata). */
 export const planChangePreview = z.object({
   plan: eligiblePlan,
   /** Charged now; 0 when the change leaves a credit. */

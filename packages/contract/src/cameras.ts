@@ -1,12 +1,12 @@
 /**
- * Cameras and data usage (spec §3 Camera, Plans response, SIM info, Router info, Usage; §7 the
+ * Cameras and data usage (docs/requirements.md#data Camera, Plans response, SIM info, Router info, Usage; docs/requirements.md#api the
  * cameras and data-usage rows). Field names follow the spec, including its upper-case ones.
  */
 import { z } from 'zod';
 import { iccid } from './common.ts';
 import { dayMs, maxNicknameLength } from './rules.ts';
 
-/** Spec §4 SubStatus. No subscription at all (or an unpaid first one) is reported as 'canceled'. */
+/** docs/requirements.md#states SubStatus. No subscription at all (or an unpaid first one) is reported as 'canceled'. */
 export const subStatuses = [
   'active',
   'paused',
@@ -18,7 +18,7 @@ export const subStatuses = [
 export const subStatus = z.enum(subStatuses);
 export type SubStatus = z.infer<typeof subStatus>;
 
-/** Spec §4 SimStatus. */
+/** docs/requirements.md#states SimStatus. */
 export const simStatuses = ['active', 'paused', 'terminated'] as const;
 export const simStatus = z.enum(simStatuses);
 export type SimStatus = z.infer<typeof simStatus>;
@@ -77,8 +77,8 @@ export const cameraUsage = z.object({
 export type CameraUsage = z.infer<typeof cameraUsage>;
 
 /**
- * Spec §4 derived card states, decided by the server (docs/decisions/014). 'attention' is a
- * combination spec §4 does not define: a running plan on a terminated SIM.
+ * docs/requirements.md#states derived card states, decided by the server (docs/decisions/014). 'attention' is a
+ * combination docs/requirements.md#states does not define: a running plan on a terminated SIM.
  */
 export const cardStates = [
   'active',
@@ -190,7 +190,7 @@ export const calendarDay = z
 /** Longest range one data-usage call may ask for. */
 export const maxUsageRangeDays = 400;
 
-/** Spec §7: the end date is spelled endDate in one place and endData in another; both work. */
+/** docs/requirements.md#api: the end date is spelled endDate in one place and endData in another; both work. */
 export const dataUsageQuery = z
   .object({
     startDate: calendarDay.optional(),

@@ -18,13 +18,13 @@ export type MessageBody = z.infer<typeof messageBody>;
 export const successBody = z.object({ success: z.boolean(), message: z.string().optional() });
 export type SuccessBody = z.infer<typeof successBody>;
 
-/** ICCID: 19 or 20 digits (spec §5). The Luhn digit is checked where a rule needs it. */
+/** ICCID: 19 or 20 digits (docs/requirements.md#input-rules). The Luhn digit is checked where a rule needs it. */
 export const iccid = z
   .string()
   .trim()
   .regex(/^\d{19,20}$/, 'Enter the SIM number: 19 or 20 digits.');
 
-/** A deliberately loose e-mail rule: the login form applies none (spec §5), the server a sane one. */
+/** A deliberately loose e-mail rule: the login form applies none (docs/requirements.md#input-rules), the server a sane one. */
 export const emailAddress = z
   .string({ error: 'Please enter a valid e-mail address.' })
   .trim()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatPostcode, isUkPostcode, normalisePostcode } from './coverage.ts';
 
 describe('postcodes', () => {
-  it('normalises to upper case with only letters and digits (spec §5)', () => {
+  it('normalises to upper case with only letters and digits (docs/requirements.md#input-rules)', () => {
     expect(normalisePostcode('ex36 3lh')).toBe('EX363LH');
     expect(normalisePostcode(' SW1A-1AA ')).toBe('SW1A1AA');
     expect(normalisePostcode('b33.8th')).toBe('B338TH');

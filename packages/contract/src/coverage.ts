@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Spec §5: a postcode is upper-cased with everything but letters and digits removed, so
+ * docs/requirements.md#input-rules: a postcode is upper-cased with everything but letters and digits removed, so
  * "sw1a 1aa", "SW1A-1AA" and "SW1A1AA" are one postcode.
  */
 export function normalisePostcode(input: string): string {
@@ -39,7 +39,7 @@ export const ofcomSignalParams = z.object({
 export const signalLevel = z.number().int().min(0).max(4).nullable();
 export type SignalLevel = z.infer<typeof signalLevel>;
 
-/** Spec §3 "Signal availability address", plus the property's UPRN to tell addresses apart. */
+/** docs/requirements.md#data "Signal availability address", plus the property's UPRN to tell addresses apart. */
 export const signalAvailabilityAddress = z.object({
   UPRN: z.string().describe('Unique Property Reference Number (a demo id in the bundled data)'),
   AddressShortDescription: z.string(),

@@ -1,11 +1,11 @@
 /**
- * Livestreaming (spec §2 Livestream setup, §3 Livestream camera / setup data / embed code, §7 the
- * livestreaming rows, §9 RTSP constants). Request field names follow the spec's snake_case calls.
+ * Livestreaming (docs/requirements.md#livestream-setup, #data Livestream camera / setup data / embed code, docs/requirements.md#api the
+ * livestreaming rows, docs/requirements.md#limits RTSP constants). Request field names follow the spec's snake_case calls.
  */
 import { z } from 'zod';
 import { emailAddress, iccid } from './common.ts';
 
-/** Spec §9: the camera's RTSP port, and its stream paths per quality. */
+/** docs/requirements.md#limits: the camera's RTSP port, and its stream paths per quality. */
 export const livestreamRtspPort = 554;
 export const livestreamQualities = ['SD', 'HD'] as const;
 export type LivestreamQuality = (typeof livestreamQualities)[number];
@@ -16,14 +16,14 @@ export const rtspPathByQuality = { SD: '/12', HD: '/11' } as const satisfies Rec
 export const rtspPaths = ['/12', '/11'] as const;
 export type RtspPath = (typeof rtspPaths)[number];
 
-/** Spec §9: clip lengths a schedule may use, and the preview's. */
+/** docs/requirements.md#limits: clip lengths a schedule may use, and the preview's. */
 export const livestreamDurations = [15, 30, 60] as const;
 export type LivestreamDuration = (typeof livestreamDurations)[number];
 export const previewDurationSeconds = 5;
 /** Recordings made on request: the preview (5 s) or one of the schedule lengths. */
 export const immediateDurations = [previewDurationSeconds, ...livestreamDurations] as const;
 
-/** Spec §3: upper-case day names, Monday first. */
+/** docs/requirements.md#data: upper-case day names, Monday first. */
 export const scheduleDays = [
   'MONDAY',
   'TUESDAY',
@@ -35,7 +35,7 @@ export const scheduleDays = [
 ] as const;
 export type ScheduleDay = (typeof scheduleDays)[number];
 
-/** Spec §9: a schedule is switched off when its code has not been seen on a website for this long. */
+/** docs/requirements.md#limits: a schedule is switched off when its code has not been seen on a website for this long. */
 export const unusedLivestreamDays = 10;
 
 const durationOf = <T extends readonly number[]>(values: T, message: string) =>
@@ -83,7 +83,7 @@ export const livestreamSummary = z.object({
 });
 export type LivestreamSummary = z.infer<typeof livestreamSummary>;
 
-/** Spec §3 Livestream camera, with what the setup screens need besides. */
+/** docs/requirements.md#data Livestream camera, with what the setup screens need besides. */
 export const livestreamCamera = z.object({
   SIM_ICCID: z.string(),
   nicknameInDatabase: z.string().nullable(),
@@ -100,7 +100,7 @@ export const livestreamCamerasResponse = z.object({
 });
 export type LivestreamCamerasResponse = z.infer<typeof livestreamCamerasResponse>;
 
-// ── Calls (spec §7) ────────────────────────────────────────────────────────────────────────────
+// ── Calls (docs/requirements.md#api) ────────────────────────────────────────────────────────────────────────────
 
 export const setupCameraBody = z.object({
   sim_number: iccid,

@@ -11,7 +11,7 @@ export const staffPasswordRule = {
   tooShortMessage: 'Please choose a password of at least 12 characters',
 } as const;
 
-/** Spec §5: text, @, text, a dot, text. Deliberately loose: the mail itself proves the address. */
+/** docs/requirements.md#input-rules: text, @, text, a dot, text. Deliberately loose: the mail itself proves the address. */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Longest e-mail address accepted (the SMTP limit of a path). */
@@ -20,7 +20,7 @@ export const maxEmailLength = 254;
 /** Whether a typed e-mail address has the shape the server accepts (surrounding spaces ignored). */
 export const isValidEmail = (email: string): boolean => emailPattern.test(email.trim());
 
-/** A SIM number (ICCID) has 19 or 20 digits (spec §5). */
+/** A SIM number (ICCID) has 19 or 20 digits (docs/requirements.md#input-rules). */
 export const iccidLengths = { min: 19, max: 20 } as const;
 
 /** Longest camera name, in characters. */
@@ -60,7 +60,7 @@ export const isoDay = (instant: Date): string => instant.toISOString().slice(0, 
 // One formatter per currency: making a new one per call was 2-3% of a billing cycle's CPU time.
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-/** Spec §9: amounts are minor units shown as en-GB currency (amount / 100). */
+/** docs/requirements.md#limits: amounts are minor units shown as en-GB currency (amount / 100). */
 export function formatMoney(minorUnits: number, currency: string): string {
   const code = currency.toUpperCase();
   let format = moneyFormats.get(code);

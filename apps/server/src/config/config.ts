@@ -228,7 +228,7 @@ export interface Config {
         /** Another API address (a local fake of Stripe in tests). */
         apiUrl: string | undefined;
       };
-  /** Activation (spec §2): Stripe pricing tables per region and SIM kind (unset: our own table). */
+  /** Activation (docs/requirements.md#screens): Stripe pricing tables per region and SIM kind (unset: our own table). */
   activation: {
     stripePricingTables: {
       uk: string | undefined;

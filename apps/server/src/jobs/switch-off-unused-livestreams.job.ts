@@ -4,7 +4,7 @@ import type { JobDefinition } from './job-runner.ts';
 
 /**
  * Hourly: switches off schedules whose embed code has not been seen on a website for 10 days
- * and e-mails their owners (spec §2, §9).
+ * and e-mails their owners (docs/requirements.md#screens, #limits).
  */
 export function switchOffUnusedLivestreamsJob(deps: {
   recording: Pick<RecordingService, 'switchOffUnused'>;

@@ -1,6 +1,6 @@
 /**
  * Calendar arithmetic on business time. Days are UTC calendar days written YYYY-MM-DD, the way
- * daily usage and pause dates are stored; plans reset on the 1st of each month (spec §1).
+ * daily usage and pause dates are stored; plans reset on the 1st of each month (docs/requirements.md#what-it-does).
  */
 import { dayMs, isoDay } from '@farmcam/contract/rules';
 

@@ -1,6 +1,6 @@
 /**
  * Demo data for local mode, seeded once (a marker in app_settings makes it idempotent):
- * demo@example.com with a camera in every card state of spec §4, second@example.com with one
+ * demo@example.com with a camera in every card state of docs/requirements.md#states, second@example.com with one
  * camera, and stock SIMs with activation codes. The README's demo section lists them.
  */
 import { createHash } from 'node:crypto';

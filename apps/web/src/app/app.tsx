@@ -9,11 +9,11 @@ import { createAppRouter } from './router.tsx';
 
 const router = createAppRouter();
 
-/** Spec §2 Toasts: top-centre, closing after 3.5 s unless a toast says otherwise. */
+/** docs/requirements.md#toasts: top-centre, closing after 3.5 s unless a toast says otherwise. */
 const toastAutoCloseMs = 3500;
 
 export function App() {
-  // Spec §8: a 401 signs out (done by the API client) and returns to the login page.
+  // docs/requirements.md#errors: a 401 signs out (done by the API client) and returns to the login page.
   useEffect(
     () =>
       onSessionExpired(() => {

@@ -1,4 +1,4 @@
-/** Spec §7: a page's script chunk may take up to 120 seconds (slow rural connections). */
+/** docs/requirements.md#api: a page's script chunk may take up to 120 seconds (slow rural connections). */
 export const chunkLoadTimeoutMs = 120_000;
 
 /** A page's code could not be fetched: offline, too slow, or replaced by a newer deployment. */

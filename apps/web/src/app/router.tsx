@@ -70,7 +70,7 @@ export const routes: RouteObject[] = [
               (module) => module.StaffSetPasswordPage,
             ),
           },
-          // Activation is open to new visitors (spec §2); the thank-you page is where checkout returns.
+          // Activation is open to new visitors (docs/requirements.md#screens); the thank-you page is where checkout returns.
           {
             path: paths.activate.pattern,
             ...lazyPage(
@@ -161,7 +161,7 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      // The postcode pages are public and sit outside the frame (spec §2); they draw their own.
+      // The postcode pages are public and sit outside the frame (docs/requirements.md#screens); they draw their own.
       {
         path: paths.postcode.pattern,
         ...lazyPage(

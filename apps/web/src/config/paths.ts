@@ -1,5 +1,5 @@
 /**
- * Every route of the portal (spec §2, route table): `pattern` for the router, `href` to link.
+ * Every route of the portal (docs/requirements.md#routes): `pattern` for the router, `href` to link.
  * Features link through these builders so a route can move without a hunt for string literals.
  */
 const segment = encodeURIComponent;

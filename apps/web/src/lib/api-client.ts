@@ -2,7 +2,7 @@ import { toast } from './toast.tsx';
 import { env } from '../config/env.ts';
 import { authStore } from './auth-store.ts';
 
-/** Spec §7 and §9: every call gives up after 70 seconds. */
+/** docs/requirements.md#api and #limits: every call gives up after 70 seconds. */
 export const requestTimeoutMs = 70_000;
 
 export const sessionExpiredMessage = 'Session expired, please login again';
@@ -10,7 +10,7 @@ export const unauthorizedMessage = 'Unauthorized access, please login again';
 export const serverErrorMessage = 'Server error, please try again later';
 const defaultErrorMessage = 'An error occurred';
 
-/** Failures without an HTTP answer (spec §8): no connection, no answer in time, unreadable body. */
+/** Failures without an HTTP answer (docs/requirements.md#errors): no connection, no answer in time, unreadable body. */
 export type TransportErrorStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
 
 export class ApiError extends Error {
@@ -33,7 +33,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** Spec §8: the answer's message if it is a string, else the fallback, else a generic text. */
+/** docs/requirements.md#errors: the answer's message if it is a string, else the fallback, else a generic text. */
 export function errorMessage(error: unknown, fallback?: string): string {
   if (error instanceof ApiError && isRecord(error.data) && typeof error.data.message === 'string') {
     return error.data.message;
@@ -120,7 +120,7 @@ function parseJson(text: string): ParsedBody {
   }
 }
 
-/** Spec §8 toasts; returns whether the user was told. */
+/** docs/requirements.md#errors toasts; returns whether the user was told. */
 function reportHttpError(status: number, sentToken: string | null): boolean {
   if (status === 401) {
     // No session to expire: someone who never signed in is not told "Session expired"; the screen

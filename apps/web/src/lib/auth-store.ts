@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Auth state (spec §3): the session token, or null when signed out, mirrored in local storage
+ * Auth state (docs/requirements.md#data): the session token, or null when signed out, mirrored in local storage
  * under 'token' so a reload keeps the session. While staff view a customer's portal, 'token' holds
  * the customer-scoped impersonation token and 'staffToken' keeps the staff session to return to.
  */
@@ -80,7 +80,7 @@ export function useAuthState(): AuthState {
   return useSyncExternalStore(authStore.subscribe, authStore.getState);
 }
 
-/** Signed in means a token is present (spec §4). */
+/** Signed in means a token is present (docs/requirements.md#states). */
 export function useIsSignedIn(): boolean {
   return useAuthState().token !== null;
 }

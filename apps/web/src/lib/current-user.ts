@@ -21,7 +21,7 @@ export const currentUserQueryOptions = queryOptions({
   staleTime: 5 * 60_000,
 });
 
-/** Spec §6: user data is fetched only when a token exists. */
+/** docs/requirements.md#roles: user data is fetched only when a token exists. */
 export function useCurrentUser() {
   const isSignedIn = useIsSignedIn();
   return useQuery({ ...currentUserQueryOptions, enabled: isSignedIn });

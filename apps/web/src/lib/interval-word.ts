@@ -1,2 +1,2 @@
-/** Billing interval wording: "month" → month, anything else → year (spec §2). */
+/** Billing interval wording: "month" → month, anything else → year (docs/requirements.md#screens). */
 export const intervalWord = (interval: string) => (interval === 'month' ? 'month' : 'year');

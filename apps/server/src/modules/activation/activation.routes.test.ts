@@ -351,7 +351,7 @@ describe('POST /api/activation/check-solar-sim', () => {
       is_solar_sim: true,
       pricing_table_id: 'local_ie_solar',
     });
-    // The region defaults to uk (spec §5).
+    // The region defaults to uk (docs/requirements.md#input-rules).
     expect(
       (await call('/api/activation/check-solar-sim', { iccid: demoStockIccid('CXGE') })).json(),
     ).toEqual({

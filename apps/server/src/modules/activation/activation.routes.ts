@@ -1,5 +1,5 @@
 /**
- * Spec §7 activation rows. Public (a new visitor activates before having an account), except the
+ * docs/requirements.md#api activation rows. Public (a new visitor activates before having an account), except the
  * billing account of a signed-in customer. Validation failures answer `{ code, message }` with a
  * message the wizard shows as it is: 404 for every SIM that cannot be activated (unknown or not
  * for sale alike, docs/decisions/063), 429 too many failed look-ups (with Retry-After).

@@ -1,5 +1,5 @@
 /**
- * The activation wizard's rules (spec §2, §4, §5, §7): finding a SIM by its 4-letter code or its
+ * The activation wizard's rules (docs/requirements.md#screens, #states, #input-rules, #api): finding a SIM by its 4-letter code or its
  * number, refusing every SIM that cannot be sold now (unknown, sold, live, terminated, barred) with
  * one message the wizard shows as it is, so the answer never tells whether a SIM exists (docs/
  * decisions/063), choosing the pricing table, and starting the hosted checkout that ends in
@@ -52,7 +52,7 @@ export interface ActivationCaller extends LookupSubject {
 export const simValidatedMessage = 'SIM validated';
 
 /**
- * The wizard shows these words as they are (spec §8: data.message in a red box). One message per
+ * The wizard shows these words as they are (docs/requirements.md#errors: data.message in a red box). One message per
  * method covers every SIM that cannot be activated, whatever the reason: a distinct answer for
  * "already active" or "terminated" would confirm to a guesser that the SIM exists.
  */

@@ -1,5 +1,5 @@
 /**
- * Fulfilment of a paid activation (spec §2 step 5 → thank-you page): the SIM goes to the buyer's
+ * Fulfilment of a paid activation (docs/requirements.md#activation-wizard, step 5 → thank-you page): the SIM goes to the buyer's
  * account and billing account, the SIM platform activates it, the audit log records it, and a
  * welcome e-mail with a sign-in link goes out. It runs when the billing provider reports
  * `checkout.completed` (local engine: the hosted checkout; Stripe: the checkout.session.completed

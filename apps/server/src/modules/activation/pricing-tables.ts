@@ -1,5 +1,5 @@
 /**
- * Which pricing table the wizard shows (spec §2 step 5, §3 Solar check): one per region, and a
+ * Which pricing table the wizard shows (docs/requirements.md#activation-wizard, step 5, #data Solar check): one per region, and a
  * separate one for solar SIMs. With Stripe, the tables are Stripe's (ids from configuration);
  * otherwise they are our own, drawn by the wizard from the catalogue (`local_uk`, `local_ie`,
  * `local_uk_solar`, `local_ie_solar`). A solar table that is not configured falls back to the
@@ -18,7 +18,7 @@ export interface PricingTables {
   readonly kind: 'local' | 'stripe';
   /** The table for a SIM of this kind in this region. */
   tableFor(selection: PricingTableSelection): string;
-  /** Spec §2: the table used when the solar check fails, per region (uk or other). */
+  /** docs/requirements.md#screens: the table used when the solar check fails, per region (uk or other). */
   fallback: { uk: string; other: string };
   /** What one of our own tables sells; undefined for an unknown (or Stripe) id. */
   describeLocal(pricingTableId: string): PricingTableSelection | undefined;

@@ -1,5 +1,5 @@
 /**
- * Spec §7: /subscriptions, /billing, /pause and /invoices. Each route resolves the billing
+ * docs/requirements.md#api: /subscriptions, /billing, /pause and /invoices. Each route resolves the billing
  * customer id against the signed-in customer (404 when it is not theirs) and calls the service.
  * Writes accept an `Idempotency-Key` header: a retry with the same key is applied once.
  */

@@ -1,6 +1,6 @@
 /**
- * Subscriptions, payment methods, pause and invoices for one camera's billing customer (spec §2,
- * §4, §7). Routes have already checked that the billing customer belongs to the caller; this
+ * Subscriptions, payment methods, pause and invoices for one camera's billing customer (docs/requirements.md#screens,
+ * #states, #api). Routes have already checked that the billing customer belongs to the caller; this
  * service applies the rules and talks to the billing port. Reads come from our tables only;
  * writes go to the provider (with an idempotency key) under a per-subscription lease.
  */
@@ -91,7 +91,7 @@ const tierRank = (plan: PlanRow) => plan.product.dataAllowanceGb;
 const monthlyCost = (plan: { unitAmount: number; interval: string }) =>
   plan.interval === 'year' ? plan.unitAmount / 12 : plan.unitAmount;
 
-/** A plan card (spec §3 Plan) relative to the plan the camera is on. */
+/** A plan card (docs/requirements.md#data Plan) relative to the plan the camera is on. */
 export function toEligiblePlan(
   plan: PlanRow,
   current: {
@@ -307,7 +307,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       };
     },
 
-    /** Switches plan now, charging the pro-rata difference at once (spec §4). */
+    /** Switches plan now, charging the pro-rata difference at once (docs/requirements.md#states). */
     async changePlan(
       billingCustomerId: string,
       newPlanId: string,

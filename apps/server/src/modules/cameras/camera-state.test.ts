@@ -62,7 +62,7 @@ describe('SubStatus', () => {
   });
 });
 
-describe('card state (spec §4)', () => {
+describe('card state (docs/requirements.md#states)', () => {
   it.each([
     ['active', 'active', 'active'],
     ['paused', 'paused', 'paused'],
@@ -72,7 +72,7 @@ describe('card state (spec §4)', () => {
     ['canceled', 'terminated', 'terminated'],
     ['canceled', 'active', 'no-subscription'],
     ['canceled', 'paused', 'no-subscription'],
-    // The provider ended the SIM while the plan runs: not a spec §4 state (decision 014).
+    // The provider ended the SIM while the plan runs: not a docs/requirements.md#states state (decision 014).
     ['active', 'terminated', 'attention'],
     ['paused', 'terminated', 'attention'],
     ['overdue', 'terminated', 'attention'],

@@ -1,5 +1,5 @@
 /**
- * How a camera's subscription and SIM become the states of spec §4, and the usage figures of
+ * How a camera's subscription and SIM become the states of docs/requirements.md#states, and the usage figures of
  * its card. Pure functions of stored values and business time; rules in docs/decisions/011.
  */
 import type { CardState, DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
@@ -35,14 +35,14 @@ export function deriveSubStatus(subscription: SubscriptionFacts | null, today: s
   }
 }
 
-/** Spec §4 SimStatus; a SIM still in stock is not a camera yet and is never listed. */
+/** docs/requirements.md#states SimStatus; a SIM still in stock is not a camera yet and is never listed. */
 export function deriveSimStatus(state: SimState): SimStatus {
   return state === 'stock' ? 'paused' : state;
 }
 
 /**
- * Spec §4 derived card states. A terminated SIM with no plan is Terminated; a terminated SIM whose
- * plan still runs (the provider ended the SIM first) is a combination spec §4 does not define:
+ * docs/requirements.md#states derived card states. A terminated SIM with no plan is Terminated; a terminated SIM whose
+ * plan still runs (the provider ended the SIM first) is a combination docs/requirements.md#states does not define:
  * 'attention', a card that asks the farmer to contact support (docs/decisions/014).
  */
 export function deriveCardState(subStatus: SubStatus, simStatus: SimStatus): CardState {

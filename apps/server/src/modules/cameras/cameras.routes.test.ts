@@ -35,7 +35,7 @@ const cameraOf = (response: PlansResponse, serial: number): Camera =>
   response.cameras.find((camera) => camera.SIM_ICCID === demoIccid(serial))!;
 
 describe('GET /api/cameras/plansV2', () => {
-  it('lists the demo cameras in the order they were added, in every state of spec §4', async () => {
+  it('lists the demo cameras in the order they were added, in every state of docs/requirements.md#states', async () => {
     const response = await plans();
     expect(
       response.cameras.map((camera) => [
@@ -58,7 +58,7 @@ describe('GET /api/cameras/plansV2', () => {
     ]);
   });
 
-  it('gives every field of spec §3 for a camera', async () => {
+  it('gives every field of docs/requirements.md#data for a camera', async () => {
     const response = await plans();
     const topGate = cameraOf(response, 101);
     expect(topGate).toMatchObject({

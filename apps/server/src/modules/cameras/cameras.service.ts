@@ -169,7 +169,7 @@ export function createCamerasService({
 
   return {
     /**
-     * The dashboard's camera list with the combined-plan summary (spec §3 Plans response), from
+     * The dashboard's camera list with the combined-plan summary (docs/requirements.md#data Plans response), from
      * memory when nothing changed since it was last read (plans-cache.ts).
      */
     listPlans(customerId: string): Promise<PlansResponse> {
@@ -177,7 +177,7 @@ export function createCamerasService({
       return plansCache.read(customerId, businessDay(now), () => loadPlans(customerId, now));
     },
 
-    /** Spec §3 SIM info of the customer's camera (NOT_FOUND when it is not theirs). */
+    /** docs/requirements.md#data SIM info of the customer's camera (NOT_FOUND when it is not theirs). */
     async getSimInfo(customerId: string, iccid: string): Promise<SimInfoResponse> {
       const sim = await requireOwnedSim(db, customerId, iccid);
       if (sim.state === 'stock') throw notFound('Camera not found');
@@ -195,7 +195,7 @@ export function createCamerasService({
 
     /**
      * The router's last report, as synced from the SIM platform. None while the SIM is not
-     * active or is barred: the platform cannot see a router then (spec §4).
+     * active or is barred: the platform cannot see a router then (docs/requirements.md#states).
      */
     async getRouterInfo(customerId: string, iccid: string): Promise<RouterInfoResponse> {
       const sim = await requireOwnedSim(db, customerId, iccid);

@@ -65,7 +65,7 @@ function hasDemoPostcodes(provider: CoverageProvider): provider is BundledCovera
 }
 
 /**
- * Postcode signal checks (spec §2 signal result, §7 ofcom-signal). Remote providers' answers are
+ * Postcode signal checks (docs/requirements.md#signal-check, #api ofcom-signal). Remote providers' answers are
  * kept in `coverage_cache`, shared by every API process: fresh answers are served from it, one
  * call per postcode is in flight per process at a time, calls stay within the provider's per-minute
  * allowance across processes, and an expired answer is served when the provider is unavailable.

@@ -11,7 +11,7 @@ function address(signals: Partial<Record<keyof CoverageAddress['networks'], Netw
   } satisfies CoverageAddress;
 }
 
-describe('signal levels (spec §4)', () => {
+describe('signal levels (docs/requirements.md#states)', () => {
   it('counts 3 (limited) and 4 (strong) as covered; 0, no prediction and retired 1-2 as not', () => {
     expect(isCoveredLevel(0)).toBe(false);
     expect(isCoveredLevel(null)).toBe(false);

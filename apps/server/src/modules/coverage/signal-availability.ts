@@ -1,5 +1,5 @@
 /**
- * From a provider's per-network levels to the spec's signal availability address (§3): the four
+ * From a provider's per-network levels to the spec's signal availability address (docs/requirements.md#data): the four
  * networks indoor and outdoor, our multi-network SIM's result, and the booster advice.
  */
 import type { SignalAvailabilityAddress } from '@farmcam/contract';
@@ -10,7 +10,7 @@ import {
 } from '../../providers/coverage/coverage.ts';
 
 /**
- * Spec §4: 3 (limited) and 4 (strong) are covered; 0 and no prediction are not. Ofcom's retired
+ * docs/requirements.md#states: 3 (limited) and 4 (strong) are covered; 0 and no prediction are not. Ofcom's retired
  * levels 1 and 2 sit below "limited", so they are not covered either (decision 030).
  */
 export function isCoveredLevel(level: SignalLevel): boolean {

@@ -9,7 +9,7 @@ const eligible = {
   isBarred: false,
 };
 
-describe('livestreaming eligibility (spec §5)', () => {
+describe('livestreaming eligibility (docs/requirements.md#input-rules)', () => {
   it('needs "heavy" in the product name, in any case', () => {
     expect(isHeavyPlan('Heavy Streaming')).toBe(true);
     expect(isHeavyPlan('HEAVY')).toBe(true);

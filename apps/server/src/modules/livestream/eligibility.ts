@@ -1,5 +1,5 @@
 /**
- * Who may livestream (spec §5, §6): a camera whose newest subscription is on a product whose name
+ * Who may livestream (docs/requirements.md#input-rules, #roles): a camera whose newest subscription is on a product whose name
  * contains "heavy" (any case) and whose SubStatus is 'active'. We also need the SIM itself live:
  * a paused, terminated or barred SIM carries no data, so its camera cannot be recorded.
  */

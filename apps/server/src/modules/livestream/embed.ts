@@ -1,5 +1,5 @@
 /**
- * The embed code customers paste into their website, and the small page it frames (spec §3
+ * The embed code customers paste into their website, and the small page it frames (docs/requirements.md#data
  * Embed code): a muted, looping, autoplaying video of the latest clip, a spinner with
  * 'Loading livestream...', and 'Could not load the livestream.' on failure; an Unmute button
  * when the stream records sound, and a Fullscreen button.

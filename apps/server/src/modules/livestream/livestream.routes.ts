@@ -1,5 +1,5 @@
 /**
- * The customer's livestreaming calls (spec §7), under /api. Each checks the session's customer
+ * The customer's livestreaming calls (docs/requirements.md#api), under /api. Each checks the session's customer
  * scope; the service checks ownership and eligibility.
  */
 import {

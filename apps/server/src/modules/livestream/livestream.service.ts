@@ -1,5 +1,5 @@
 /**
- * Livestreaming for customers (spec §2 Livestream setup, §4 Livestream flow, §7 calls): the
+ * Livestreaming for customers (docs/requirements.md#livestream-setup, #livestream-flow, #api calls): the
  * cameras that qualify, opening a camera's RTSP port, the recording schedule, recordings on
  * request, sharing the embed code; and for everyone, the public address of a stream's latest
  * clip. Every customer call checks ownership (404) and eligibility (422) on the server.
@@ -543,7 +543,7 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
 
     /**
      * The public answer of livestream-url: the latest clip's playable address. Counts the view per
-     * UK day and referring site, and notes that the code is on a website (spec §9: 10 days).
+     * UK day and referring site, and notes that the code is on a website (docs/requirements.md#limits: 10 days).
      */
     /**
      * Whether an embed page may be served for this id, and whether its clips carry sound (the

@@ -461,7 +461,7 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     },
 
     /**
-     * Spec §9: a schedule whose code has not been seen on a website for 10 days (since it was
+     * docs/requirements.md#limits: a schedule whose code has not been seen on a website for 10 days (since it was
      * switched on) is switched off, and the customer told by e-mail.
      */
     async switchOffUnused(): Promise<{ switchedOff: number }> {

@@ -43,7 +43,7 @@ describe('schedule text', () => {
     });
   });
 
-  it('allows empty lists (no minimum, spec §5)', () => {
+  it('allows empty lists (no minimum, docs/requirements.md#input-rules)', () => {
     expect(parseSchedule('hours=;days=')).toEqual({ hours: [], days: [] });
     expect(formatSchedule({ hours: [], days: [] })).toBe('hours=;days=');
   });

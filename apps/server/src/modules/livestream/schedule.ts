@@ -65,7 +65,7 @@ function parseDay(item: string): number {
 /**
  * Reads the schedule text: `hours=<list>;days=<list>`, parts in any order, case and spaces free,
  * lists of values or ranges (`9-17`, `MON-FRI`), full or three-letter day names. Either list may be
- * empty (spec §5: hours and days have no minimum). Throws VALIDATION_FAILED with what is wrong.
+ * empty (docs/requirements.md#input-rules: hours and days have no minimum). Throws VALIDATION_FAILED with what is wrong.
  */
 export function parseSchedule(text: string): Schedule {
   const parts = new Map<string, string>();

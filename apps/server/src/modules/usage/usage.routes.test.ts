@@ -34,7 +34,7 @@ describe('GET /api/data-usage/{iccid}', () => {
     for (const row of rows) expect(dailyGB[row.day]).toBeCloseTo(Number(row.bytes) / 1e9, 3);
   });
 
-  it('accepts the end date spelled endData (spec §7)', async () => {
+  it('accepts the end date spelled endData (docs/requirements.md#api)', async () => {
     const endDate = await usage('startDate=2026-02-01&endDate=2026-02-28');
     const endData = await usage('startDate=2026-02-01&endData=2026-02-28');
     expect(endData.statusCode).toBe(200);

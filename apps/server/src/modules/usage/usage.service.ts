@@ -12,7 +12,7 @@ export type UsageService = ReturnType<typeof createUsageService>;
 export function createUsageService({ db, clock }: { db: Database; clock: Clock }) {
   return {
     /**
-     * Spec §3 Usage: GB per day of the customer's camera, every day of the range up to today
+     * docs/requirements.md#data Usage: GB per day of the customer's camera, every day of the range up to today
      * (business time) with 0 for days without data; days still to come are left out, so a
      * chart's line stops at today.
      */

@@ -38,7 +38,7 @@ export interface InvoiceLine {
   amount: number;
 }
 
-/** What a plan change charges now (spec §4: immediately, pro-rata). */
+/** What a plan change charges now (docs/requirements.md#states: immediately, pro-rata). */
 export interface PlanChangeQuote {
   /** Charged now; 0 when the change leaves a credit. */
   amountDue: number;

@@ -66,7 +66,7 @@ export interface CameraAccess {
   ports: Record<number, number>;
 }
 
-/** Camera ports a platform opens on request: RTSP (spec §9), nothing else. */
+/** Camera ports a platform opens on request: RTSP (docs/requirements.md#limits), nothing else. */
 export const openableCameraPorts: readonly number[] = [554];
 
 /** The most ICCIDs one batch call takes. */
@@ -155,7 +155,7 @@ export function nextSimState(
   }
 }
 
-/** Spec §2 router card wording for a dBm reading (RSRP-like scale). */
+/** docs/requirements.md#screens router card wording for a dBm reading (RSRP-like scale). */
 export function signalStrengthFromDbm(dbm: number): SignalStrength {
   if (dbm >= -80) return 'Excellent';
   if (dbm >= -90) return 'Good';

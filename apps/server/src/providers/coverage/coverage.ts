@@ -4,7 +4,7 @@
  * Ofcom's Connected Nations mobile coverage API.
  */
 
-/** The four UK networks, in the order the spec lists them (§3 signal availability address). */
+/** The four UK networks, in the order the spec lists them (docs/requirements.md#data signal availability address). */
 export const networks = ['vodafone', 'o2', 'ee', 'three'] as const;
 export type Network = (typeof networks)[number];
 

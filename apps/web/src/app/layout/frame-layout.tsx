@@ -15,7 +15,7 @@ const mainId = 'main-content';
 const productName = 'Farmcam Portal';
 
 /**
- * The page frame (spec §2): navigation only with a token (a sidebar on wide screens, a menu on
+ * The page frame (docs/requirements.md#screens): navigation only with a token (a sidebar on wide screens, a menu on
  * narrow ones), then the page's title from its route, an optional back link, and the page.
  */
 export function FrameLayout({ navigation }: { navigation: NavigationKind }) {

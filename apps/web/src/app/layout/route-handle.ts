@@ -1,6 +1,6 @@
 import type { UIMatch } from 'react-router';
 
-/** What a route tells the page frame (spec §2): its title and, optionally, where Back goes. */
+/** What a route tells the page frame (docs/requirements.md#screens): its title and, optionally, where Back goes. */
 export interface RouteHandle {
   /** A function when the title depends on whether someone is signed in. */
   title: string | ((state: { isSignedIn: boolean }) => string);

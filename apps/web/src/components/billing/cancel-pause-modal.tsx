@@ -21,7 +21,7 @@ export interface CancelPauseModalProps {
   onChangeDate: () => void;
 }
 
-/** Cancel Scheduled Pause (spec §2, §4): cancel it with the danger button, or change its date. */
+/** Cancel Scheduled Pause (docs/requirements.md#screens, #states): cancel it with the danger button, or change its date. */
 export function CancelPauseModal({
   billingCustomerId,
   pause,

@@ -24,7 +24,7 @@ export interface PauseSubscriptionModalProps {
 }
 
 /**
- * Pause subscription (spec §2, §4, §5): pick the date the plan restarts, click Pause, confirm with
+ * Pause subscription (docs/requirements.md#screens, #states, #input-rules): pick the date the plan restarts, click Pause, confirm with
  * the danger button. Pause is disabled until a date is chosen. Also moves a scheduled pause.
  */
 export function PauseSubscriptionModal(props: PauseSubscriptionModalProps) {

@@ -3,7 +3,7 @@ import styles from './chip.module.css';
 import { classNames } from './class-names.ts';
 
 /**
- * Spec §4 status colours: success green (active), danger red (attention, overdue...), warning
+ * docs/requirements.md#states status colours: success green (active), danger red (attention, overdue...), warning
  * orange (paused), inactive dark grey (terminated), neutral grey (anything else); highlight for
  * badges such as NEW.
  */

@@ -10,7 +10,7 @@ export interface ModalProps {
   children: ReactNode;
 }
 
-/** A modal dialog, at most 400px wide (spec §9). Content mounts only while open. */
+/** A modal dialog, at most 400px wide (docs/requirements.md#limits). Content mounts only while open. */
 export function Modal({ isOpen, onClose, title, children }: ModalProps) {
   const titleId = useId();
   const dialog = useModalDialog(isOpen, onClose);

@@ -1,6 +1,6 @@
 /**
- * What step 5 (spec §2) needs before it can draw a pricing table: the SIM checked once more, the
- * table from the solar check (or the region's fallback when the check fails, spec §8), and, for a
+ * What step 5 (docs/requirements.md#screens) needs before it can draw a pricing table: the SIM checked once more, the
+ * table from the solar check (or the region's fallback when the check fails, docs/requirements.md#errors), and, for a
  * signed-in customer, a customer session secret for the new camera's billing account ('Error
  * fetching customer secret' when that fails; the table works without it). Then the table shown is
  * logged.

@@ -9,7 +9,7 @@ import {
   parseRegion,
 } from './wizard-rules.ts';
 
-describe('the 4-letter code field (spec §5)', () => {
+describe('the 4-letter code field (docs/requirements.md#input-rules)', () => {
   it('keeps letters only, at most 4, upper-case', () => {
     expect(normaliseActivationCode('kq')).toBe('KQ');
     expect(normaliseActivationCode('k1q-t x')).toBe('KQTX');
@@ -23,7 +23,7 @@ describe('the 4-letter code field (spec §5)', () => {
   });
 });
 
-describe('the 20-digit ICCID field (spec §5)', () => {
+describe('the 20-digit ICCID field (docs/requirements.md#input-rules)', () => {
   it('keeps digits only, at most 20', () => {
     expect(normaliseIccid('8944 1100-0000 0009 017')).toBe('8944110000000009017');
     expect(normaliseIccid('894411000000000901712345')).toBe('89441100000000090171');
@@ -48,7 +48,7 @@ describe('the 20-digit ICCID field (spec §5)', () => {
   });
 });
 
-describe('the wizard e-mail (spec §5)', () => {
+describe('the wizard e-mail (docs/requirements.md#input-rules)', () => {
   it('needs text, @, text, a dot, text', () => {
     for (const email of ['a@b.co', 'farmer.jones@example.co.uk', ' padded@example.com ']) {
       expect(isValidEmail(email), email).toBe(true);

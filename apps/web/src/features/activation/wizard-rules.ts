@@ -1,5 +1,5 @@
 /**
- * The wizard's input rules (spec §5), in the browser: what a field accepts as it is typed, when
+ * The wizard's input rules (docs/requirements.md#input-rules), in the browser: what a field accepts as it is typed, when
  * Next is enabled, and the ICCID check digit. The server applies the same rules again.
  */
 import type { ActivationCodeType } from '@farmcam/contract';

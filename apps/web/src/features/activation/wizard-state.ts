@@ -1,5 +1,5 @@
 /**
- * The activation wizard as a state machine (spec §2 Activation wizard, §4 transitions, §8 texts):
+ * The activation wizard as a state machine (docs/requirements.md#activation-wizard, #states transitions, #errors texts):
  * every step change the screens make goes through `wizardReducer`, so each transition is tested
  * without a browser. Step numbers follow the spec: 0 e-mail, 1 code type, 2 code, 3 region, 4 plan.
  */
@@ -21,7 +21,7 @@ export const wizardMessages = {
   invalidEmail: 'Please enter a valid email',
 } as const;
 
-/** Spec §9: the region step moves on this long after a choice, so the choice is seen. */
+/** docs/requirements.md#limits: the region step moves on this long after a choice, so the choice is seen. */
 export const regionAdvanceDelayMs = 100;
 
 export interface WizardState {
@@ -59,7 +59,7 @@ export type WizardAction =
   | { type: 'historyMoved'; query: URLSearchParams; validatedIccid: string | null };
 
 /**
- * The wizard as a page load or a history move finds it (spec §2, decision 054): pre-filled from the
+ * The wizard as a page load or a history move finds it (docs/requirements.md#screens, decision 054): pre-filled from the
  * query, at the query's `step` as far as what is known allows. Steps 3 and 4 need the SIM this
  * history entry validated (kept in the entry's state, never in the address), else the code step.
  */
@@ -105,7 +105,7 @@ function reachStep(state: WizardState, wanted: WizardStep, iccid: string | null)
 }
 
 /**
- * What the query mirrors (spec §2): email, code_type, code and location, and the step past the
+ * What the query mirrors (docs/requirements.md#screens): email, code_type, code and location, and the step past the
  * first, so each step is a history entry and a reload stays on it (decision 054).
  */
 export function wizardQuery(state: WizardState): Record<string, string | undefined> {
@@ -129,13 +129,13 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'emailSubmitted': {
       const email = state.email.trim();
       if (!isValidEmail(email)) return { ...state, emailError: wizardMessages.invalidEmail };
-      // Step 0 skips the code-type step when the code or its type is already known (spec §4).
+      // Step 0 skips the code-type step when the code or its type is already known (docs/requirements.md#states).
       const hasCode = state.code !== '' || state.codeType !== null;
       return { ...state, email, emailError: null, step: hasCode ? 2 : 1 };
     }
     case 'codeTypeChosen':
       if (action.codeType === state.codeType) return state;
-      // Switching code type clears the entered codes (spec §4).
+      // Switching code type clears the entered codes (docs/requirements.md#states).
       return {
         ...state,
         codeType: action.codeType,
@@ -157,7 +157,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         iccid: null,
       };
     case 'validationSucceeded':
-      // A 4-letter code's SIM is confirmed in the SIM Validated modal first (spec §2).
+      // A 4-letter code's SIM is confirmed in the SIM Validated modal first (docs/requirements.md#screens).
       return state.codeType === '4-digits'
         ? { ...state, validationError: null, pendingIccid: action.iccid }
         : { ...state, validationError: null, iccid: action.iccid, step: 3 };

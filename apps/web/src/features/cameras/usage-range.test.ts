@@ -3,7 +3,7 @@ import { currentMonthUsageRange } from './usage-range.ts';
 
 const at = (year: number, monthIndex: number, day: number) => new Date(year, monthIndex, day, 12);
 
-describe('data usage range (spec §7)', () => {
+describe('data usage range (docs/requirements.md#api)', () => {
   it('runs from the 1st to the last day of the current month', () => {
     expect(currentMonthUsageRange(at(2026, 2, 10))).toEqual({
       startDate: '2026-03-01',

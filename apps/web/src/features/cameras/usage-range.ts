@@ -8,7 +8,7 @@ export interface UsageRange {
 }
 
 /**
- * Spec §7 data usage range: the first day of the current month to the last day of the month;
+ * docs/requirements.md#api data usage range: the first day of the current month to the last day of the month;
  * in January the start moves to December of the previous year (so the chart is not nearly empty
  * in the first days of a year).
  */

@@ -13,7 +13,7 @@ export interface NetworkFields {
   indoor: LevelField;
 }
 
-/** The four networks in the spec's order (§3 signal availability address). */
+/** The four networks in the spec's order (docs/requirements.md#data signal availability address). */
 export const networks: NetworkFields[] = [
   { name: 'Vodafone', outdoor: 'VodafoneOutdoor', indoor: 'VodafoneIndoor' },
   { name: 'O2', outdoor: 'O2Outdoor', indoor: 'O2Indoor' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPostcode, normalisePostcode } from './postcode.ts';
 
-describe('postcode box rules (spec §5)', () => {
+describe('postcode box rules (docs/requirements.md#input-rules)', () => {
   it('upper-cases and removes everything but letters and digits', () => {
     expect(normalisePostcode('ex36 3lh')).toBe('EX363LH');
     expect(normalisePostcode('Sw1a-1Aa!')).toBe('SW1A1AA');

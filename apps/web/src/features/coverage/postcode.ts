@@ -1,5 +1,5 @@
 /**
- * Spec §5: the postcode box upper-cases what is typed and drops everything but letters and
+ * docs/requirements.md#input-rules: the postcode box upper-cases what is typed and drops everything but letters and
  * digits. The server applies the same rule and owns the UK-format check (its 400 explains a bad
  * postcode), so the two cannot disagree about what is valid.
  */

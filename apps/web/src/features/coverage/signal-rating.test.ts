@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signalRating } from './signal-rating.ts';
 
-describe('signal rating (spec §4)', () => {
+describe('signal rating (docs/requirements.md#states)', () => {
   it('shows 0 and a missing level as Poor Signal, red, not covered', () => {
     for (const level of [0, null, undefined]) {
       expect(signalRating(level)).toMatchObject({

@@ -20,7 +20,7 @@ const limited: SignalRating = {
 const strong: SignalRating = { label: 'Strong Signal', tone: 'success', isCovered: true, bars: 4 };
 
 /**
- * Spec §4: 0 or missing is Poor Signal (red, not covered), 3 Limited Signal (orange, covered),
+ * docs/requirements.md#states: 0 or missing is Poor Signal (red, not covered), 3 Limited Signal (orange, covered),
  * 4 Strong Signal (green, covered). Ofcom's retired levels 1 and 2 rank below "limited", so they
  * are Poor Signal too (decision 030).
  */

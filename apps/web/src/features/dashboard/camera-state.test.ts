@@ -7,7 +7,7 @@ import {
   planTierOf,
 } from './camera-state.ts';
 
-describe('status chip colours (spec §4)', () => {
+describe('status chip colours (docs/requirements.md#states)', () => {
   it.each([
     ['active', 'success'],
     ['Attention', 'danger'],
@@ -32,7 +32,7 @@ describe('status chip colours (spec §4)', () => {
   });
 });
 
-describe('plan tier and name (spec §3)', () => {
+describe('plan tier and name (docs/requirements.md#data)', () => {
   it.each([
     ['Light Streaming', 'light', 'Light Streaming'],
     ['Standard Streaming', 'standard', 'Standard Streaming'],

@@ -1,5 +1,5 @@
 /**
- * How the dashboard shows a camera of the plans list (spec §3, §4): the status chip's tone and
+ * How the dashboard shows a camera of the plans list (docs/requirements.md#data, #states): the status chip's tone and
  * text, the plan's name and tier, the billing interval, the card's messages. Display only: the
  * card state and which actions a card offers (livestream, pause) come from the server
  * (docs/decisions/014).
@@ -10,7 +10,7 @@ import type { ChipTone } from '../../components/ui/chip.tsx';
 export type { CardState };
 
 /**
- * Spec §4 chip colours: active green; Attention, Barred, canceled, overdue, past_due red;
+ * docs/requirements.md#states chip colours: active green; Attention, Barred, canceled, overdue, past_due red;
  * paused and pause scheduled orange; terminated dark grey; anything else grey.
  */
 export function chipToneOf(label: DashboardLabel | string): ChipTone {
@@ -54,7 +54,7 @@ export function chipTextOf(label: DashboardLabel | string): string {
 }
 
 /**
- * Spec §3 Plan tier: light, standard or heavy from the product name; for other names the word
+ * docs/requirements.md#data Plan tier: light, standard or heavy from the product name; for other names the word
  * 'streaming' is stripped and 'Unknown' is used if nothing remains.
  */
 export function planTierOf(productName: string): string {
@@ -76,7 +76,7 @@ export function planNameOf(productName: string | null | undefined): string {
   return `${tier.charAt(0).toUpperCase()}${tier.slice(1)} Streaming`;
 }
 
-/** Spec §2: Billed Monthly for 'month', Billed Annually otherwise. */
+/** docs/requirements.md#screens: Billed Monthly for 'month', Billed Annually otherwise. */
 export function billingIntervalTextOf(interval: string): string {
   return interval === 'month' ? 'Billed Monthly' : 'Billed Annually';
 }

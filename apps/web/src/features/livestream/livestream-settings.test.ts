@@ -8,7 +8,7 @@ import {
 } from './livestream-settings.ts';
 
 describe('livestream settings', () => {
-  it('has the spec §3 defaults: SD, 15 s, no audio, 9 to 17, Monday to Friday', () => {
+  it('has the docs/requirements.md#data defaults: SD, 15 s, no audio, 9 to 17, Monday to Friday', () => {
     expect(defaultSettings).toEqual({
       quality: 'SD',
       duration: 15,

@@ -1,5 +1,5 @@
 /**
- * The setup's choices and defaults (spec §3 Livestream setup data, §9 RTSP constants), and the
+ * The setup's choices and defaults (docs/requirements.md#data Livestream setup data, #limits RTSP constants), and the
  * schedule text the configure-rtsp call takes. The server parses the same text.
  */
 import type { LivestreamQuality, ScheduleDay } from '@farmcam/contract';
@@ -29,7 +29,7 @@ export interface LivestreamSettings {
   scheduleDays: ScheduleDay[];
 }
 
-/** Spec §3: SD, 15 s, no audio, 09:00 to 17:00, Monday to Friday. */
+/** docs/requirements.md#data: SD, 15 s, no audio, 09:00 to 17:00, Monday to Friday. */
 export const defaultSettings: LivestreamSettings = {
   quality: 'SD',
   duration: 15,

@@ -1,5 +1,5 @@
 /**
- * Spec §8 livestream texts. `reason` is the server's message when it gave one (our API answers
+ * docs/requirements.md#errors livestream texts. `reason` is the server's message when it gave one (our API answers
  * `{ code, message }`), else the spec's default for that step.
  */
 import { errorMessage } from '../../lib/api-client.ts';
@@ -51,7 +51,7 @@ export const immediateStreamingFailure = (error: unknown) =>
     'Please try again or contact support.',
   );
 
-/** Spec §4 stage texts under the progress bars. */
+/** docs/requirements.md#states stage texts under the progress bars. */
 export function setupStage(progress: number, hasFailed = false): string {
   if (hasFailed) return 'Camera setup did not finish';
   if (progress >= 100) return 'Camera ready';

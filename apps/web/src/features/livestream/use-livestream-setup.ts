@@ -28,13 +28,13 @@ import { useSimulatedProgress } from './use-simulated-progress.ts';
 
 export type SetupStep = 'select' | 'configure' | 'submitted';
 
-/** Spec §9: the simulated progress takes 15 s for the camera set-up and 3 s for the stream. */
+/** docs/requirements.md#limits: the simulated progress takes 15 s for the camera set-up and 3 s for the stream. */
 export const setupExpectedMs = 15_000;
 export const configureExpectedMs = 3_000;
-/** Spec §4: pauses between a finished step and the next. */
+/** docs/requirements.md#states: pauses between a finished step and the next. */
 export const selectToConfigureDelayMs = 500;
 export const configureToSubmittedDelayMs = 300;
-/** Spec §9: the share-success toast closes after 3 s. */
+/** docs/requirements.md#limits: the share-success toast closes after 3 s. */
 export const shareToastMs = 3000;
 
 /**
@@ -82,7 +82,7 @@ export function useLivestreamSetup() {
     setErrors((current) => (current.includes(message) ? current : [...current, message]));
   }
 
-  /** The 5-second preview (spec §4): started on entering configure; its failure does not block. */
+  /** The 5-second preview (docs/requirements.md#states): started on entering configure; its failure does not block. */
   function startPreview(cameraId: string) {
     setPreviewState('starting');
     setPreviewStartError(null);

@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { progressCap, simulatedProgress, useSimulatedProgress } from './use-simulated-progress.ts';
 
-describe('simulated progress (spec §4, §9)', () => {
+describe('simulated progress (docs/requirements.md#states, #limits)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Spec §4/§9: simulated progress rises to 95% over the expected time, then waits. */
+/** docs/requirements.md#states/#limits: simulated progress rises to 95% over the expected time, then waits. */
 export const progressCap = 95;
 const tickMs = 100;
 
@@ -26,7 +26,7 @@ export interface SimulatedProgress {
 }
 
 /**
- * A progress bar for a call whose duration we only know roughly (spec §4 Livestream flow): it
+ * A progress bar for a call whose duration we only know roughly (docs/requirements.md#livestream-flow): it
  * climbs towards 95% over `expectedMs`, jumps to 100% on success, and resets to 0 on failure.
  */
 export function useSimulatedProgress(expectedMs: number): SimulatedProgress {

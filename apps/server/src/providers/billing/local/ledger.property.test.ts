@@ -7,7 +7,7 @@
  * - the money charged minus refunds equals the amounts paid on paid invoices;
  * - a subscription has at most one open invoice (so one open renewal per period);
  * - no invoice is raised for a period in a pause, nor after a subscription was canceled;
- * - every subscription is in a state of spec §4, consistent with its invoices and dunning dates;
+ * - every subscription is in a state of docs/requirements.md#states, consistent with its invoices and dunning dates;
  * - the balance is never more in credit than the credit ever given.
  * On failure fast-check prints the seed. The runs share one billing clock, which only moves on, so
  * a run's dates depend on the runs before it: replay with the seed alone (the whole sequence),
@@ -283,7 +283,7 @@ async function checkInvariants(run: Run) {
     }
   }
 
-  // A state of spec §4, consistent with the invoices and the dunning dates.
+  // A state of docs/requirements.md#states, consistent with the invoices and the dunning dates.
   expect(['active', 'paused', 'past_due', 'overdue', 'canceled']).toContain(subscription.status);
   const dayMs = 86_400_000;
   switch (subscription.status) {

@@ -9,7 +9,7 @@ export function checkSolarSim(body: CheckSolarSimBody, signal?: AbortSignal) {
     body,
     signal,
     headers: wizardHeaders(),
-    // Spec §8: a failed check is logged and the fallback table used; no toast.
+    // docs/requirements.md#errors: a failed check is logged and the fallback table used; no toast.
     hasOwnErrorHandling: true,
   });
 }

@@ -12,7 +12,7 @@ export function createCustomerSecret(
     body: { customerId },
     signal,
     idempotencyKey,
-    // Spec §8: this failure has its own toast, 'Error fetching customer secret'.
+    // docs/requirements.md#errors: this failure has its own toast, 'Error fetching customer secret'.
     hasOwnErrorHandling: true,
   });
 }

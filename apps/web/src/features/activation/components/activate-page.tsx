@@ -29,7 +29,7 @@ import styles from './activation.module.css';
 export type { CoverageCheckComponent } from './optional-coverage-check.tsx';
 
 /**
- * The five-step activation wizard (/activate, spec §2, §4, §5, §8): open to new visitors, pre-filled
+ * The five-step activation wizard (/activate, docs/requirements.md#screens, #states, #input-rules, #errors): open to new visitors, pre-filled
  * for signed-in customers, its state mirrored in the query so a reload or a shared link resumes it.
  * A visitor sent from a coverage result ("Activate a camera here", ?postcode=) finds that
  * postcode's signal check open in the region step. This file is the page around the steps: the

@@ -4,7 +4,7 @@ import styles from './activation.module.css';
 
 export const apnSettingsUrl = `${companyWebsiteUrl}/apn-settings`;
 
-/** Spec §2: where to find the activation code, for virtual and physical SIMs, and APN settings. */
+/** docs/requirements.md#screens: where to find the activation code, for virtual and physical SIMs, and APN settings. */
 export function ActivationHelpModal({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   return (
     <Modal isOpen={isOpen} onClose={onClose} title="Where to find your code">

@@ -25,7 +25,7 @@ const leadOf: Record<OrderStatusResponse['status'], string> = {
 };
 
 /**
- * The thank-you page (spec §2), at /order-confirmation: where the hosted checkout returns after
+ * The thank-you page (docs/requirements.md#screens), at /order-confirmation: where the hosted checkout returns after
  * payment. The order in the address is looked up, and only what the server knows is shown: an
  * order that does not exist is "not found", never "activated", and no text of the address is put
  * on the page (docs/decisions/027). Without an order (Stripe's pricing table returns with its own

@@ -8,7 +8,7 @@ import styles from './activation.module.css';
 
 const regionNames: Record<ActivationRegion, string> = { uk: 'United Kingdom', ie: 'Ireland' };
 
-/** Step 5 (spec §2): the pricing table the solar check names, for this SIM and customer. */
+/** Step 5 (docs/requirements.md#screens): the pricing table the solar check names, for this SIM and customer. */
 export function PlanStep(props: {
   config: ActivationConfigResponse;
   iccid: string;

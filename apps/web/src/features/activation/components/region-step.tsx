@@ -24,7 +24,7 @@ export function RegionStep({
   const choose = (location: ActivationRegion) => {
     dispatch({ type: 'regionChosen', location });
     clearTimeout(timer.current);
-    // Spec §4: step 3 goes to step 4 after 100 ms, so the choice is seen to be taken.
+    // docs/requirements.md#states: step 3 goes to step 4 after 100 ms, so the choice is seen to be taken.
     timer.current = setTimeout(() => dispatch({ type: 'planStepEntered' }), regionAdvanceDelayMs);
   };
   return (

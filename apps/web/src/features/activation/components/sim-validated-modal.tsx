@@ -7,7 +7,7 @@ import styles from './activation.module.css';
 export const groupDigits = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 
 /**
- * Spec §2: after a 4-letter code is validated, the visitor ticks a box confirming the SIM number's
+ * docs/requirements.md#screens: after a 4-letter code is validated, the visitor ticks a box confirming the SIM number's
  * last 4 digits match their SIM before going on (a typo can hit someone else's code).
  */
 export function SimValidatedModal({

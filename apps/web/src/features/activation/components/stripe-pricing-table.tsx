@@ -41,7 +41,7 @@ function loadPricingTableScript(): Promise<void> {
 }
 
 /**
- * Spec §2 step 5 with Stripe: its pricing table, given the client reference (the ICCID), the
+ * docs/requirements.md#activation-wizard, step 5 with Stripe: its pricing table, given the client reference (the ICCID), the
  * customer's e-mail and a customer session secret when there is one. Stripe refuses both an e-mail
  * and a session (the session's customer has the e-mail), so the e-mail goes only without one.
  */

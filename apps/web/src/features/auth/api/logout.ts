@@ -19,7 +19,7 @@ function revokeInBackground(token: string | null): void {
   if (token !== null) revokeSession(token).catch(() => undefined);
 }
 
-/** Logout (spec §2): clears the auth state and, with it, the API cache, then goes to /. */
+/** Logout (docs/requirements.md#screens): clears the auth state and, with it, the API cache, then goes to /. */
 export function useLogout(): () => void {
   const navigate = useNavigate();
   return useCallback(() => {

@@ -39,7 +39,7 @@ function LoginForm() {
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setEmailError(null);
-    // Sent as typed: the server owns the e-mail rule (spec §5).
+    // Sent as typed: the server owns the e-mail rule (docs/requirements.md#input-rules).
     requestLogin.mutate(
       { email },
       {

@@ -35,7 +35,7 @@ export function StaffLoginPage() {
           void navigate(paths.staff.href());
         },
         onError: (error) => {
-          // Spec §6: a failed admin login also drops whatever session was stored.
+          // docs/requirements.md#roles: a failed admin login also drops whatever session was stored.
           authStore.clear();
           toastFailure(error, errorMessage(error, "Couldn't sign in, please try again"));
         },

@@ -16,7 +16,7 @@ export function routerInfoQueryOptions(iccid: string) {
   });
 }
 
-/** Spec §4: fetched only when the SIM is active and not barred. */
+/** docs/requirements.md#states: fetched only when the SIM is active and not barred. */
 export function useRouterInfo(iccid: string, isEnabled: boolean) {
   return useQuery({ ...routerInfoQueryOptions(iccid), enabled: isEnabled });
 }

@@ -18,7 +18,7 @@ const UsageChart = lazy(() => import('./usage-chart.tsx'));
 
 export const fetchingText = 'Fetching info...';
 
-/** Camera details (/camera/{cameraId}, spec §2): SIM and router cards and this month's usage. */
+/** Camera details (/camera/{cameraId}, docs/requirements.md#screens): SIM and router cards and this month's usage. */
 export function CameraDetailsPage() {
   const { cameraId = '' } = useParams();
   const simInfo = useSimInfo(cameraId);

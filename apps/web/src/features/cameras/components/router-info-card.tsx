@@ -12,7 +12,7 @@ const fields = [
 ] as const;
 
 /**
- * Spec §2 Router information card. When the router cannot be seen (SIM barred, paused or
+ * docs/requirements.md#screens Router information card. When the router cannot be seen (SIM barred, paused or
  * terminated) the server says why, in words that agree with the SIM card (decision 014).
  */
 export function RouterInfoCard({ iccid }: { iccid: string }) {

@@ -11,7 +11,7 @@ const formatDate = (iso: string) =>
     timeZone: 'UTC',
   });
 
-/** Spec §2 SIM information card. */
+/** docs/requirements.md#screens SIM information card. */
 export function SimInfoCard({ simInfo }: { simInfo: SimInfo }) {
   return (
     <Card title="SIM information">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUsageChartOptions, chartFontSizes } from './usage-chart.tsx';
 
-describe('usage chart options (spec §2, §9)', () => {
+describe('usage chart options (docs/requirements.md#screens, #limits)', () => {
   it('labels the y axis with GB and puts the legend at the bottom', () => {
     const options = buildUsageChartOptions(chartFontSizes.wide, false);
     expect(options.plugins?.legend?.position).toBe('bottom');

@@ -1,6 +1,6 @@
 /**
- * The daily usage line chart (spec §2): GB on the y axis, legend at the bottom, 8 px fonts at
- * 850 px and narrower, 12 px above (spec §9). Chart.js is imported here only, and this module is
+ * The daily usage line chart (docs/requirements.md#screens): GB on the y axis, legend at the bottom, 8 px fonts at
+ * 850 px and narrower, 12 px above (docs/requirements.md#limits). Chart.js is imported here only, and this module is
  * loaded lazily by the camera details page, so no other page downloads it.
  */
 import {
@@ -46,7 +46,7 @@ const shortDay = (day: string) =>
     timeZone: 'UTC',
   });
 
-/** Spec §2/§9: GB on the y axis, legend at the bottom, the given font size everywhere. */
+/** docs/requirements.md#screens/#limits: GB on the y axis, legend at the bottom, the given font size everywhere. */
 export function buildUsageChartOptions(
   fontSize: number,
   isReducedMotion: boolean,

@@ -4,7 +4,7 @@ import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 
 /**
  * GET /api/ofcom-signal/{postCode}: the signal at every address of a postcode (public). Failures
- * raise no toast (spec §8: a signal lookup failure is silent); the screens show a quiet state.
+ * raise no toast (docs/requirements.md#errors: a signal lookup failure is silent); the screens show a quiet state.
  */
 export function checkSignal(postcode: string, signal?: AbortSignal) {
   return apiRequest<SignalAvailabilityResponse>(

@@ -9,7 +9,7 @@ export interface AddressSelectProps {
   onChange: (uprn: string) => void;
 }
 
-/** The address selector of the signal result (spec §2). */
+/** The address selector of the signal result (docs/requirements.md#screens). */
 export function AddressSelect({ addresses, value, onChange }: AddressSelectProps) {
   const id = useId();
   return (

@@ -15,7 +15,7 @@ export interface CoveragePageLayoutProps {
 }
 
 /**
- * The postcode pages sit outside the portal's frame (spec §2 route table): anyone may check
+ * The postcode pages sit outside the portal's frame (docs/requirements.md#routes): anyone may check
  * coverage before buying, signed in or not. The logo links out to the company site.
  */
 export function CoveragePageLayout({

@@ -13,7 +13,7 @@ export interface LocationToggleProps {
 }
 
 /**
- * The indoor/outdoor toggle (spec §2): a pair of radio buttons, so arrow keys switch it and
+ * The indoor/outdoor toggle (docs/requirements.md#screens): a pair of radio buttons, so arrow keys switch it and
  * screen readers announce the choice, drawn as a segmented control.
  */
 export function LocationToggle({ value, onChange }: LocationToggleProps) {

@@ -41,7 +41,7 @@ export function MultiNetworkResult({ address, location, headingLevel = 2 }: Resu
   );
 }
 
-/** Each network's result at an address (spec §4 labels and colours). */
+/** Each network's result at an address (docs/requirements.md#states labels and colours). */
 export function NetworkResults({ address, location, headingLevel = 2 }: ResultProps) {
   const titleId = useId();
   const Heading = `h${headingLevel}` as const;

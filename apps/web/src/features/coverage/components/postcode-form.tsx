@@ -19,7 +19,7 @@ export interface PostcodeFormProps {
 }
 
 /**
- * The postcode box (spec §5): what is typed is upper-cased with everything but letters and digits
+ * The postcode box (docs/requirements.md#input-rules): what is typed is upper-cased with everything but letters and digits
  * removed; an empty submit says 'Please enter a postcode'.
  */
 export function PostcodeForm({

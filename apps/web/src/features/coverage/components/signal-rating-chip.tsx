@@ -3,7 +3,7 @@ import { classNames } from '../../../components/ui/class-names.ts';
 import { signalRating } from '../signal-rating.ts';
 import styles from './signal-rating-chip.module.css';
 
-/** Spec §4 label and colour for a level, with a bars icon and whether it counts as covered. */
+/** docs/requirements.md#states label and colour for a level, with a bars icon and whether it counts as covered. */
 export function SignalRatingChip({
   level,
   isStackedOnPhones = false,

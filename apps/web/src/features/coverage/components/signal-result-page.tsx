@@ -17,7 +17,7 @@ import { useUrlLedState } from '../use-url-led-state.ts';
 /**
  * Signal result (/postcode/{postcode}): coverage at each address of the postcode. The chosen
  * address and indoor/outdoor live in the query (?address=, ?location=indoor), so a result can be
- * shared and Back returns to it. Lookup failures raise no toast (spec §8); the page says what
+ * shared and Back returns to it. Lookup failures raise no toast (docs/requirements.md#errors); the page says what
  * happened instead of sitting blank.
  */
 export function SignalResultPage() {

@@ -17,7 +17,7 @@ export interface SignalResultProps {
 }
 
 /**
- * The signal result (spec §2): address selector, indoor/outdoor toggle, our multi-network result
+ * The signal result (docs/requirements.md#screens): address selector, indoor/outdoor toggle, our multi-network result
  * first, the booster advice when it applies, then each network.
  */
 export function SignalResult({

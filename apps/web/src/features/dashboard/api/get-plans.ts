@@ -17,7 +17,7 @@ export const plansQueryOptions = queryOptions({
   refetchOnWindowFocus: 'always',
 });
 
-/** Spec §6: the camera list is fetched only when a token exists. */
+/** docs/requirements.md#roles: the camera list is fetched only when a token exists. */
 export function usePlans() {
   const isSignedIn = useIsSignedIn();
   return useQuery({ ...plansQueryOptions, enabled: isSignedIn });

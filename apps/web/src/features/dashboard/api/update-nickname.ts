@@ -11,7 +11,7 @@ export function updateNickname(body: UpdateNicknameBody): Promise<UpdateNickname
   });
 }
 
-/** Spec §7: after a rename the cached camera list is updated locally, without a reload. */
+/** docs/requirements.md#api: after a rename the cached camera list is updated locally, without a reload. */
 export function useUpdateNickname() {
   const queryClient = useQueryClient();
   return useMutation({

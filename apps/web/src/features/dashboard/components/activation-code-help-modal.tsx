@@ -4,7 +4,7 @@ import styles from './activation-code-help-modal.module.css';
 
 export const apnSettingsUrl = `${companyWebsiteUrl}/apn-settings`;
 
-/** Spec §2 help modal: where the activation code is, for virtual and physical SIMs. */
+/** docs/requirements.md#screens help modal: where the activation code is, for virtual and physical SIMs. */
 export function ActivationCodeHelpModal({
   isOpen,
   onClose,

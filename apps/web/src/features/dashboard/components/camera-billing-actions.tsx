@@ -9,11 +9,11 @@ import { plansQueryKey } from '../api/get-plans.ts';
 import { cameraNameOf } from '../camera-state.ts';
 import styles from './camera-card-actions.module.css';
 
-/** Spec §4: after a pause or cancel succeeds the list is reloaded after 1 second. */
+/** docs/requirements.md#states: after a pause or cancel succeeds the list is reloaded after 1 second. */
 const reloadDelayMs = 1000;
 
 /**
- * A card's billing actions (spec §2, §4): Pay now on an overdue card (the billing portal in a new
+ * A card's billing actions (docs/requirements.md#screens, #states): Pay now on an overdue card (the billing portal in a new
  * tab), Pause subscription when the server says the plan can be paused (`canPause`; otherwise its
  * `pauseReason` in place of the button), Cancel Scheduled Pause (or change its date) on a card
  * with a pause scheduled.

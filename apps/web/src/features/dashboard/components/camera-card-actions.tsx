@@ -6,9 +6,9 @@ import { CameraBillingActions, hasBillingAction } from './camera-billing-actions
 import styles from './camera-card-actions.module.css';
 
 /**
- * The card's actions (spec §2): renewal for a camera without a subscription, Setup Livestreaming
+ * The card's actions (docs/requirements.md#screens): renewal for a camera without a subscription, Setup Livestreaming
  * when the server says the camera can stream (`canLivestream`), and the links to More info,
- * Manage plan and Invoices (Manage plan on every card with a billing account, as spec §2 lists). The links are
+ * Manage plan and Invoices (Manage plan on every card with a billing account, as docs/requirements.md#screens lists). The links are
  * plain anchors marked `data-route`, which the grid turns into in-app navigation with one click
  * handler for all cards (thousands of router Links cost more than the rest of the card).
  *

@@ -23,7 +23,7 @@ export interface CameraCardProps {
   supportEmail: string;
 }
 
-/** One camera (spec §2): name and edit button, SIM number, status, plan, billing, usage, actions. */
+/** One camera (docs/requirements.md#screens): name and edit button, SIM number, status, plan, billing, usage, actions. */
 export const CameraCard = memo(function CameraCard({
   camera,
   onRename,

@@ -9,7 +9,7 @@ import { RenameCameraModal } from './rename-camera-modal.tsx';
 export const cardsRenderedMark = 'camera-grid:rendered';
 
 /**
- * The cards (spec §2: columns at least 18rem wide). One rename dialog for the whole grid, and
+ * The cards (docs/requirements.md#screens: columns at least 18rem wide). One rename dialog for the whole grid, and
  * memoised cards that keep nothing of their own, so a grid of a thousand stays quick.
  */
 export function CameraGrid({ cameras, supportEmail }: { cameras: Camera[]; supportEmail: string }) {

@@ -4,7 +4,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { formatGb } from '../camera-state.ts';
 import styles from './combined-plan-card.module.css';
 
-/** Spec §2: the share of the combined plan left this month, to one decimal, and the reset note. */
+/** docs/requirements.md#screens: the share of the combined plan left this month, to one decimal, and the reset note. */
 export function CombinedPlanCard({ summary }: { summary: PlansResponse['overallSummary'] }) {
   const percentText = `${summary.overallPercentageLeft.toFixed(1)}%`;
   const hasPlans = summary.totalAllowanceGB > 0;

@@ -131,13 +131,13 @@ describe('Dashboard', () => {
     expect(
       within(terminated).getByText('Streaming plan cancelled and SIM deactivated.'),
     ).toBeDefined();
-    // Spec §2 lists Manage plan for every card; a plan that no longer bills says no interval.
+    // docs/requirements.md#screens lists Manage plan for every card; a plan that no longer bills says no interval.
     expect(
       within(terminated).getByRole('link', { name: 'Manage plan for Old dairy' }),
     ).toBeDefined();
     expect(within(terminated).queryByText(/Billed/)).toBeNull();
 
-    // A running plan on a terminated SIM (not a spec §4 state): Attention, support, no livestream.
+    // A running plan on a terminated SIM (not a docs/requirements.md#states state): Attention, support, no livestream.
     const oldBarn = await cardOf('Old barn');
     expect(within(oldBarn).getByText('Attention')).toBeDefined();
     expect(oldBarn.textContent).toContain('switched off by the network');

@@ -12,7 +12,7 @@ import { CombinedPlanCard } from './combined-plan-card.tsx';
 import styles from './dashboard-page.module.css';
 import { useRefreshRequest } from './use-refresh-request.ts';
 
-/** Account (/dashboard): the combined plan and the customer's cameras (spec §2). */
+/** Account (/dashboard): the combined plan and the customer's cameras (docs/requirements.md#screens). */
 export function DashboardPage() {
   const plans = usePlans();
   const isRefreshing = useRefreshRequest();

@@ -14,7 +14,7 @@ export const renameTexts = {
   failure: 'Failed to update camera name',
 } as const;
 
-/** Spec §2 'Update camera name' modal; open while `camera` is set. */
+/** docs/requirements.md#screens 'Update camera name' modal; open while `camera` is set. */
 export function RenameCameraModal({
   camera,
   onClose,
@@ -35,7 +35,7 @@ function RenameForm({ camera, onDone }: { camera: Camera; onDone: () => void }) 
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateNickname();
   const trimmed = name.trim();
-  // Spec §5: disabled when the name is empty, unchanged, or while saving.
+  // docs/requirements.md#input-rules: disabled when the name is empty, unchanged, or while saving.
   const isDisabled = trimmed === '' || trimmed === current.trim() || update.isPending;
 
   return (

@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { fetchPlans, plansQueryKey } from '../api/get-plans.ts';
 
-/** Spec §4/§9 dashboard refresh: retry after 1 s if the list is empty, then wait 0.5 s. */
+/** docs/requirements.md#states/#limits dashboard refresh: retry after 1 s if the list is empty, then wait 0.5 s. */
 export const refreshRetryDelayMs = 1000;
 export const refreshSettleDelayMs = 500;
 
@@ -23,7 +23,7 @@ function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Spec §2: `?refresh=true` (set after a pause or a plan change elsewhere) reloads the camera list
+ * docs/requirements.md#screens: `?refresh=true` (set after a pause or a plan change elsewhere) reloads the camera list
  * with a loading state, then goes to /dashboard with replace. A new subscription can take a
  * moment to appear, so an empty list is fetched once more after 1 s. True while refreshing.
  */

@@ -47,7 +47,7 @@ export function buildPlans(cameras: Camera[], percentLeft = 57.25): PlansRespons
   };
 }
 
-/** One camera in each card state of spec §4, like the demo account. */
+/** One camera in each card state of docs/requirements.md#states, like the demo account. */
 export function camerasInEveryState(): Record<string, Camera> {
   return {
     active: buildCamera({ nicknameInDatabase: 'Top gate' }),

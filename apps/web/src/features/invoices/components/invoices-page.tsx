@@ -7,7 +7,7 @@ import { formatDay, formatMoney } from '@farmcam/contract/rules';
 import { useInvoices } from '../api/fetch-invoices.ts';
 import styles from './invoices-page.module.css';
 
-/** Spec §3: an invoice is known by the last 8 characters of its id. */
+/** docs/requirements.md#data: an invoice is known by the last 8 characters of its id. */
 export const shortInvoiceId = (id: string) => id.slice(-8);
 
 function InvoiceRow({ invoice }: { invoice: Invoice }) {
@@ -74,7 +74,7 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
   );
 }
 
-/** Invoices (/invoices/{stripeId}): Amount, Plan, Created, Status, Actions (spec §2, §4). */
+/** Invoices (/invoices/{stripeId}): Amount, Plan, Created, Status, Actions (docs/requirements.md#screens, #states). */
 export function InvoicesPage() {
   const { stripeId = '' } = useParams();
   const invoices = useInvoices(stripeId);

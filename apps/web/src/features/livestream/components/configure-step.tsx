@@ -21,7 +21,7 @@ import styles from './livestream-setup.module.css';
 /** "1 day", "5 days". */
 const count = (value: number, noun: string) => `${value} ${noun}${value === 1 ? '' : 's'}`;
 
-/** Step 2 (spec §2 Configure): quality, clip length, audio, hours and days, and the data it takes. */
+/** Step 2 (docs/requirements.md#livestream-setup, Configure): quality, clip length, audio, hours and days, and the data it takes. */
 export function ConfigureStep({
   camera,
   settings,

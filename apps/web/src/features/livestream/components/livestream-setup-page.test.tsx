@@ -212,7 +212,7 @@ describe('Livestream setup page', () => {
     const setupClickedAt = performance.now();
     await user.click(screen.getByRole('button', { name: 'Set Up Camera' }));
     await screen.findByRole('heading', { name: 'Configure Livestreaming' }, { timeout: 3000 });
-    // Spec §4: configure comes about 0.5 s after the setup reached 100%.
+    // docs/requirements.md#states: configure comes about 0.5 s after the setup reached 100%.
     expect(performance.now() - setupClickedAt).toBeGreaterThanOrEqual(450);
     expect(api.callsTo('/api/livestreaming/setup-camera')[0]?.body).toEqual({
       sim_number: '8944110000001030001',
@@ -258,7 +258,7 @@ describe('Livestream setup page', () => {
     const configureClickedAt = performance.now();
     await user.click(screen.getByRole('button', { name: 'Start Livestream' }));
     await screen.findByRole('heading', { name: 'Live Stream Active' }, { timeout: 3000 });
-    // Spec §4: submitted comes about 0.3 s after the configuration succeeded.
+    // docs/requirements.md#states: submitted comes about 0.3 s after the configuration succeeded.
     expect(performance.now() - configureClickedAt).toBeGreaterThanOrEqual(250);
     expect(api.callsTo('/api/livestreaming/configure-rtsp')[0]?.body).toEqual({
       camera_id: '8944110000001030001',

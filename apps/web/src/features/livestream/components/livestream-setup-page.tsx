@@ -17,7 +17,7 @@ const steps: { step: SetupStep; title: string }[] = [
 ];
 
 /**
- * Livestream setup (/livestreaming/setup, spec §2 and §4): select, configure, submitted. The state
+ * Livestream setup (/livestreaming/setup, docs/requirements.md#screens and #states): select, configure, submitted. The state
  * and the calls are in useLivestreamSetup; this shows them.
  */
 export function LivestreamSetupPage() {

@@ -34,7 +34,7 @@ const benefits = [
   },
 ];
 
-/** Livestreaming marketing page (/livestreaming, spec §2). */
+/** Livestreaming marketing page (/livestreaming, docs/requirements.md#screens). */
 export function LivestreamingPage() {
   return (
     <div className={styles.page}>

@@ -6,7 +6,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import styles from './livestream-setup.module.css';
 
 /**
- * Spec §2/§4: 'Quick Share Livestream', an e-mail field with Share and Cancel. It closes and
+ * docs/requirements.md#screens/#states: 'Quick Share Livestream', an e-mail field with Share and Cancel. It closes and
  * clears on success; on failure it stays open (the spec's behaviour) and says the server's
  * reason under the field (decision 046).
  */
@@ -38,7 +38,7 @@ export function QuickShareModal({
       await onShare(email.trim());
       close();
     } catch (error) {
-      // Spec §4: the modal stays open; the reason says what to change.
+      // docs/requirements.md#states: the modal stays open; the reason says what to change.
       setShareError(errorMessage(error, 'The code could not be sent. Please try again.'));
     } finally {
       setIsSharing(false);

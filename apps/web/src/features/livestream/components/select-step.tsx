@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths.ts';
 import { setupStage } from '../setup-messages.ts';
 import styles from './livestream-setup.module.css';
 
-/** Step 1 (spec §2 Select): the Heavy Streaming cameras, and Set Up Camera with its progress. */
+/** Step 1 (docs/requirements.md#livestream-setup, Select): the Heavy Streaming cameras, and Set Up Camera with its progress. */
 export function SelectStep({
   cameras,
   selectedId,

@@ -2,7 +2,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import styles from './livestream-setup.module.css';
 
-/** Spec §2: the 'Setup Failed' modal listing what went wrong, with 'Try Again'. */
+/** docs/requirements.md#screens: the 'Setup Failed' modal listing what went wrong, with 'Try Again'. */
 export function SetupFailedModal({
   errors,
   onTryAgain,

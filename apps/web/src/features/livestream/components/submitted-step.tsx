@@ -15,7 +15,7 @@ import styles from './livestream-setup.module.css';
 type CopyLabel = 'Copy Code' | 'Copied!' | 'Copy Failed';
 type ShareLabel = 'Share via Email' | 'Sharing...' | 'Shared!' | 'Share Failed';
 
-/** Step 3 (spec §2 Submitted): the preview, the embed code, and ways to pass it on. */
+/** Step 3 (docs/requirements.md#livestream-setup, Submitted): the preview, the embed code, and ways to pass it on. */
 export function SubmittedStep({
   camera,
   livestream,
@@ -62,7 +62,7 @@ export function SubmittedStep({
   }
 
   async function shareByEmail() {
-    // Spec §4: sharing does nothing while the e-mail is empty.
+    // docs/requirements.md#states: sharing does nothing while the e-mail is empty.
     if (email.trim() === '' || shareLabel === 'Sharing...') return;
     showShare('Sharing...', false);
     setShareError(null);
@@ -71,7 +71,7 @@ export function SubmittedStep({
       setEmail('');
       showShare('Shared!');
     } catch (error) {
-      // Spec §4: "Share Failed" for 2 s; the reason stays beside it (decision 046).
+      // docs/requirements.md#states: "Share Failed" for 2 s; the reason stays beside it (decision 046).
       showShare('Share Failed');
       setShareError(errorMessage(error, 'The code could not be sent. Please try again.'));
     }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Spec §4: the Copy and Share buttons show their outcome, then revert after 2 s. */
+/** docs/requirements.md#states: the Copy and Share buttons show their outcome, then revert after 2 s. */
 export const labelRevertMs = 2000;
 
 /** A button label that shows a transient state and returns to `idle` after `revertMs`. */

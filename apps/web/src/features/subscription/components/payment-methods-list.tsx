@@ -2,7 +2,7 @@ import type { PaymentMethod } from '@farmcam/contract';
 import { Chip } from '../../../components/ui/chip.tsx';
 import styles from './subscription-page.module.css';
 
-/** Spec §3: mastercard is shown as Mastercard, anything else as Visa. */
+/** docs/requirements.md#data: mastercard is shown as Mastercard, anything else as Visa. */
 export const cardBrandName = (brand: string) => (brand === 'mastercard' ? 'Mastercard' : 'Visa');
 
 export function PaymentMethodsList({ methods }: { methods: PaymentMethod[] }) {

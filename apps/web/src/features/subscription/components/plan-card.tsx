@@ -5,7 +5,7 @@ import { formatMoney } from '@farmcam/contract/rules';
 import { intervalWord } from '../../../lib/interval-word.ts';
 import styles from './subscription-page.module.css';
 
-/** The badge of a plan card (spec §4): current plan, more data, better value, or none. */
+/** The badge of a plan card (docs/requirements.md#states): current plan, more data, better value, or none. */
 export function planBadge(plan: EligiblePlan): string | null {
   if (plan.subscribed) return 'Current plan';
   if (plan.upgrade_data) return 'Upgrade for more data';

@@ -32,7 +32,7 @@ function switchFailure(error: unknown): string {
   return planSwitchFailedMessage;
 }
 
-/** Manage plan (/subscription/{stripeId}): plans, payment methods, portal, pause (spec §2). */
+/** Manage plan (/subscription/{stripeId}): plans, payment methods, portal, pause (docs/requirements.md#screens). */
 export function SubscriptionPage() {
   const { stripeId = '' } = useParams();
   const navigate = useNavigate();
@@ -149,7 +149,7 @@ export function SubscriptionPage() {
         pause={scheduledPause}
         isOpen={isCancelPauseOpen}
         onClose={() => setIsCancelPauseOpen(false)}
-        // Spec §4: the list reloads 1 s after a pause or a cancel succeeds.
+        // docs/requirements.md#states: the list reloads 1 s after a pause or a cancel succeeds.
         onCanceled={() => setTimeout(() => void activePause.refetch(), reloadDelayMs)}
         onChangeDate={() => {
           setIsCancelPauseOpen(false);

@@ -19,7 +19,7 @@ export function changeSentence(plan: EligiblePlan): string {
 }
 
 /**
- * Switch plan confirmation (spec §2, §4): the plan's name, price and interval, and what is
+ * Switch plan confirmation (docs/requirements.md#screens, #states): the plan's name, price and interval, and what is
  * charged now (pro-rata). Yes switches; Cancel or completion closes it.
  */
 export function SwitchPlanModal({
