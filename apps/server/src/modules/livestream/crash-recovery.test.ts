@@ -25,7 +25,7 @@ import {
   createLivestreamTestContext,
   waitFor,
   type LivestreamTestContext,
-} from './livestream.test-support.ts';
+} from '../../../test/helpers/livestream-context.ts';
 import {
   abandonedScheduledReason,
   interruptedRequestReason,

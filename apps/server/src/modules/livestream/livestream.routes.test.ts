@@ -15,7 +15,7 @@ import {
   createLivestreamTestContext,
   waitFor,
   type LivestreamTestContext,
-} from './livestream.test-support.ts';
+} from '../../../test/helpers/livestream-context.ts';
 
 const demoCustomerEmail = 'demo@example.com';
 const farmyard = demoIccid(103); // Heavy monthly, active

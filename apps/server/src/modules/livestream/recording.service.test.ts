@@ -23,7 +23,7 @@ import {
   createLivestreamTestContext,
   waitFor,
   type LivestreamTestContext,
-} from './livestream.test-support.ts';
+} from '../../../test/helpers/livestream-context.ts';
 
 const farmyard = demoIccid(103);
 const calvingPen = demoIccid(104);

@@ -6,24 +6,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createTestContext,
-  testPublicUrl,
-  type TestContext,
-} from '../../../test/helpers/test-app.ts';
-import { startJobs, type JobRunner } from '../../jobs/job-runner.ts';
-import { systemClock, type Clock } from '../../lib/clock.ts';
-import { createInstance, type Instance } from '../../lib/instance.ts';
-import { createRateLimiter } from '../../lib/rate-limiter.ts';
-import { createLocalCamera, type LocalCamera } from '../../providers/camera/local-camera.ts';
-import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
-import { createFfmpegRecorder, type Recorder } from '../../providers/recorder/recorder.ts';
+import { createTestContext, testPublicUrl, type TestContext } from './test-app.ts';
+import { startJobs, type JobRunner } from '../../src/jobs/job-runner.ts';
+import { systemClock, type Clock } from '../../src/lib/clock.ts';
+import { createInstance, type Instance } from '../../src/lib/instance.ts';
+import { createRateLimiter } from '../../src/lib/rate-limiter.ts';
+import { createLocalCamera, type LocalCamera } from '../../src/providers/camera/local-camera.ts';
+import { createLocalSimPlatform } from '../../src/providers/connectivity/local-sim-platform.ts';
+import { createFfmpegRecorder, type Recorder } from '../../src/providers/recorder/recorder.ts';
 import {
   createFilesystemStorage,
   type FilesystemStorage,
-} from '../../providers/storage/filesystem-storage.ts';
-import { createLivestreaming, type Livestreaming } from '../../jobs/livestreaming.ts';
-import type { CameraPortOpener } from './recording.service.ts';
+} from '../../src/providers/storage/filesystem-storage.ts';
+import { createLivestreaming, type Livestreaming } from '../../src/jobs/livestreaming.ts';
+import type { CameraPortOpener } from '../../src/modules/livestream/recording.service.ts';
 
 export interface LivestreamTestContext extends TestContext {
   livestreaming: Livestreaming;
