@@ -1,14 +1,26 @@
 import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client.ts';
-import { loginTokens, rateLimits, sessions, staffPasswordTokens } from '../db/schema.ts';
+import {
+  billingEngineEvents,
+  loginTokens,
+  rateLimits,
+  sessions,
+  staffPasswordTokens,
+} from '../db/schema.ts';
 import { dayMs } from '../lib/business-calendar.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**
- * Hourly: delete login and set-password links, sessions and rate-limit windows that can no
- * longer matter.
+ * Delivered billing events are kept this long for support to read (decision 077); the invoices,
+ * payments and audit log keep the money's history for good.
+ */
+export const deliveredBillingEventDays = 30;
+
+/**
+ * Hourly: delete login and set-password links, sessions, rate-limit windows and delivered
+ * billing events that can no longer matter.
  */
 export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefinition<object> {
   return {
@@ -30,6 +42,14 @@ export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefini
           ),
         );
       await deps.db.delete(rateLimits).where(lt(rateLimits.resetAt, now));
+      await deps.db
+        .delete(billingEngineEvents)
+        .where(
+          lt(
+            billingEngineEvents.deliveredAt,
+            new Date(now.getTime() - deliveredBillingEventDays * dayMs),
+          ),
+        );
     },
   };
 }

@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../db/client.ts';
+import { billingEngineEvents } from '../db/schema.ts';
+import { dayMs } from '../lib/business-calendar.ts';
+import { ManualClock } from '../lib/clock.ts';
+import { openTestDatabase } from '../../test/helpers/test-database.ts';
+import { deliveredBillingEventDays, purgeExpiredJob } from './purge-expired.job.ts';
+
+describe('purge-expired', () => {
+  let database: DatabaseHandle;
+  beforeEach(async () => {
+    database = await openTestDatabase();
+  });
+  afterEach(() => database.close());
+
+  it('deletes billing events delivered over 30 days ago, never one still waiting for delivery', async () => {
+    const clock = new ManualClock('2026-06-01T12:00:00Z');
+    const daysAgo = (days: number) => new Date(clock.now().getTime() - days * dayMs);
+    await database.db.insert(billingEngineEvents).values([
+      { type: 'old-delivered', payload: {}, createdAt: daysAgo(40), deliveredAt: daysAgo(40) },
+      {
+        type: 'recent-delivered',
+        payload: {},
+        createdAt: daysAgo(deliveredBillingEventDays - 1),
+        deliveredAt: daysAgo(deliveredBillingEventDays - 1),
+      },
+      // Given up on (no next attempt) or still retrying: support still needs these.
+      { type: 'old-undelivered', payload: {}, createdAt: daysAgo(40), nextAttemptAt: null },
+    ]);
+    const job = purgeExpiredJob({ db: database.db, clock });
+    await job.handle({});
+    const left = await database.db
+      .select({ type: billingEngineEvents.type })
+      .from(billingEngineEvents);
+    expect(left.map((row) => row.type).sort()).toEqual(['old-undelivered', 'recent-delivered']);
+  });
+});
