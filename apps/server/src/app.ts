@@ -7,7 +7,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -46,6 +45,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { createReadiness, type Readiness } from './modules/health/readiness.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { authPlugin } from './modules/auth/auth.plugin.ts';
+import { apiDocumentOptions } from './plugins/api-document.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -212,17 +212,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     embeddedWidgetOrigins:
       createPricingTables(config).kind === 'stripe' ? stripePricingTableOrigins : [],
   });
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Farmcam Portal API',
-        description: 'Every error answers `{ code, message }`. Authenticate with `Bearer <token>`.',
-        version: '1.0.0',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, apiDocumentOptions(config));
   // The document is built in every mode (tests read it); it is served only when enabled.
   if (config.isApiDocsEnabled) {
     await app.register(swaggerUi, {

@@ -72,6 +72,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'validateActivationCode',
+        security: [],
         summary: 'The SIM a 4-letter activation code belongs to (public, throttled)',
         description:
           'Failed look-ups are throttled per wizard session and per network with a doubling wait, ' +
@@ -90,6 +92,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'validateIccid',
+        security: [],
         summary: 'Whether a SIM number (ICCID) can be activated (public, throttled)',
         headers: wizardHeaders,
         body: validateIccidBody,
@@ -104,6 +108,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'revalidateSim',
+        security: [],
         summary: 'Checks again, before the plans are shown, that the SIM is still for sale',
         headers: wizardHeaders,
         body: validateIccidBody,
@@ -118,6 +124,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'checkSolarSim',
+        security: [],
         summary: 'Whether the SIM is a solar SIM, and the pricing table for it in the region',
         headers: wizardHeaders,
         body: checkSolarSimBody,
@@ -137,6 +145,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'logPricingTableShown',
+        security: [],
         summary: 'Records which pricing table a visitor was shown (for support)',
         body: logPriceTableBody,
         response: { 200: successBody, 400: errorBody, 429: errorBody },
@@ -159,6 +169,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'getActivationConfig',
+        security: [],
         summary: 'Which pricing table to draw, and the fallback tables and help links',
         response: { 200: activationConfigResponse },
       },
@@ -171,6 +183,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'getActivationOrder',
+        security: [],
         summary: "The thank-you page's order: its plan and how far it has got (public)",
         description:
           'Order references are random and unguessable; an unknown one is 404, never "activated".',
@@ -186,6 +200,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'getPricingTable',
+        security: [],
         summary:
           'One of our own pricing tables (local billing): the plans of a region, solar or not',
         params: pricingTableParams,
@@ -200,6 +216,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'startActivationCheckout',
+        security: [],
         summary: 'Our pricing table’s Subscribe: the hosted checkout for this SIM and plan',
         headers: wizardHeaders,
         body: activationCheckoutBody,
@@ -224,6 +242,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
     {
       schema: {
         tags: ['activation'],
+        operationId: 'createActivationBillingCustomer',
         summary: 'Signed in: the billing account the new camera will have (one per camera)',
         security: [{ bearer: [] }],
         body: activationBillingCustomerBody,

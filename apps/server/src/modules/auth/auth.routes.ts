@@ -26,6 +26,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['auth'],
+        operationId: 'requestLoginLink',
+        security: [],
         summary: 'E-mail a one-time login link (same answer for unknown e-mails)',
         body: requestLoginBody,
         response: { 200: requestLoginResponse, ...errors },
@@ -39,6 +41,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['auth'],
+        operationId: 'exchangeLoginToken',
+        security: [],
         summary: "Exchange a login link's token for a session token",
         querystring: loginQuery,
         response: { 200: tokenResponse, ...errors },
@@ -53,6 +57,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
       {
         schema: {
           tags: ['auth'],
+          operationId: path === '/auth/admin-login' ? 'signInAdmin' : 'signInTeamMember',
+          security: [],
           summary: 'Staff sign-in with e-mail and password (admin and team accounts)',
           body: staffLoginBody,
           response: { 200: tokenResponse, ...errors },
@@ -67,6 +73,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['auth'],
+        operationId: 'setStaffPassword',
+        security: [],
         summary: "Set a staff account's password from its one-time link (`npm run staff`)",
         body: staffSetPasswordBody,
         response: { 200: messageBody, ...errors },
@@ -83,6 +91,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['auth'],
+        operationId: 'getUserData',
         summary: 'Who is signed in',
         description:
           "The session comes from the Authorization header only: the spec's `token` query is not accepted, because a token in an address ends up in logs, history and Referer headers (docs/decisions/014).",
@@ -116,6 +125,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['auth'],
+        operationId: 'logOut',
         summary: 'Revoke the current session',
         security: [{ bearer: [] }],
         response: { 204: z.null(), 401: errorBody },

@@ -68,6 +68,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['subscriptions'],
+        operationId: 'listEligiblePlans',
         summary: 'The plans this camera can be on, marked against the one it is on',
         security,
         params: billingCustomerParams,
@@ -85,6 +86,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['subscriptions'],
+        operationId: 'previewPlanChange',
         summary: 'What switching to a plan now would charge (pro-rata)',
         security,
         params: billingCustomerParams,
@@ -103,6 +105,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['subscriptions'],
+        operationId: 'changePlan',
         summary: 'Switch plan now; the pro-rata difference is invoiced and charged at once',
         security,
         headers: idempotencyHeaders,
@@ -126,6 +129,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['subscriptions'],
+        operationId: 'listRenewalPlans',
         summary: 'Plans a camera without an active subscription can be renewed on',
         security,
         params: billingCustomerParams.extend({
@@ -150,6 +154,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['subscriptions'],
+        operationId: 'startRenewalCheckout',
         summary: 'Start a hosted checkout for a new subscription on a camera',
         security,
         headers: idempotencyHeaders,
@@ -178,6 +183,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['billing'],
+        operationId: 'listPaymentMethods',
         summary: "The camera's saved cards, the default first",
         security,
         params: billingCustomerParams,
@@ -195,6 +201,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['billing'],
+        operationId: 'createBillingPortalSession',
         summary: 'The hosted billing portal (cards, open invoices), to open in a new tab',
         security,
         headers: idempotencyHeaders,
@@ -213,6 +220,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['billing'],
+        operationId: 'createCustomerSecret',
         summary: 'A short-lived secret that lets the hosted pricing table act for this customer',
         security,
         headers: idempotencyHeaders,
@@ -231,6 +239,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['pause'],
+        operationId: 'getPauseDates',
         summary: 'When a pause would start and the dates the plan can restart on',
         security,
         params: billingCustomerParams,
@@ -248,6 +257,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['pause'],
+        operationId: 'pauseSubscription',
         summary: 'Pause from the next allowed 1st until the chosen restart date',
         security,
         headers: idempotencyHeaders,
@@ -271,6 +281,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['pause'],
+        operationId: 'getActivePause',
         summary: 'The scheduled or running pause, if any',
         security,
         params: billingCustomerParams,
@@ -288,6 +299,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['pause'],
+        operationId: 'cancelPause',
         summary: 'Cancel a scheduled pause (a running one restarts on the earliest 1st)',
         security,
         headers: idempotencyHeaders,
@@ -306,6 +318,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['invoices'],
+        operationId: 'listInvoices',
         summary: "The camera's invoices, newest first (no paging)",
         security,
         params: billingCustomerParams,

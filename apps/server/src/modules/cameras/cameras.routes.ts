@@ -22,6 +22,7 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
     {
       schema: {
         tags: ['cameras'],
+        operationId: 'listCameraPlans',
         summary: "The customer's cameras with plan, state and this month's data use",
         security: [{ bearer: [] }],
         response: { 200: plansResponse, 401: errorBody, 403: errorBody },
@@ -35,6 +36,7 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
     {
       schema: {
         tags: ['cameras'],
+        operationId: 'getSimInfo',
         summary: "A camera's SIM: activation, state, barring, termination",
         security: [{ bearer: [] }],
         params: iccidParams,
@@ -50,6 +52,7 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
     {
       schema: {
         tags: ['cameras'],
+        operationId: 'getRouterInfo',
         summary: "The camera router's last report (network, signal); null unless the SIM is active",
         security: [{ bearer: [] }],
         params: iccidParams,
@@ -65,6 +68,7 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
     {
       schema: {
         tags: ['cameras'],
+        operationId: 'updateCameraNickname',
         summary: 'Rename a camera (trimmed, 1 to 40 characters)',
         security: [{ bearer: [] }],
         body: updateNicknameBody,

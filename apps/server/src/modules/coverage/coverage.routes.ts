@@ -18,6 +18,8 @@ export const coverageRoutes: FastifyPluginAsyncZod<{ coverage: CoverageService }
     {
       schema: {
         tags: ['coverage'],
+        operationId: 'getPostcodeSignal',
+        security: [],
         summary: 'Predicted mobile signal at every address of a UK postcode (public)',
         description:
           'The postcode is upper-cased and stripped of everything but letters and digits, then ' +
@@ -41,6 +43,8 @@ export const coverageRoutes: FastifyPluginAsyncZod<{ coverage: CoverageService }
     {
       schema: {
         tags: ['coverage'],
+        operationId: 'getCoverageSource',
+        security: [],
         summary: 'Where coverage data comes from, and the demo postcodes when it is demo data',
         response: { 200: coverageSourceResponse },
       },

@@ -30,6 +30,8 @@ export const devMailRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['dev'],
+        operationId: 'listOutboxMessages',
+        security: [],
         summary: 'Messages in the local outbox, newest first',
         querystring: z.object({
           to: z.string().trim().max(254).optional(),

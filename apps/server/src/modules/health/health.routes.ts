@@ -10,13 +10,20 @@ import { providerNames } from '../../lib/provider-calls.ts';
 import type { Readiness } from './readiness.ts';
 
 const checkState = z.enum(['ok', 'failing', 'not-checked']);
+const providerReport = z.object({
+  state: z.enum(['ok', 'failing', 'unknown']),
+  at: z.string().optional(),
+});
 const readinessReport = z.object({
   status: z.enum(['ready', 'not-ready', 'draining']),
   reasons: z.array(z.string()),
   checks: z.object({ database: checkState, migrations: checkState, jobQueue: checkState }),
-  providers: z.record(
-    z.enum(providerNames),
-    z.object({ state: z.enum(['ok', 'failing', 'unknown']), at: z.string().optional() }),
+  // One property per provider (not a record keyed by an enum), so the document names each one.
+  providers: z.object(
+    Object.fromEntries(providerNames.map((name) => [name, providerReport])) as Record<
+      (typeof providerNames)[number],
+      typeof providerReport
+    >,
   ),
 });
 
@@ -29,6 +36,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ readiness: Readiness }> = asy
     {
       schema: {
         tags: ['health'],
+        operationId: 'checkLiveness',
+        security: [],
         summary: 'Liveness: the process answers (the database is not asked; see /api/readyz)',
         response: { 200: z.object({ status: z.literal('ok') }) },
       },
@@ -44,6 +53,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ readiness: Readiness }> = asy
     {
       schema: {
         tags: ['health'],
+        operationId: 'checkReadiness',
+        security: [],
         summary:
           'Readiness: database reachable and migrated, job queue set up, not draining; each provider’s last call is reported without counting',
         response: { 200: readinessReport, 503: readinessReport },

@@ -82,6 +82,8 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
       },
       schema: {
         tags: ['livestreaming'],
+        operationId: 'getLivestreamUrl',
+        security: [],
         summary: "Public: the address of a livestream's latest clip, as plain text",
         description:
           'Used by the embed page as the video source. Readable from any origin; answers 404 (plain text) when the stream has no clip, is switched off (X-Livestream-State: off) or is not available, and 400 (plain text) for an id that is not valid. X-Clip-Caption says when the clip was recorded (UK time).',

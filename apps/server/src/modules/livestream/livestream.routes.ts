@@ -51,6 +51,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'listLivestreamCameras',
         summary: "The customer's cameras that may livestream (active Heavy Streaming plans)",
         response: { 200: livestreamCamerasResponse, ...errors },
       },
@@ -63,6 +64,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'setUpLivestreamCamera',
         summary: "Open the camera's RTSP port (554) to the recorders and create its livestream",
         body: setupCameraBody,
         response: { 200: setupCameraResponse, ...errors },
@@ -80,6 +82,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'configureLivestream',
         summary: 'Save the stream path, clip length, audio and the recording schedule',
         body: configureRtspBody,
         response: { 200: configureRtspResponse, ...errors },
@@ -101,6 +104,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'recordClipNow',
         summary: 'Record a clip now (the preview is 5 s without audio); poll /livestreaming/clip',
         body: rtspNowBody,
         response: { 200: rtspNowResponse, ...errors },
@@ -120,6 +124,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'getClip',
         summary: 'Where a recording stands, with a playable address once ready',
         querystring: clipStatusQuery,
         response: { 200: clipStatusResponse, ...errors },
@@ -137,6 +142,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'shareEmbedCode',
         summary: 'E-mail the embed code (rate limited)',
         body: shareCodeBody,
         response: { 200: shareCodeResponse, ...errors },
@@ -154,6 +160,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'setLivestreamActive',
         summary: 'Switch a saved schedule on or off',
         body: livestreamActiveBody,
         response: { 200: livestreamActiveResponse, ...errors },
@@ -171,6 +178,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'getShowcaseClip',
         summary: "A recent clip of the demo camera, for the Livestreaming page's live demo",
         response: { 200: showcaseResponse, ...errors },
       },
@@ -186,6 +194,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
     {
       schema: {
         ...common,
+        operationId: 'getDemoCameraStatus',
         summary: 'Whether the demo camera can run on this server, and what to install if not',
         response: { 200: demoCameraResponse, ...errors },
       },

@@ -25,6 +25,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['staff'],
+        operationId: 'searchCustomers',
         summary: 'Search customers by e-mail, with their cameras counted by state',
         security: [{ bearer: [] }],
         querystring: customerSearchQuery,
@@ -51,6 +52,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['staff'],
+        operationId: 'impersonateCustomer',
         summary: "Open a customer's portal: an audited session scoped to that customer",
         security: [{ bearer: [] }],
         params: customerIdParams,

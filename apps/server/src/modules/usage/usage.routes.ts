@@ -12,6 +12,7 @@ export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async
     {
       schema: {
         tags: ['cameras'],
+        operationId: 'getDataUsage',
         summary: "A camera's data use per day (GB); the end date as endDate or endData",
         security: [{ bearer: [] }],
         params: iccidParams,
