@@ -71,6 +71,7 @@ export function withMessage(url: string, kind: 'notice' | 'error', message: stri
   return `${url}${url.includes('?') ? '&' : '?'}${kind}=${code}`;
 }
 
+/** A refusal's sentence for the page; anything else is a fault and goes to the error handler. */
 export function messageOf(error: unknown): string {
   if (error instanceof BillingError) return error.message;
   throw error;

@@ -1,0 +1,100 @@
+/**
+ * What every part of the livestream service shares: its dependencies, the customer a call is
+ * made for (and how the audit log names them), and the checks every customer call starts with:
+ * the camera is theirs (404) and may livestream (422), and its livestream is set up (409).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { LocalCamera } from '../../providers/camera/local-camera.ts';
+import type { Mailer } from '../../providers/mail/mail.ts';
+import type { ClipStorage } from '../../providers/storage/storage.ts';
+import type { Principal } from '../auth/auth.service.ts';
+import { requireOwnedSim } from '../ownership/ownership.ts';
+import { eligibilityOf } from './eligibility.ts';
+import {
+  livestreamRepository as repository,
+  type CameraPlanRow,
+  type LivestreamRow,
+} from './livestream.repository.ts';
+import type { CameraPortOpener, RecordingQueue } from './recording.service.ts';
+
+export interface LivestreamServiceDependencies {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  storage: ClipStorage;
+  cameraAccess: CameraPortOpener;
+  recordingQueue: RecordingQueue;
+  publicUrl: string;
+  supportEmail: string;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Where the marketing page's live demo is recorded from, if anywhere. */
+  showcaseSource?: () => Promise<string>;
+  /** The local demo camera, when this process runs one (local mode). */
+  demoCamera?: Pick<LocalCamera, 'check'>;
+}
+
+export interface CustomerScope {
+  customerId: string;
+  principal: Principal;
+  ip: string;
+}
+
+export const auditActor = (scope: CustomerScope) => ({
+  actorType: scope.principal.staffId ? ('staff' as const) : ('customer' as const),
+  actorId: scope.principal.staffId ?? scope.customerId,
+  onBehalfOfCustomerId: scope.principal.staffId ? scope.customerId : null,
+  ip: scope.ip,
+});
+
+/** The caller's camera (404 when not theirs), eligible for livestreaming (422 when not). */
+export async function requireEligibleCamera(
+  deps: Pick<LivestreamServiceDependencies, 'db' | 'clock'>,
+  customerId: string,
+  iccid: string,
+): Promise<CameraPlanRow> {
+  await requireOwnedSim(deps.db, customerId, iccid);
+  const plan = await repository.findCameraPlan(deps.db, iccid);
+  if (!plan) throw notFound('Camera not found');
+  const eligibility = eligibilityOf(plan, deps.clock.now());
+  if (!eligibility.isEligible) throw new AppError('UNPROCESSABLE', eligibility.reason);
+  return plan;
+}
+
+/** The camera's livestream (409 until the camera is set up for livestreaming). */
+export async function requireLivestream(db: Database, iccid: string): Promise<LivestreamRow> {
+  const livestream = await repository.findBySim(db, iccid);
+  if (!livestream) {
+    throw new AppError('CONFLICT', 'Set up the camera for livestreaming first');
+  }
+  return livestream;
+}
+
+/**
+ * Changes a customer's livestream and records who did it, in one transaction (the audit entry
+ * names the camera's SIM); returns the changed row.
+ */
+export async function changeLivestream(
+  db: Database,
+  scope: CustomerScope,
+  livestream: LivestreamRow,
+  changes: Parameters<typeof repository.update>[2],
+  audit: { action: string; details?: Record<string, unknown> },
+): Promise<LivestreamRow> {
+  return db.transaction(async (transaction) => {
+    const row = await repository.update(transaction, livestream.id, changes);
+    await writeAudit(transaction, {
+      ...auditActor(scope),
+      action: audit.action,
+      subjectType: 'sim',
+      subjectId: livestream.simIccid,
+      details: audit.details,
+    });
+    return row;
+  });
+}
