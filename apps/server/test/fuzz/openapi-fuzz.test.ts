@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { billingCustomers, customers, invoices, sims } from '../../src/db/schema.ts';
+import { startJobs, type JobRunner } from '../../src/jobs/job-runner.ts';
 import { seedDemoData } from '../../src/seed/demo.ts';
 import {
   bearer,
@@ -250,12 +251,15 @@ let customerToken: string;
 let known: string[] = [];
 let routes: FuzzRoute[] = [];
 let webRoot: string;
+let jobs: JobRunner | undefined;
 
 beforeAll(async () => {
   // The app as deployed: with a web build, so page requests answer index.html.
   webRoot = mkdtempSync(path.join(tmpdir(), 'farmcam-fuzz-web-'));
   writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>Farmcam</title>');
   context = await createTestContext({}, undefined, () => ({ webRoot }));
+  // The job queue's tables, as every deployed process has them, so /api/readyz answers ready.
+  jobs = await startJobs(context.database, [], { onError: () => undefined, mode: 'send-only' });
   await seedDemoData(context.database.db, context.clock);
   customerToken = await signInCustomer(context, 'demo@example.com');
 
@@ -295,6 +299,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await jobs?.stop();
   await context?.close();
   rmSync(webRoot, { recursive: true, force: true });
 });
