@@ -1,12 +1,20 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
-import type { RouteObject } from 'react-router';
+import type { LoaderFunction, RouteObject } from 'react-router';
 import { Loader } from '../components/ui/spinner.tsx';
 import { paths } from '../config/paths.ts';
 import { LoginPage } from '../features/auth/components/login-page.tsx';
 import { loadChunk } from './chunk-loading.ts';
 import { FrameLayout } from './layout/frame-layout.tsx';
 import type { RouteHandle } from './layout/route-handle.ts';
+import {
+  prefetchCamera,
+  prefetchCurrentUser,
+  prefetchDashboard,
+  prefetchLivestreaming,
+  prefetchLoader,
+  prefetchPostcode,
+} from './route-prefetch.ts';
 import { RequireSession } from './require-session.tsx';
 import { RequireStaff } from './require-staff.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
@@ -14,16 +22,19 @@ import { RouteErrorScreen } from './route-error-screen.tsx';
 /**
  * A page whose code loads on first visit (within the chunk time-out). The title is known at
  * once, so the frame shows it while the code loads; a failure shows the retry screen in the frame.
+ * A `loader` (from route-prefetch.ts) starts the page's first API calls beside its chunk.
  */
 function lazyPage<Module>(
   handle: RouteHandle,
   load: () => Promise<Module>,
   pickComponent: (module: Module) => ComponentType,
-): Pick<RouteObject, 'handle' | 'lazy' | 'errorElement'> {
+  loader?: LoaderFunction,
+): Pick<RouteObject, 'handle' | 'lazy' | 'errorElement' | 'loader'> {
   return {
     handle,
     lazy: async () => ({ Component: pickComponent(await loadChunk(load)) }),
     errorElement: <RouteErrorScreen />,
+    ...(loader && { loader }),
   };
 }
 
@@ -89,6 +100,8 @@ export const routes: RouteObject[] = [
           },
           {
             element: <RequireSession />,
+            // Not on the root: `/` has no loader, so it still renders at once (decision 083).
+            loader: prefetchLoader(prefetchCurrentUser),
             children: [
               {
                 path: paths.dashboard.pattern,
@@ -96,6 +109,7 @@ export const routes: RouteObject[] = [
                   { title: 'Account' },
                   () => import('../features/dashboard/components/dashboard-page.tsx'),
                   (module) => module.DashboardPage,
+                  prefetchLoader(prefetchDashboard),
                 ),
               },
               {
@@ -104,6 +118,7 @@ export const routes: RouteObject[] = [
                   { title: 'Livestreaming' },
                   () => import('../features/livestream/components/livestreaming-page.tsx'),
                   (module) => module.LivestreamingPage,
+                  prefetchLoader(prefetchLivestreaming),
                 ),
               },
               {
@@ -120,6 +135,7 @@ export const routes: RouteObject[] = [
                   { title: 'Camera details', backTo: paths.dashboard.href() },
                   () => import('../features/cameras/components/camera-details-page.tsx'),
                   (module) => module.CameraDetailsPage,
+                  prefetchLoader(prefetchCamera),
                 ),
               },
               {
@@ -168,6 +184,7 @@ export const routes: RouteObject[] = [
           { title: 'Check Signal Availability' },
           () => import('../features/coverage/components/postcode-page.tsx'),
           (module) => module.PostcodePage,
+          prefetchLoader(prefetchPostcode),
         ),
       },
       {
