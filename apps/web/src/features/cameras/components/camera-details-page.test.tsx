@@ -1,5 +1,5 @@
 import type { SimInfoResponse } from '@farmcam/contract';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
@@ -32,7 +32,7 @@ const activeSim: SimInfoResponse = {
 };
 
 function mockCameraApi(
-  simInfo: SimInfoResponse | (() => Response),
+  simInfo: SimInfoResponse | (() => Response | Promise<Response>),
   dailyGB: Record<string, number>,
 ) {
   return mockFetch((url) => {
@@ -72,6 +72,37 @@ function mockCameraApi(
   });
 }
 
+/**
+ * happy-dom's IntersectionObserver never reports; this one lets a test scroll the chart's place
+ * into view. Chart.js loads only then (decision 083).
+ */
+function fakeIntersectionObserver() {
+  const observers = new Set<IntersectionObserverCallback>();
+  vi.stubGlobal(
+    'IntersectionObserver',
+    class {
+      constructor(private readonly callback: IntersectionObserverCallback) {}
+      observe() {
+        observers.add(this.callback);
+      }
+      disconnect() {
+        observers.delete(this.callback);
+      }
+    },
+  );
+  return {
+    scrollIntoView: () =>
+      act(() => {
+        for (const callback of [...observers]) {
+          callback(
+            [{ isIntersecting: true } as IntersectionObserverEntry],
+            {} as IntersectionObserver,
+          );
+        }
+      }),
+  };
+}
+
 const calledPaths = (fetchMock: ReturnType<typeof mockFetch>) =>
   fetchMock.mock.calls.map(([url]) => new URL(String(url), window.location.origin));
 
@@ -85,6 +116,7 @@ const definitions = (card: HTMLElement) =>
 describe('Camera details', () => {
   afterEach(() => {
     vi.useRealTimers();
+    vi.unstubAllGlobals();
   });
 
   it('fetches, then shows the SIM and router cards and this month’s usage', async () => {
@@ -93,9 +125,18 @@ describe('Camera details', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2026, 2, 10, 12));
     authStore.signIn('token');
-    const fetchMock = mockCameraApi(activeSim, { '2026-03-01': 0.21, '2026-03-02': 0.35 });
+    const viewport = fakeIntersectionObserver();
+    let answerSimInfo = () => {};
+    const simInfoAnswered = new Promise<void>((resolve) => (answerSimInfo = resolve));
+    const fetchMock = mockCameraApi(
+      () => simInfoAnswered.then(() => jsonResponse(200, activeSim)),
+      { '2026-03-01': 0.21, '2026-03-02': 0.35 },
+    );
     renderRoute(`/camera/${iccid}`);
     expect(await screen.findByText('Fetching info...')).toBeDefined();
+    // The route's loader asked for this month's usage beside the SIM, not after it (decision 083).
+    expect(calledPaths(fetchMock).map((url) => url.pathname)).toContain(`/api/data-usage/${iccid}`);
+    answerSimInfo();
 
     const simCard = (await screen.findByRole('heading', { name: 'SIM information' })).closest(
       'section',
@@ -114,8 +155,11 @@ describe('Camera details', () => {
       'Signal strength (dBm)': '-86',
     });
     expect(screen.getByText('Top gate')).toBeDefined();
+    expect(await screen.findByText(/0.56 GB used from 1 /)).toBeDefined();
+    // The chart (Chart.js) is not loaded until its place comes near the screen.
+    expect(screen.queryByRole('img', { name: 'usage chart' })).toBeNull();
+    viewport.scrollIntoView();
     expect((await screen.findByRole('img', { name: 'usage chart' })).textContent).toBe('2 days');
-    expect(screen.getByText(/0.56 GB used from 1 /)).toBeDefined();
     expect(screen.getByRole('link', { name: /Back/ })).toHaveProperty('pathname', '/dashboard');
 
     const usageCall = calledPaths(fetchMock).find((url) =>

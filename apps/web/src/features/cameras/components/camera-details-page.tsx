@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -12,8 +12,10 @@ import styles from './camera-details-page.module.css';
 import { RouterInfoCard } from './router-info-card.tsx';
 import { SimInfoCard } from './sim-info-card.tsx';
 import { UsageTable } from './usage-table.tsx';
+import { useIsNearViewport } from './use-is-near-viewport.ts';
 
-// Chart.js loads with this page only, and after its first paint.
+// Chart.js (about 60 KB gzip) loads with this page only, and only once the chart's place comes
+// near the screen: on a phone it is below the SIM and router cards (decision 083).
 const UsageChart = lazy(() => import('./usage-chart.tsx'));
 
 export const fetchingText = 'Fetching info...';
@@ -83,15 +85,26 @@ function UsageSection({ iccid }: { iccid: string }) {
             {total.toLocaleString('en-GB', { maximumFractionDigits: 2 })} GB used from{' '}
             {formatLongDay(range.startDate)} to {formatLongDay(days.at(-1)![0])}
           </p>
-          <div className={styles.chart}>
-            <Suspense fallback={<Loader label="Drawing the chart…" />}>
-              <UsageChart dailyGB={usage.data.dailyGB} />
-            </Suspense>
-          </div>
+          <UsageChartArea dailyGB={usage.data.dailyGB} />
           <UsageTable dailyGB={usage.data.dailyGB} />
         </>
       )}
     </Card>
+  );
+}
+
+/** The chart's place keeps its height (CSS) before and while Chart.js loads: no layout shift. */
+function UsageChartArea({ dailyGB }: { dailyGB: Record<string, number> }) {
+  const areaRef = useRef<HTMLDivElement>(null);
+  const isNear = useIsNearViewport(areaRef);
+  return (
+    <div ref={areaRef} className={styles.chart}>
+      {isNear && (
+        <Suspense fallback={<Loader label="Drawing the chart…" />}>
+          <UsageChart dailyGB={dailyGB} />
+        </Suspense>
+      )}
+    </div>
   );
 }
 
