@@ -120,6 +120,20 @@ function scriptBytes(details: unknown): number | null {
     .reduce((total, item) => total + (item.transferSize ?? 0), 0);
 }
 
+/**
+ * With BENCH_LIGHTHOUSE_REPORTS=<folder>, each run's whole report is written there (open it in
+ * https://googlechrome.github.io/lighthouse/viewer/): the LCP element, the request chain and the
+ * main-thread work behind a score.
+ */
+function saveReport(lhr: { finalDisplayedUrl: string; fetchTime: string }): void {
+  const folder = process.env.BENCH_LIGHTHOUSE_REPORTS;
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  const page = new URL(lhr.finalDisplayedUrl).pathname.replace(/[^a-z0-9]+/gi, '-');
+  const file = `${folder}/lighthouse${page === '-' ? '-root' : page.replace(/-$/, '')}-${lhr.fetchTime.replace(/[:.]/g, '-')}.json`;
+  fs.writeFileSync(file, JSON.stringify(lhr));
+}
+
 async function runOnce(url: string, sessionToken?: string): Promise<RunSummary> {
   // chrome-launcher throws a missing binary from an event handler, out of reach of try/catch.
   try {
@@ -149,6 +163,7 @@ async function runOnce(url: string, sessionToken?: string): Promise<RunSummary> 
     ]);
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
+    saveReport(lhr);
     if (lhr.runtimeError) {
       throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
     }
