@@ -76,7 +76,9 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       PUBLIC_URL: baseURL,
-      WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '../apps/web/dist',
+      // Absolute: the server resolves a relative path from where npm was started (INIT_CWD).
+      WEB_DIST_DIR:
+        process.env.E2E_WEB_DIST_DIR ?? path.resolve(import.meta.dirname, '../apps/web/dist'),
       // Journeys send X-Forwarded-For so per-IP limits see one client per test: the browser on
       // the loopback address stands in for a proxy (never "trust everyone", decision 063).
       TRUST_PROXY: 'loopback',
