@@ -202,10 +202,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     }));
 
   await app.register(requestLogPlugin);
-  // First, so every route below is measured; /metrics itself needs METRICS_TOKEN (decision 071).
-  await app.register(metricsPlugin, { token: config.metricsToken, database: deps.database });
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
+  // Before every route, so each is measured; after the error handler, which a route takes when
+  // it is added, so /metrics answers refusals in the error model too. It needs METRICS_TOKEN
+  // (decision 071).
+  await app.register(metricsPlugin, { token: config.metricsToken, database: deps.database });
   await app.register(securityHeadersPlugin, {
     isHttps: config.publicUrl.startsWith('https:'),
     mediaOrigins: livestreaming.storage.mediaOrigins,
