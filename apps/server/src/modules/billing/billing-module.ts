@@ -1,7 +1,7 @@
 /**
- * Wires billing together: the provider chosen by configuration (local engine or Stripe), the
- * service, and the cycle the billing job runs. buildApp creates it once and exposes it as
- * `app.billing` (the job in server.ts and the tests use the same instance).
+ * Wires billing together: the provider BILLING names (createBillingProvider), the service, and
+ * the cycle the billing job runs. The composition root (process/compose.ts) creates it once; the
+ * routes, the billing jobs and the tests use that instance (decision 087).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
@@ -11,15 +11,9 @@ import { appSettings, subscriptions } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
 import type { BillingProvider, CheckoutHooks } from '../../providers/billing/billing.ts';
-import {
-  createLocalBillingEngine,
-  type LocalBillingEngine,
-} from '../../providers/billing/local/local-billing-engine.ts';
-import { createTestClock } from '../../providers/billing/local/test-clock.ts';
-import {
-  createStripeBilling,
-  type StripeBilling,
-} from '../../providers/billing/stripe/stripe-billing.ts';
+import { createBillingProvider } from '../../providers/billing/create-billing-provider.ts';
+import type { LocalBillingEngine } from '../../providers/billing/local/local-billing-engine.ts';
+import type { StripeBilling } from '../../providers/billing/stripe/stripe-billing.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import { createBillingService, type BillingService } from './billing.service.ts';
 import { nextDueInstant } from './billing-cycle.repository.ts';
@@ -64,40 +58,13 @@ export function createBillingModule(deps: {
   checkoutHooks?: CheckoutHooks;
 }): BillingModule {
   const { config, db, log } = deps;
-  let engine: LocalBillingEngine | undefined;
-  let stripe: StripeBilling | undefined;
-  if (config.billing.mode === 'stripe') {
-    stripe = createStripeBilling({
-      db,
-      clock: deps.clock,
-      secretKey: config.billing.secretKey,
-      webhookSecret: config.billing.webhookSecret,
-      apiUrl: config.billing.apiUrl,
-      checkoutHooks: deps.checkoutHooks,
-    });
-  } else {
-    engine = createLocalBillingEngine({
-      db,
-      clock: createTestClock(db, deps.clock),
-      publicUrl: config.publicUrl,
-      checkoutHooks: deps.checkoutHooks,
-      // The supplier is fixed in each invoice's snapshot when it is issued (decision 026).
-      invoicing: { ...config.invoicing, supplier: config.supplier },
-      onDeliveryFailure: ({ error, event, eventId, attempts, nextAttemptAt }) => {
-        const details = { err: error, eventId, eventType: event.type, attempts };
-        if (nextAttemptAt) {
-          log.warn(
-            { ...details, nextAttemptAt },
-            'A billing event handler failed; the event is delivered again later',
-          );
-        } else {
-          // Three days of failures (decision 077): an operator redelivers it by hand, or not.
-          log.error(details, 'A billing event could not be delivered for three days; gave up');
-        }
-      },
-    });
-  }
-  const provider: BillingProvider = (engine ?? stripe)!;
+  // The one place BILLING picks its adapter (providers/billing/create-billing-provider.ts).
+  const { provider, engine, stripe } = createBillingProvider(config, {
+    db,
+    clock: deps.clock,
+    checkoutHooks: deps.checkoutHooks,
+    log,
+  });
   let cycleQueue: Promise<unknown> = Promise.resolve();
   const service = createBillingService({
     db,
