@@ -98,7 +98,7 @@ describe('single-page app', () => {
     fs.mkdirSync(path.join(webRoot, 'assets'));
     fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>SPA</title>');
     fs.writeFileSync(path.join(webRoot, 'assets', 'app-abc123.js'), 'console.log(1)');
-    const app = await buildApp(context.config, { ...context, webRoot });
+    const app = await buildApp(context.config, context.services, { webRoot });
     try {
       const deepLink = await app.inject({ method: 'GET', url: '/camera/8944110000000001011' });
       expect(deepLink.statusCode).toBe(200);

@@ -10,32 +10,15 @@ import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { seedCatalogue, seedDemoData } from './seed/demo.ts';
 import { demoStaffPasswordFile, seedDemoStaff } from './seed/staff.ts';
-import { activationFulfilmentJob } from './jobs/activation-fulfilment.job.ts';
-import { billingCycleJob } from './jobs/billing-cycle.job.ts';
-import { deliverBillingEventsJob } from './jobs/deliver-billing-events.job.ts';
 import { startJobs } from './jobs/job-runner.ts';
-import { purgeExpiredJob } from './jobs/purge-expired.job.ts';
-import { sendLoginMailJob } from './jobs/send-login-mail.job.ts';
-import { recordLocalSimUsageJob } from './jobs/record-local-sim-usage.job.ts';
-import { syncConnectivityJob } from './jobs/sync-connectivity.job.ts';
-import { syncFromPlatform } from './modules/usage/connectivity-sync.service.ts';
-import { sendUsageAlerts } from './modules/usage/usage-alerts.service.ts';
-import { createConnectivityPlatform } from './providers/connectivity/create-connectivity-platform.ts';
 import { createInstance } from './lib/instance.ts';
 import { sweepTemporaryFolders } from './lib/instance-workspace.ts';
-import { createLateBoundJobQueue } from './lib/job-queue.ts';
 import { createLogger, logJobRun } from './lib/logger.ts';
-import { createRateLimiter } from './lib/rate-limiter.ts';
-import { createLoginMailService } from './modules/auth/login-mail.service.ts';
-import { createDefaultLivestreaming, showcaseSourceFrom } from './jobs/livestreaming.ts';
-import { createReadiness } from './modules/health/readiness.ts';
+import { composeServices } from './process/compose.ts';
 import { localCameraForRole } from './process/local-camera-for-role.ts';
 import { buildOpsServer } from './process/ops-server.ts';
 import { createShutdown, shutdownStepsTimeoutMs, type ShutdownStep } from './process/shutdown.ts';
 import { systemClock } from './lib/clock.ts';
-import type { Mailer } from './providers/mail/mail.ts';
-import { createOutboxMailer } from './providers/mail/outbox-mailer.ts';
-import { createSmtpMailer } from './providers/mail/smtp-mailer.ts';
 
 function printBanner(config: Config) {
   const lines = [
@@ -93,10 +76,6 @@ async function main() {
   }
 
   const clock = systemClock;
-  const mailer: Mailer =
-    config.mail.mode === 'smtp'
-      ? createSmtpMailer({ url: config.mail.url, from: config.mail.from })
-      : createOutboxMailer(database.db);
 
   // The plans on sale are not demo data: every portal needs them, production included.
   await seedCatalogue(database.db);
@@ -121,12 +100,6 @@ async function main() {
   }
   // Say at start when the demo camera cannot run, not at its first recording (decision 060).
   void localCamera?.check().then(({ problem }) => problem && logger.warn(problem));
-  const connectivity = createConnectivityPlatform(config.connectivity, {
-    db: database.db,
-    clock,
-    log: logger,
-    camera: localCamera,
-  });
   // Who this process is for the others (heartbeats), registered before it claims any work or
   // writes a temporary file; then the temporary files of processes that died are deleted
   // (docs/decisions/073).
@@ -141,80 +114,35 @@ async function main() {
   if (sweptFolders.length > 0) {
     logger.info({ instanceIds: sweptFolders }, 'Deleted temporary files of stopped processes');
   }
-  const livestreaming = await createDefaultLivestreaming(config, {
-    instanceId: instance.id,
-    db: database.db,
+  // Every port and service, built once, whatever the role (process/compose.ts, decision 087).
+  const services = await composeServices(config, {
+    database,
     clock,
-    mailer,
-    rateLimiter: createRateLimiter(database.db, clock),
-    cameraAccess: connectivity,
     log: logger,
-    showcaseSource: showcaseSourceFrom(config, localCamera),
-    demoCamera: localCamera,
+    instanceId: instance.id,
+    localCamera,
   });
-  const jobQueue = createLateBoundJobQueue();
-  const readiness = createReadiness({ database, log: logger });
-  // A worker builds the app too, unserved: its jobs use the billing and activation services.
-  const app = await buildApp(config, {
-    database,
-    clock,
-    mailer,
-    connectivity,
-    livestreaming,
-    jobQueue,
-    readiness,
+  const { livestreaming, readiness } = services;
+  const jobs = await startJobs(database, services.jobs, {
+    // An API process queues (login mails, recordings, activations) and runs nothing.
+    mode: runsJobs ? 'work' : 'send-only',
+    onError: (error) => logger.error({ err: error }, 'Job queue error'),
+    // The id and attempt find the job in pgboss.job; the payload is never logged (README).
+    onJobFailed: (failure) =>
+      logger.error(
+        {
+          job: failure.name,
+          jobId: failure.id,
+          attempt: failure.attempt,
+          willRetry: failure.willRetry,
+          err: failure.error,
+        },
+        failure.willRetry ? 'Job failed, will retry' : 'Job failed, giving up',
+      ),
+    // One line per run; requestId names the request that queued it (docs/decisions/072).
+    onJobFinished: (run) => logJobRun(logger, run),
   });
-  const alerts = () =>
-    sendUsageAlerts({ db: database.db, mailer, clock, publicUrl: config.publicUrl });
-  const connectivityJobs = [
-    syncConnectivityJob({
-      syncFromPlatform: () => syncFromPlatform({ db: database.db, platform: connectivity, clock }),
-      sendUsageAlerts: alerts,
-    }),
-    ...(connectivity.kind === 'local'
-      ? [recordLocalSimUsageJob({ platform: connectivity, sendUsageAlerts: alerts })]
-      : []),
-  ];
-  const jobs = await startJobs(
-    database,
-    [
-      purgeExpiredJob({ db: database.db, clock }),
-      ...connectivityJobs,
-      billingCycleJob({ billing: app.billing }),
-      deliverBillingEventsJob({ billing: app.billing }),
-      activationFulfilmentJob({ activation: app.activation }),
-      sendLoginMailJob({
-        loginMail: createLoginMailService({
-          db: database.db,
-          clock,
-          mailer,
-          publicUrl: config.publicUrl,
-        }),
-      }),
-      ...livestreaming.jobs,
-    ],
-    {
-      // An API process queues (login mails, recordings, activations) and runs nothing.
-      mode: runsJobs ? 'work' : 'send-only',
-      onError: (error) => logger.error({ err: error }, 'Job queue error'),
-      // The id and attempt find the job in pgboss.job; the payload is never logged (README).
-      onJobFailed: (failure) =>
-        logger.error(
-          {
-            job: failure.name,
-            jobId: failure.id,
-            attempt: failure.attempt,
-            willRetry: failure.willRetry,
-            err: failure.error,
-          },
-          failure.willRetry ? 'Job failed, will retry' : 'Job failed, giving up',
-        ),
-      // One line per run; requestId names the request that queued it (docs/decisions/072).
-      onJobFinished: (run) => logJobRun(logger, run),
-    },
-  );
-  livestreaming.attachJobRunner(jobs);
-  jobQueue.attach(jobs.queue);
+  services.attachJobRunner(jobs);
   // A worker also looks for dead processes' recordings after each beat, so one is queued again
   // well within a minute of its worker's death (decision 073).
   instance.startHeartbeat({
@@ -231,8 +159,10 @@ async function main() {
     onError: (error) => logger.warn({ err: error }, 'Heartbeat or recovery failed'),
   });
 
-  // A worker serves the probes and metrics only; its app stays unserved (buildApp's comment).
-  const http = runsApi ? app : await buildOpsServer(config, { readiness, database, logger });
+  // An API serves the portal; a worker only the probes and metrics (it needs no routes).
+  const http = runsApi
+    ? await buildApp(config, services)
+    : await buildOpsServer(config, { readiness, database, logger });
   const steps: ShutdownStep[] = [
     // Stops accepting and finishes in-flight requests (new ones meanwhile get 503).
     { name: 'HTTP', run: () => http.close() },
@@ -251,8 +181,8 @@ async function main() {
     // Nothing of this process is left to recover: its row goes (decision 073).
     { name: 'instance', run: () => instance.stop() },
     { name: 'local camera', run: async () => localCamera?.stop() },
-    ...(runsApi ? [] : [{ name: 'app', run: () => app.close() }]),
-    { name: 'mail', run: () => mailer.close() },
+    // The change listeners and the mailer.
+    { name: 'services', run: () => services.close() },
     { name: 'database', run: () => database.close() },
   ];
   const shutdown = createShutdown({

@@ -1,8 +1,9 @@
 /**
  * Puts livestreaming together: storage, recorder, services, and the jobs that record. It lives
  * with the jobs, above the modules, because the recording queue the services use sends the
- * record-clip job (modules never import jobs: docs/decisions/084). The API (buildApp) and the
- * workers (server.ts) share one instance. The recording queue is bound to
+ * record-clip job (modules never import jobs: docs/decisions/084). The composition root
+ * (process/compose.ts) builds it once, from the storage and recorder it chose, for the routes
+ * and the jobs alike (decision 087). The recording queue is bound to
  * pg-boss once it runs; until then (or in a process without workers) recordings on request
  * answer 503 and everything else works.
  */
@@ -21,8 +22,7 @@ import { recordingWorkFolder } from '../lib/instance-workspace.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { LocalCamera } from '../providers/camera/local-camera.ts';
 import type { Mailer } from '../providers/mail/mail.ts';
-import { createFfmpegRecorder, type Recorder } from '../providers/recorder/recorder.ts';
-import { createClipStorage } from '../providers/storage/create-clip-storage.ts';
+import type { Recorder } from '../providers/recorder/recorder.ts';
 import type { ClipStorage } from '../providers/storage/storage.ts';
 import {
   createLivestreamService,
@@ -62,7 +62,8 @@ export interface LivestreamingDependencies {
   storage: ClipStorage;
   cameraAccess: CameraPortOpener;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  recorder?: Recorder;
+  /** Chosen once by createRecorder (providers/recorder/create-recorder.ts). */
+  recorder: Recorder;
   /** The RTSP address the marketing page's demo clip is recorded from, if any. */
   showcaseSource?: () => Promise<string>;
   /** The local demo camera, when this process runs one (local mode). */
@@ -88,8 +89,7 @@ export function createLivestreaming(
   config: Config,
   deps: LivestreamingDependencies,
 ): Livestreaming {
-  const recorder =
-    deps.recorder ?? createFfmpegRecorder({ ffmpegPath: config.livestreaming.ffmpegPath });
+  const { recorder } = deps;
   let runner: Pick<JobRunner, 'send'> | undefined;
   const instanceId = deps.instanceId ?? randomUUID();
 
@@ -157,23 +157,6 @@ export function createLivestreaming(
     },
     stop: () => recording.stop(),
   };
-}
-
-/**
- * Livestreaming from the configuration alone: the storage STORAGE names and the camera access
- * of the SIM platform. Used by buildApp when server.ts (or a test) did not make one.
- */
-export async function createDefaultLivestreaming(
-  config: Config,
-  deps: Omit<LivestreamingDependencies, 'storage'>,
-): Promise<Livestreaming> {
-  const storage = await createClipStorage(config.storage, {
-    db: deps.db,
-    clock: deps.clock,
-    dataDir: config.dataDir,
-    publicUrl: config.publicUrl,
-  });
-  return createLivestreaming(config, { ...deps, storage });
 }
 
 /**

@@ -7,19 +7,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestContext, testPublicUrl, type TestContext } from './test-app.ts';
+import { testConfig } from '../../src/config/config.ts';
 import { startJobs, type JobRunner } from '../../src/jobs/job-runner.ts';
 import { systemClock, type Clock } from '../../src/lib/clock.ts';
 import { createInstance, type Instance } from '../../src/lib/instance.ts';
-import { createRateLimiter } from '../../src/lib/rate-limiter.ts';
 import { createLocalCamera, type LocalCamera } from '../../src/providers/camera/local-camera.ts';
+import type { ConnectivityPlatform } from '../../src/providers/connectivity/connectivity.ts';
 import { createLocalSimPlatform } from '../../src/providers/connectivity/local-sim-platform.ts';
 import { createFfmpegRecorder, type Recorder } from '../../src/providers/recorder/recorder.ts';
 import {
   createFilesystemStorage,
   type FilesystemStorage,
 } from '../../src/providers/storage/filesystem-storage.ts';
-import { createLivestreaming, type Livestreaming } from '../../src/jobs/livestreaming.ts';
-import type { CameraPortOpener } from '../../src/modules/livestream/recording.service.ts';
+import type { Livestreaming } from '../../src/jobs/livestreaming.ts';
 
 export interface LivestreamTestContext extends TestContext {
   livestreaming: Livestreaming;
@@ -60,26 +60,14 @@ export async function createLivestreamTestContext(
   const portOpenings: string[] = [];
   const showcase = { isUnreachable: false };
   const warnings: string[] = [];
-  const log = {
-    info: () => undefined,
-    warn: (_details: unknown, message?: string) => void warnings.push(message ?? ''),
-    error: () => undefined,
-  };
-  let livestreaming: Livestreaming | undefined;
-  let storage: FilesystemStorage | undefined;
-
-  // The real local SIM platform, its cameras backed by the local RTSP server; a camera listed
-  // in `unreachableCameras` answers on a closed port instead.
-  let platform: ReturnType<typeof createLocalSimPlatform> | undefined;
-  const cameraAccess: CameraPortOpener = {
-    async openCameraPorts(iccid, ports) {
-      portOpenings.push(iccid);
-      const access = await platform!.openCameraPorts(iccid, ports);
-      if (!unreachableCameras.has(iccid)) return access;
-      // Port 9 (discard) is closed on the loopback: the connection is refused at once.
-      return { ...access, ports: Object.fromEntries(ports.map((port) => [port, 9])) };
+  // What the app logged at warn level or above (the livestream code's warnings among them).
+  const logStream = {
+    write(line: string) {
+      const { level, msg } = JSON.parse(line) as { level: number; msg?: string };
+      if (level >= 40) warnings.push(msg ?? '');
     },
   };
+  let storage: FilesystemStorage | undefined;
   const realRecorder = createFfmpegRecorder({ ffmpegPath: 'ffmpeg' });
   const recorder: Recorder = {
     record: (request) =>
@@ -90,64 +78,73 @@ export async function createLivestreamTestContext(
     stop: () => realRecorder.stop!(),
   };
 
-  const context = await createTestContext({}, undefined, ({ database, clock, mailer, config }) => {
-    platform = createLocalSimPlatform({ db: database.db, clock, camera });
-    instance = createInstance({
-      db: database.db,
-      clock: options.processClock ?? systemClock,
-      role: 'all',
-    });
-    storage = createFilesystemStorage({
-      root: storageRoot,
-      publicUrl: testPublicUrl,
-      secret: 'test-media-secret',
-      clock,
-    });
-    livestreaming = createLivestreaming(
-      {
-        ...config,
-        dataDir,
-        livestreaming: {
-          ...config.livestreaming,
-          clipHistory: options.clipHistory ?? config.livestreaming.clipHistory,
-          recordingConcurrency: 4,
-        },
+  const context = await createTestContext(
+    {
+      logLevel: 'warn',
+      dataDir,
+      livestreaming: {
+        ...testConfig().livestreaming,
+        clipHistory: options.clipHistory ?? testConfig().livestreaming.clipHistory,
+        recordingConcurrency: 4,
       },
-      {
+    },
+    undefined,
+    ({ database, clock }) => {
+      // The real local SIM platform, its cameras backed by the local RTSP server; a camera
+      // listed in `unreachableCameras` answers on a closed port instead.
+      const platform = createLocalSimPlatform({ db: database.db, clock, camera });
+      const connectivity: ConnectivityPlatform = {
+        ...platform,
+        async openCameraPorts(iccid, ports) {
+          portOpenings.push(iccid);
+          const access = await platform.openCameraPorts(iccid, ports);
+          if (!unreachableCameras.has(iccid)) return access;
+          // Port 9 (discard) is closed on the loopback: the connection is refused at once.
+          return { ...access, ports: Object.fromEntries(ports.map((port) => [port, 9])) };
+        },
+      };
+      instance = createInstance({
         db: database.db,
+        clock: options.processClock ?? systemClock,
+        role: 'all',
+      });
+      storage = createFilesystemStorage({
+        root: storageRoot,
+        publicUrl: testPublicUrl,
+        secret: 'test-media-secret',
         clock,
-        mailer,
-        rateLimiter: createRateLimiter(database.db, clock),
+      });
+      return {
+        connectivity,
         storage,
-        cameraAccess,
         recorder,
-        log,
         showcaseSource: async () => {
           if (showcase.isUnreachable) return 'rtsp://127.0.0.1:9/12';
           const address = await camera.ensureRunning();
           return `rtsp://${address.host}:${address.port}/12`;
         },
-        demoCamera: camera,
+        localCamera: camera,
         instanceId: instance.id,
         processClock: options.processClock,
-      },
-    );
-    return { livestreaming, connectivity: platform };
-  });
+        logStream,
+      };
+    },
+  );
+  const { livestreaming } = context.services;
 
   await instance!.register();
   // On the system clock the row must stay alive however long the test runs.
   if (!options.processClock) instance!.startHeartbeat();
   const runner = await startJobs(
     context.database,
-    livestreaming!.jobs.filter((job) => !job.cron),
+    livestreaming.jobs.filter((job) => !job.cron),
     { onError: () => undefined, pollingIntervalSeconds: 0.5 },
   );
-  livestreaming!.attachJobRunner(runner);
+  livestreaming.attachJobRunner(runner);
 
   return {
     ...context,
-    livestreaming: livestreaming!,
+    livestreaming,
     instance: instance!,
     dataDir,
     storage: storage!,

@@ -1,13 +1,19 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp, type AppDependencies } from '../../src/app.ts';
+import type { DestinationStream } from 'pino';
+import { buildApp, type AppOptions } from '../../src/app.ts';
 import { testConfig, type Config } from '../../src/config/config.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { customers, staff, type StaffRole } from '../../src/db/schema.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { createLogger } from '../../src/lib/logger.ts';
 import { hashPassword } from '../../src/lib/tokens.ts';
 import { createOutboxMailer, type OutboxMailer } from '../../src/providers/mail/outbox-mailer.ts';
-import { sendLoginMailJob } from '../../src/jobs/send-login-mail.job.ts';
-import { createLoginMailService } from '../../src/modules/auth/login-mail.service.ts';
+import {
+  composeServices,
+  type PortOverrides,
+  type ProcessParts,
+  type Services,
+} from '../../src/process/compose.ts';
 import { openTestDatabase } from './test-database.ts';
 import { createTestJobQueue, type TestJobQueue } from './test-jobs.ts';
 
@@ -21,46 +27,51 @@ export interface TestContext {
   config: Config;
   /** Jobs the app queued (the login e-mail); `latestLoginToken` runs them first. */
   jobQueue: TestJobQueue;
+  /** What the composition root built (process/compose.ts), as server.ts would. */
+  services: Services;
   close(): Promise<void>;
 }
 
-/** The whole app on a fresh database, with a manual clock and the outbox mailer. */
+/** What a test may replace or add: ports, process parts, and where the log and the SPA are. */
+export type TestDependencies = PortOverrides &
+  Pick<ProcessParts, 'instanceId' | 'localCamera'> &
+  AppOptions & {
+    /** Where the log goes (stdout when absent); tests read the lines through it. */
+    logStream?: DestinationStream;
+  };
+
+/**
+ * The whole app on a fresh database, composed as server.ts composes it (process/compose.ts) with
+ * a manual clock, the outbox mailer and an in-memory job queue in place of those ports.
+ */
 export async function createTestContext(
   overrides: Partial<Config> = {},
   /** Adds routes before the app is sealed, e.g. a probe for the authorization helper. */
   extend?: (app: FastifyInstance) => void,
-  /** More app dependencies (or replacements), made from the context's database, clock and mail. */
+  /** More ports (or replacements), made from the context's database, clock and mail. */
   dependencies?: (base: {
     database: DatabaseHandle;
     clock: ManualClock;
     mailer: OutboxMailer;
     config: Config;
-  }) => Partial<AppDependencies> | Promise<Partial<AppDependencies>>,
+  }) => TestDependencies | Promise<TestDependencies>,
 ): Promise<TestContext> {
   const database = await openTestDatabase();
   const clock = new ManualClock('2026-03-10T12:00:00Z');
   const mailer = createOutboxMailer(database.db);
   const config = testConfig({ publicUrl: testPublicUrl, ...overrides });
-  const extra = await dependencies?.({ database, clock, mailer, config });
+  const { logStream, webRoot, instanceId, localCamera, ...ports } =
+    (await dependencies?.({ database, clock, mailer, config })) ?? {};
   const jobQueue = createTestJobQueue();
-  // The job sends with whatever mailer the app was given, as server.ts wires it.
-  jobQueue.register(
-    sendLoginMailJob({
-      loginMail: createLoginMailService({
-        db: database.db,
-        clock,
-        mailer: extra?.mailer ?? mailer,
-        publicUrl: config.publicUrl,
-      }),
-    }),
+  const services = await composeServices(
+    config,
+    { database, clock, log: createLogger(config.logLevel, logStream), instanceId, localCamera },
+    { mailer, jobQueue, ...ports },
   );
-  const app = await buildApp(config, {
-    database,
-    clock,
-    mailer,
-    jobQueue,
-    webRoot: '/nonexistent-web-build',
-    ...extra,
+  // The queue runs every job of the program, as a worker would, when a test asks it to.
+  for (const job of services.jobs) jobQueue.register(job);
+  const app = await buildApp(config, services, {
+    webRoot: webRoot ?? '/nonexistent-web-build',
   });
   extend?.(app);
   await app.ready();
@@ -71,8 +82,10 @@ export async function createTestContext(
     mailer,
     config,
     jobQueue,
+    services,
     close: async () => {
       await app.close();
+      await services.close();
       await database.close();
     },
   };

@@ -1,7 +1,7 @@
 /**
  * Wires activation together: the guessing limits, the pricing tables, the wizard's service and
- * fulfilment of paid orders (registered on the billing provider's events). buildApp creates it once
- * and exposes it as `app.activation` (the reconciliation job in server.ts and the tests use it).
+ * fulfilment of paid orders (registered on the billing provider's events). The composition root
+ * (process/compose.ts) creates it once; the routes, the reconciliation job and the tests use it.
  */
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/client.ts';
@@ -13,7 +13,7 @@ import type { Mailer } from '../../providers/mail/mail.ts';
 import { createActivationThrottle } from './activation-throttle.ts';
 import { createActivationService, type ActivationService } from './activation.service.ts';
 import { createActivationFulfilment, type ActivationFulfilment } from './fulfilment.service.ts';
-import { createPricingTables } from './pricing-tables.ts';
+import type { PricingTables } from './pricing-tables.ts';
 import { createLoginLinks } from './welcome-email.ts';
 
 export interface ActivationModule {
@@ -33,6 +33,8 @@ export function createActivationModule(deps: {
   clock: Clock;
   rateLimiter: RateLimiter;
   billing: BillingProvider;
+  /** The tables BILLING sells from (createPricingTables); the security headers need them too. */
+  pricingTables: PricingTables;
   connectivity: ConnectivityPlatform;
   mailer: Mailer;
   log: {
@@ -44,7 +46,7 @@ export function createActivationModule(deps: {
   const service = createActivationService({
     db,
     throttle: createActivationThrottle({ rateLimiter: deps.rateLimiter }),
-    pricingTables: createPricingTables(config),
+    pricingTables: deps.pricingTables,
     billing: deps.billing,
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,

@@ -16,23 +16,25 @@ import type { LivestreamService } from './livestream.service.ts';
 export async function livestreamPublicPlugin(
   app: FastifyInstance,
   options: {
-    livestreaming: { service: LivestreamService; storage: ClipStorage };
+    livestream: LivestreamService;
+    /** Where clips are kept; with filesystem storage this plugin also serves them. */
+    storage: ClipStorage;
     db: Database;
     clock: Clock;
     publicUrl: string;
   },
 ) {
-  const { livestreaming } = options;
+  const { storage } = options;
   await app.register(livestreamPublicRoutes, {
-    livestream: livestreaming.service,
+    livestream: options.livestream,
     db: options.db,
     clock: options.clock,
     publicUrl: options.publicUrl,
-    mediaOrigins: livestreaming.storage.mediaOrigins,
+    mediaOrigins: storage.mediaOrigins,
   });
-  if (livestreaming.storage.kind === 'fs') {
+  if (storage.kind === 'fs') {
     await app.register(filesystemMediaRoutes, {
-      storage: livestreaming.storage as FilesystemStorage,
+      storage: storage as FilesystemStorage,
       clock: options.clock,
     });
   }

@@ -1,0 +1,292 @@
+/**
+ * The composition root (docs/decisions/087): every port's adapter, chosen once by its
+ * `create<Port>(config, deps)`, and every service and job, built once, for whatever ROLE this
+ * process plays. server.ts composes for every role, and the tests compose the same way with a few
+ * ports replaced (manual clock, outbox mailer, in-memory job queue); buildApp only registers the
+ * plugins and routes of what it is handed.
+ */
+import type { Logger } from 'pino';
+import type { PlansResponse } from '@farmcam/contract';
+import type { Config } from '../config/config.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { activationFulfilmentJob } from '../jobs/activation-fulfilment.job.ts';
+import { billingCycleJob } from '../jobs/billing-cycle.job.ts';
+import { deliverBillingEventsJob } from '../jobs/deliver-billing-events.job.ts';
+import type { JobDefinition, JobRunner } from '../jobs/job-runner.ts';
+import {
+  createLivestreaming,
+  showcaseSourceFrom,
+  type Livestreaming,
+} from '../jobs/livestreaming.ts';
+import { purgeExpiredJob } from '../jobs/purge-expired.job.ts';
+import { recordLocalSimUsageJob } from '../jobs/record-local-sim-usage.job.ts';
+import { sendLoginMailJob } from '../jobs/send-login-mail.job.ts';
+import { syncConnectivityJob } from '../jobs/sync-connectivity.job.ts';
+import type { Clock } from '../lib/clock.ts';
+import { createLateBoundJobQueue, type JobQueue } from '../lib/job-queue.ts';
+import { createRateLimiter, type RateLimiter } from '../lib/rate-limiter.ts';
+import {
+  createActivationModule,
+  type ActivationModule,
+} from '../modules/activation/activation-module.ts';
+import { createActivationCheckoutHooks } from '../modules/activation/checkout-hooks.ts';
+import { createPricingTables, type PricingTables } from '../modules/activation/pricing-tables.ts';
+import {
+  authPolicy,
+  createAuthService,
+  type AuthService,
+  type Principal,
+} from '../modules/auth/auth.service.ts';
+import {
+  createLoginMailService,
+  type LoginMailService,
+} from '../modules/auth/login-mail.service.ts';
+import { createSessionCache, evictOnSessionChanges } from '../modules/auth/session-cache.ts';
+import {
+  createStaffAccountsService,
+  type StaffAccountsService,
+} from '../modules/auth/staff-accounts.service.ts';
+import { createBillingModule, type BillingModule } from '../modules/billing/billing-module.ts';
+import { createCamerasService, type CamerasService } from '../modules/cameras/cameras.service.ts';
+import { createReadCache, invalidateOnCameraChanges } from '../modules/cameras/plans-cache.ts';
+import {
+  createCoverageService,
+  type CoverageService,
+} from '../modules/coverage/coverage.service.ts';
+import { createReadiness, type Readiness } from '../modules/health/readiness.ts';
+import { syncFromPlatform } from '../modules/usage/connectivity-sync.service.ts';
+import { sendUsageAlerts } from '../modules/usage/usage-alerts.service.ts';
+import { createUsageService, type UsageService } from '../modules/usage/usage.service.ts';
+import type { LocalCamera } from '../providers/camera/local-camera.ts';
+import type { ConnectivityPlatform } from '../providers/connectivity/connectivity.ts';
+import { createConnectivityPlatform } from '../providers/connectivity/create-connectivity-platform.ts';
+import type { LocalSimPlatform } from '../providers/connectivity/local-sim-platform.ts';
+import type { CoverageProvider } from '../providers/coverage/coverage.ts';
+import { createCoverageProvider } from '../providers/coverage/create-coverage-provider.ts';
+import { createMailer } from '../providers/mail/create-mailer.ts';
+import type { Mailer } from '../providers/mail/mail.ts';
+import { createRecorder } from '../providers/recorder/create-recorder.ts';
+import type { Recorder } from '../providers/recorder/recorder.ts';
+import { createClipStorage } from '../providers/storage/create-clip-storage.ts';
+import type { ClipStorage } from '../providers/storage/storage.ts';
+
+/** What the process already has before composing: its database, clock and logger. */
+export interface ProcessParts {
+  database: DatabaseHandle;
+  clock: Clock;
+  /** The one logger: services log through it, and the HTTP app's log is its child. */
+  log: Logger;
+  /** This process's registered instance (lib/instance.ts): its clips and temporary folder. */
+  instanceId?: string;
+  /** The local demo camera, where this process runs one (process/local-camera-for-role.ts). */
+  localCamera?: LocalCamera;
+}
+
+/** Ports a test replaces; each absent one is made by its create<Port> from the configuration. */
+export interface PortOverrides {
+  mailer?: Mailer;
+  connectivity?: ConnectivityPlatform;
+  coverage?: CoverageProvider;
+  storage?: ClipStorage;
+  recorder?: Recorder;
+  /** Where services queue jobs; by default bound to pg-boss by attachJobRunner. */
+  jobQueue?: JobQueue;
+  readiness?: Readiness;
+  /** Where the marketing page's demo clip is recorded from (showcaseSourceFrom by default). */
+  showcaseSource?: () => Promise<string>;
+  /** Heartbeats and recording claims; the system clock unless a test injects one. */
+  processClock?: Clock;
+}
+
+export interface Services {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  log: Logger;
+  mailer: Mailer;
+  connectivity: ConnectivityPlatform;
+  jobQueue: JobQueue;
+  rateLimiter: RateLimiter;
+  readiness: Readiness;
+  pricingTables: PricingTables;
+  auth: AuthService;
+  staffAccounts: StaffAccountsService;
+  loginMail: LoginMailService;
+  coverage: CoverageService;
+  cameras: CamerasService;
+  usage: UsageService;
+  billing: BillingModule;
+  activation: ActivationModule;
+  livestreaming: Livestreaming;
+  /** Every job this program runs, for startJobs (a worker runs them, an API only queues). */
+  // Each definition checks its own payload type; the list only needs the common shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  jobs: JobDefinition<any>[];
+  /** Binds the job queue (unless a test replaced it) and the recording queue to the runner. */
+  attachJobRunner(runner: Pick<JobRunner, 'send' | 'queue'>): void;
+  /** Stops listening for session and camera changes and closes the mailer. */
+  close(): Promise<void>;
+}
+
+function isLocalSimPlatform(platform: ConnectivityPlatform): platform is LocalSimPlatform {
+  return platform.kind === 'local';
+}
+
+export async function composeServices(
+  config: Config,
+  parts: ProcessParts,
+  overrides: PortOverrides = {},
+): Promise<Services> {
+  const { database, clock, log } = parts;
+  const { db } = database;
+
+  // Ports: each adapter chosen once, here, by its create<Port>.
+  const mailer = overrides.mailer ?? createMailer(config.mail, { db });
+  const connectivity =
+    overrides.connectivity ??
+    createConnectivityPlatform(config.connectivity, { db, clock, log, camera: parts.localCamera });
+  const coverageProvider = overrides.coverage ?? createCoverageProvider(config.coverage, log);
+  const storage =
+    overrides.storage ??
+    (await createClipStorage(config.storage, {
+      db,
+      clock,
+      dataDir: config.dataDir,
+      publicUrl: config.publicUrl,
+    }));
+  const recorder = overrides.recorder ?? createRecorder(config.livestreaming);
+  const lateBoundQueue = overrides.jobQueue ? undefined : createLateBoundJobQueue();
+  const jobQueue = overrides.jobQueue ?? lateBoundQueue!;
+  const rateLimiter = createRateLimiter(db, clock);
+  const readiness = overrides.readiness ?? createReadiness({ database, log });
+  const pricingTables = createPricingTables(config);
+
+  // Every process evicts a revoked session at once (docs/decisions/065).
+  const sessionCache = createSessionCache<Principal>({
+    ttlMs: authPolicy.sessionCacheSeconds * 1000,
+    maxEntries: authPolicy.sessionCacheEntries,
+    now: () => clock.now().getTime(),
+  });
+  const stopSessionListening = await evictOnSessionChanges(database, sessionCache);
+  const plansCache = createReadCache<PlansResponse>({
+    ttlMs: config.plansCacheSeconds * 1000,
+    maxEntries: 2000,
+  });
+  const stopPlansListening = plansCache.isEnabled
+    ? await invalidateOnCameraChanges(database, plansCache)
+    : undefined;
+
+  const auth = createAuthService({
+    db,
+    clock,
+    jobQueue,
+    rateLimiter,
+    loginLinksPerEmail: config.loginLinksPerEmail,
+    sessionCache,
+  });
+  const staffAccounts = createStaffAccountsService({
+    db,
+    clock,
+    publicUrl: config.publicUrl,
+    rateLimiter,
+  });
+  const loginMail = createLoginMailService({ db, clock, mailer, publicUrl: config.publicUrl });
+  const coverage = createCoverageService({
+    db,
+    clock,
+    rateLimiter,
+    provider: coverageProvider,
+    log,
+  });
+  const cameras = createCamerasService({
+    db,
+    clock,
+    plansCache,
+    supportEmail: config.supportEmail,
+  });
+  const usage = createUsageService({ db, clock });
+  const billing = createBillingModule({
+    config,
+    db,
+    clock,
+    connectivity,
+    mailer,
+    runAlone: (key, work) => database.withAdvisoryLock(key, work),
+    log,
+    checkoutHooks: createActivationCheckoutHooks(),
+  });
+  const activation = createActivationModule({
+    config,
+    db,
+    clock,
+    rateLimiter,
+    billing: billing.provider,
+    pricingTables,
+    connectivity,
+    mailer,
+    log,
+  });
+  const livestreaming = createLivestreaming(config, {
+    instanceId: parts.instanceId,
+    processClock: overrides.processClock,
+    db,
+    clock,
+    mailer,
+    rateLimiter,
+    storage,
+    recorder,
+    cameraAccess: connectivity,
+    log,
+    showcaseSource: overrides.showcaseSource ?? showcaseSourceFrom(config, parts.localCamera),
+    demoCamera: parts.localCamera,
+  });
+
+  const alerts = () => sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl });
+  const jobs = [
+    purgeExpiredJob({ db, clock }),
+    syncConnectivityJob({
+      syncFromPlatform: () => syncFromPlatform({ db, platform: connectivity, clock }),
+      sendUsageAlerts: alerts,
+    }),
+    ...(isLocalSimPlatform(connectivity)
+      ? [recordLocalSimUsageJob({ platform: connectivity, sendUsageAlerts: alerts })]
+      : []),
+    billingCycleJob({ billing }),
+    deliverBillingEventsJob({ billing }),
+    activationFulfilmentJob({ activation }),
+    sendLoginMailJob({ loginMail }),
+    ...livestreaming.jobs,
+  ];
+
+  return {
+    config,
+    database,
+    clock,
+    log,
+    mailer,
+    connectivity,
+    jobQueue,
+    rateLimiter,
+    readiness,
+    pricingTables,
+    auth,
+    staffAccounts,
+    loginMail,
+    coverage,
+    cameras,
+    usage,
+    billing,
+    activation,
+    livestreaming,
+    jobs,
+    attachJobRunner(runner) {
+      livestreaming.attachJobRunner(runner);
+      lateBoundQueue?.attach(runner.queue);
+    },
+    async close() {
+      await stopSessionListening();
+      await stopPlansListening?.();
+      await mailer.close();
+    },
+  };
+}
