@@ -1,7 +1,8 @@
 /**
  * The job-queue port: services hand work to a background job by name, without knowing pg-boss.
- * The app is built before the workers start (jobs need the app's services), so server.ts binds
- * the queue to the running job runner afterwards; tests bind it to an in-memory queue they drain.
+ * The services are composed before the workers start (the jobs need them), so the composition
+ * root binds the queue to the running job runner afterwards (process/compose.ts,
+ * attachJobRunner); tests put an in-memory queue they drain in its place.
  */
 import { AppError } from '../errors.ts';
 

@@ -26,7 +26,7 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-/** The workers' logger (server.ts); buildApp makes the HTTP one from the same options. */
+/** The process's logger: services log through it, and the HTTP app's log is its child. */
 export function createLogger(level: string, stream?: DestinationStream): Logger {
   return stream ? pino(loggerOptions(level), stream) : pino(loggerOptions(level));
 }
