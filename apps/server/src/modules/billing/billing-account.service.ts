@@ -1,0 +1,112 @@
+/**
+ * A camera's billing account as the portal shows it: its cards, its invoices with their lines
+ * and credit notes, and the provider's billing portal (or, for an embedded page, a customer
+ * secret) where the customer manages them.
+ */
+import type { Invoice, InvoicesResponse, PaymentMethod } from '@farmcam/contract';
+import { runIdempotent } from '../../lib/idempotency.ts';
+import { mapBillingErrors, type BillingServiceContext } from './billing-service-context.ts';
+import { billingRepository } from './billing.repository.ts';
+
+export function createBillingAccountService(context: BillingServiceContext) {
+  const { db, billing, publicUrl } = context;
+
+  return {
+    async paymentMethods(billingCustomerId: string): Promise<{ payment_methods: PaymentMethod[] }> {
+      const now = billing.now();
+      const rows = await billingRepository.paymentMethods(db, billingCustomerId);
+      return {
+        payment_methods: rows.map((row) => ({
+          id: row.id,
+          card_brand: row.brand,
+          last4: row.last4,
+          exp_month: row.expMonth,
+          exp_year: row.expYear,
+          is_expired:
+            row.expYear < now.getUTCFullYear() ||
+            (row.expYear === now.getUTCFullYear() && row.expMonth < now.getUTCMonth() + 1),
+          is_default: row.isDefault,
+        })),
+      };
+    },
+
+    /** With a key, a repeated call (a retry of one click) gets the same session back. */
+    async createPortalSession(billingCustomerId: string, idempotencyKey?: string) {
+      return runIdempotent(
+        { db, clock: billing },
+        { scope: `portal-session:${billingCustomerId}`, key: idempotencyKey, request: {} },
+        () =>
+          mapBillingErrors(() =>
+            billing.createPortalSession({
+              billingCustomerId,
+              returnUrl: `${publicUrl}/dashboard?refresh=true`,
+            }),
+          ),
+      );
+    },
+
+    async createCustomerSecret(billingCustomerId: string, idempotencyKey?: string) {
+      return runIdempotent(
+        { db, clock: billing },
+        { scope: `customer-secret:${billingCustomerId}`, key: idempotencyKey, request: {} },
+        () => mapBillingErrors(() => billing.createCustomerSecret({ billingCustomerId })),
+      );
+    },
+
+    async invoices(billingCustomerId: string): Promise<InvoicesResponse> {
+      const absolute = (url: string | null) => (url?.startsWith('/') ? `${publicUrl}${url}` : url);
+      const rows = await billingRepository.invoices(db, billingCustomerId);
+      const ids = rows.map((row) => row.id);
+      const lines = await billingRepository.invoiceLines(db, ids);
+      const notes = await billingRepository.creditNotes(db, ids);
+      const balance = await billingRepository.creditBalance(db, billingCustomerId);
+      return {
+        credit_balance: balance.credit,
+        currency: balance.currency,
+        invoices: rows.map((row) => ({
+          id: row.id,
+          number: row.number,
+          amount_due: row.amountDue,
+          amount_paid: row.amountPaid,
+          currency: row.currency,
+          lines: linesOf(row, lines),
+          total: row.total,
+          tax: row.tax,
+          credit_notes: notes
+            .filter((note) => note.invoiceId === row.id)
+            .map((note) => ({
+              id: note.id,
+              number: note.number,
+              total: note.total,
+              created_date: note.createdAt.toISOString(),
+              pdf: absolute(note.pdfUrl) ?? null,
+            })),
+          created_date: row.createdAt.toISOString(),
+          status: row.status,
+          invoice_pdf: absolute(row.invoicePdfUrl),
+          hosted_invoice_url: absolute(row.hostedInvoiceUrl),
+          is_payable: row.status === 'open' && row.amountDue > row.amountPaid,
+          attempt_count: row.attemptCount,
+          next_payment_attempt: row.nextPaymentAttempt
+            ? Math.floor(row.nextPaymentAttempt.getTime() / 1000)
+            : null,
+        })),
+      };
+    },
+  };
+}
+
+/**
+ * An invoice's lines with their amounts; an invoice mirrored without lines (from before they
+ * were kept) shows its description for its total.
+ */
+function linesOf(
+  invoice: { id: string; description: string; total: number; amountDue: number },
+  lines: { invoiceId: string | null; description: string; amount: number }[],
+): Invoice['lines'] {
+  const own = lines.filter((line) => line.invoiceId === invoice.id);
+  if (own.length > 0) {
+    return own.map((line) => ({ description: line.description, amount: line.amount }));
+  }
+  return [{ description: invoice.description, amount: invoice.total || invoice.amountDue }];
+}

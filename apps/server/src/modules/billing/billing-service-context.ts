@@ -1,0 +1,82 @@
+/**
+ * What the parts of the billing service share (decision 086): their dependencies, the UK day
+ * they count pauses and plan rules by (docs/decisions/081), the audit of a customer's or a staff
+ * member's billing action, the camera's current subscription, and billing failures in the words
+ * the customer sees.
+ */
+import type { Database } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Principal } from '../auth/auth.service.ts';
+import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
+import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
+import type { Mailer } from '../../providers/mail/mail.ts';
+import { billingRepository } from './billing.repository.ts';
+import { businessDay } from './pause-rules.ts';
+
+export interface BillingServiceDeps {
+  db: Database;
+  billing: BillingProvider;
+  connectivity: ConnectivityPlatform;
+  /** For the e-mails of failed renewal payments (local engine). */
+  mailer?: Mailer;
+  publicUrl: string;
+  log: {
+    warn(object: object, message: string): void;
+    error(object: object, message: string): void;
+  };
+}
+
+/** Who is acting, for the audit log. */
+export interface Actor {
+  principal: Principal;
+  ip: string;
+}
+
+export type BillingServiceContext = ReturnType<typeof createBillingServiceContext>;
+
+export function createBillingServiceContext(deps: BillingServiceDeps) {
+  const { db, billing } = deps;
+  return {
+    ...deps,
+    /** Today in the UK, by the billing provider's clock. */
+    today: () => businessDay(billing.now()),
+
+    async audit(actor: Actor, action: string, subjectId: string, details: object) {
+      const { principal } = actor;
+      await writeAudit(db, {
+        actorType: principal.staffId ? 'staff' : 'customer',
+        actorId: principal.staffId ?? principal.customerId,
+        onBehalfOfCustomerId: principal.staffId ? principal.customerId : null,
+        action,
+        subjectType: 'billing_customer',
+        subjectId,
+        details: details as Record<string, unknown>,
+        ip: actor.ip,
+      });
+    },
+
+    /** The billing customer's current subscription, or 404. */
+    async requireSubscription(billingCustomerId: string) {
+      const current = await billingRepository.currentSubscription(db, billingCustomerId);
+      if (!current) throw new AppError('NOT_FOUND', 'No subscription found for this camera');
+      return current;
+    },
+  };
+}
+
+/** A billing failure in the words the customer sees, with the right status. */
+function toAppError(error: unknown): unknown {
+  if (!(error instanceof BillingError)) return error;
+  if (error.kind === 'card_declined') return new AppError('UNPROCESSABLE', error.message);
+  if (error.kind === 'invalid') return new AppError('CONFLICT', error.message);
+  return new AppError('PROVIDER_UNAVAILABLE', error.message);
+}
+
+export async function mapBillingErrors<Result>(work: () => Promise<Result>): Promise<Result> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toAppError(error);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The SIM's side of billing: each SIM brought in line with its subscription (paused through a
+ * pause, live again after it or once a lapsed subscription is paid, terminated once a canceled
+ * subscription's grace for renewal is over, providers/billing/dunning-policy.ts), and the app's
+ * reaction to the billing provider's events (the dunning e-mail, the SIM at once).
+ */
+import { eq } from 'drizzle-orm';
+import { sims } from '../../db/schema.ts';
+import type { BillingEvent } from '../../providers/billing/billing.ts';
+import { simTerminationAt } from '../../providers/billing/dunning-policy.ts';
+import type { BillingServiceContext } from './billing-service-context.ts';
+import { billingRepository } from './billing.repository.ts';
+import { createDunningMail } from './dunning-mail.ts';
+import { businessDay, pauseStateOn } from './pause-rules.ts';
+
+export type SimLifecycle = ReturnType<typeof createSimLifecycle>;
+
+export function createSimLifecycle(context: BillingServiceContext) {
+  const { db, billing } = context;
+  const dunningMail = context.mailer
+    ? createDunningMail({ db, mailer: context.mailer, publicUrl: context.publicUrl })
+    : undefined;
+
+  async function updateSimState(
+    iccid: string,
+    action: 'pause' | 'resume' | 'terminate',
+    at: Date = billing.now(),
+  ) {
+    const call =
+      action === 'pause'
+        ? context.connectivity.pauseSim
+        : action === 'resume'
+          ? context.connectivity.resumeSim
+          : context.connectivity.terminateSim;
+    const sim = await call.call(context.connectivity, iccid, {
+      idempotencyKey: `billing-${action}-${iccid}-${businessDay(at)}`,
+    });
+    // Writes go to the platform first, then to our tables (the local platform's rows are ours).
+    await db
+      .update(sims)
+      .set({ state: sim.state, terminatedAt: sim.terminatedAt, updatedAt: at })
+      .where(eq(sims.iccid, iccid));
+  }
+
+  /**
+   * Brings each SIM in line with its billing: paused through a pause, live again after it (or
+   * after a lapsed subscription is paid), terminated once a canceled subscription's grace for
+   * renewal is over. Safe to repeat; the billing job runs it after each cycle.
+   */
+  async function reconcileSims(
+    iccid?: string,
+    /** The billing time to act as of (a day the billing cycle replays); default now. */
+    at?: Date,
+  ): Promise<{ changed: number }> {
+    const now = at ?? billing.now();
+    const day = businessDay(now);
+    let changed = 0;
+    for (const row of await billingRepository.simsWithLatestSubscription(db, iccid)) {
+      const { subscription } = row;
+      if (row.simState === 'terminated' || row.simState === 'stock') continue;
+      let action: 'pause' | 'resume' | 'terminate' | null = null;
+      if (subscription.status === 'canceled') {
+        const canceledAt = subscription.canceledAt ?? subscription.updatedAt;
+        if (simTerminationAt(canceledAt) <= now) action = 'terminate';
+      } else if (subscription.status !== 'incomplete') {
+        const isPaused = pauseStateOn(subscription, day) === 'paused';
+        if (isPaused && row.simState === 'active') action = 'pause';
+        if (!isPaused && row.simState === 'paused') action = 'resume';
+      }
+      if (!action) continue;
+      try {
+        await updateSimState(row.iccid, action, now);
+        changed += 1;
+      } catch (error) {
+        context.log.warn(
+          { err: error, iccid: row.iccid, action },
+          'Could not update the SIM; will retry',
+        );
+      }
+    }
+    return { changed };
+  }
+
+  return {
+    reconcileSims,
+
+    /** The app's reaction to billing events: bring the camera's SIM in line at once. */
+    async handleEvent(event: BillingEvent): Promise<void> {
+      if (event.type === 'invoice.payment_failed') {
+        await dunningMail?.send(event);
+        return;
+      }
+      const iccid = event.type === 'checkout.completed' ? event.clientReferenceId : event.simIccid;
+      if (iccid)
+        await reconcileSims(iccid, event.type === 'checkout.completed' ? undefined : event.at);
+    },
+  };
+}
