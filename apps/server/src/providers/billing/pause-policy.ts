@@ -3,6 +3,7 @@
  * dashboard cards and the livestream eligibility alike (docs/decisions/081). Pause dates are UK
  * calendar days (`businessDay`): a pause runs from its start date up to the day before it resumes.
  */
+import { businessDay } from '../../lib/business-calendar.ts';
 
 export interface PauseFields {
   status: string;
@@ -26,4 +27,20 @@ export function pauseStateOn(
   if (today >= pauseResumesOn) return null;
   if (['canceled', 'incomplete'].includes(subscription.status)) return null;
   return today >= pauseStartsOn || subscription.status === 'paused' ? 'paused' : 'scheduled';
+}
+
+/**
+ * Whether a billing period starting at `instant` falls in the pause (its renewal is not
+ * invoiced): the same rule on the UK day the period starts, by the pause dates alone, since the
+ * stored status tells how the pause stands today, not on that day (docs/decisions/086).
+ */
+export function isPeriodPaused(
+  subscription: Pick<PauseFields, 'pauseStartsOn' | 'pauseResumesOn'>,
+  instant: Date,
+): boolean {
+  const { pauseStartsOn, pauseResumesOn } = subscription;
+  return (
+    pauseStateOn({ status: 'active', pauseStartsOn, pauseResumesOn }, businessDay(instant)) ===
+    'paused'
+  );
 }

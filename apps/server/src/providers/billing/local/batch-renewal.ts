@@ -25,7 +25,7 @@ import {
 } from '../../../db/schema.ts';
 import type { SubscriptionRow } from '../billing.ts';
 import { newProviderId } from '../ids.ts';
-import { isoDay } from '../money.ts';
+import { isPeriodPaused } from '../pause-policy.ts';
 import { addInterval } from '../proration.ts';
 import { invoiceSnapshot, type DocumentParties } from './invoice-snapshot.ts';
 import {
@@ -183,15 +183,7 @@ export function plainRenewal(
   const end = addInterval(start, price.price.interval);
   // Several periods due, or one in a pause: the loop of the one-at-a-time renewal.
   if (end <= now) return null;
-  const startDay = isoDay(start);
-  if (
-    subscription.pauseStartsOn !== null &&
-    subscription.pauseResumesOn !== null &&
-    subscription.pauseStartsOn <= startDay &&
-    startDay < subscription.pauseResumesOn
-  ) {
-    return null;
-  }
+  if (isPeriodPaused(subscription, start)) return null;
   // defaultCard's choice at the charge's time: the first unexpired card, else the first.
   const cards = chunk.cards.get(subscription.billingCustomerId) ?? [];
   const card = cards.find((candidate) => !isCardExpired(candidate, start)) ?? cards[0];

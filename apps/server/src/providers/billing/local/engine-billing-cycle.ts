@@ -11,7 +11,8 @@ import { billingCustomers, invoices, subscriptions } from '../../../db/schema.ts
 import { dayMs } from '../../../lib/business-calendar.ts';
 import type { BillingEvent, SubscriptionRow } from '../billing.ts';
 import { cancelAt, dunningPolicy, nextRetryAt, overdueAt } from '../dunning-policy.ts';
-import { formatMoney, isoDay } from '../money.ts';
+import { formatMoney } from '../money.ts';
+import { isPeriodPaused } from '../pause-policy.ts';
 import { addInterval } from '../proration.ts';
 import {
   plainRenewal,
@@ -166,12 +167,7 @@ export function createEngineBillingCycle(
       const start = subscription.currentPeriodEnd;
       const end = addInterval(start, price.price.interval);
       const raisedAt = notBefore && notBefore > start ? notBefore : start;
-      const startDay = isoDay(start);
-      const isPaused =
-        subscription.pauseStartsOn !== null &&
-        subscription.pauseResumesOn !== null &&
-        subscription.pauseStartsOn <= startDay &&
-        startDay < subscription.pauseResumesOn;
+      const isPaused = isPeriodPaused(subscription, start);
       let pastDueSince = subscription.pastDueSince;
       let status = subscription.status;
       if (!isPaused) {
