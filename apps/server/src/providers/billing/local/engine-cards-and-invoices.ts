@@ -3,7 +3,7 @@
  * card, open invoices paid (restoring a lapsed subscription through the billing cycle), and the
  * sessions of the hosted billing portal where the customer does all of it.
  */
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
 import { billingSessions, invoices, paymentMethods } from '../../../db/schema.ts';
 import { BillingError } from '../billing.ts';
@@ -45,6 +45,14 @@ export interface AddCardResult {
 }
 
 type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+
+/** The customer's saved cards (not removed) that meet `condition`, as a where clause. */
+const savedCardOf = (billingCustomerId: string, condition: SQL) =>
+  and(
+    eq(paymentMethods.billingCustomerId, billingCustomerId),
+    condition,
+    isNull(paymentMethods.detachedAt),
+  );
 
 export type EngineCardsAndInvoices = ReturnType<typeof createEngineCardsAndInvoices>;
 
@@ -92,13 +100,7 @@ export function createEngineCardsAndInvoices(
     const [saved] = await executor
       .select()
       .from(paymentMethods)
-      .where(
-        and(
-          eq(paymentMethods.billingCustomerId, billingCustomerId),
-          eq(paymentMethods.fingerprint, fingerprint),
-          isNull(paymentMethods.detachedAt),
-        ),
-      );
+      .where(savedCardOf(billingCustomerId, eq(paymentMethods.fingerprint, fingerprint)));
     if (saved) {
       if (ifSaved === 'refuse') throw new BillingError('invalid', cardAlreadySavedMessage);
       if (makeDefault && !saved.isDefault) await makeCardDefault(executor, saved);
@@ -224,13 +226,7 @@ export function createEngineCardsAndInvoices(
         const [card] = await transaction
           .select()
           .from(paymentMethods)
-          .where(
-            and(
-              eq(paymentMethods.id, paymentMethodId),
-              eq(paymentMethods.billingCustomerId, billingCustomerId),
-              isNull(paymentMethods.detachedAt),
-            ),
-          );
+          .where(savedCardOf(billingCustomerId, eq(paymentMethods.id, paymentMethodId)));
         if (!card) throw new BillingError('invalid', 'No such card');
         if (isCardExpired(card, clock.now())) {
           throw new BillingError('invalid', 'This card has expired, so it cannot be the default.');
@@ -246,13 +242,7 @@ export function createEngineCardsAndInvoices(
         const [removed] = await transaction
           .update(paymentMethods)
           .set({ detachedAt: clock.now(), isDefault: false })
-          .where(
-            and(
-              eq(paymentMethods.id, paymentMethodId),
-              eq(paymentMethods.billingCustomerId, billingCustomerId),
-              isNull(paymentMethods.detachedAt),
-            ),
-          )
+          .where(savedCardOf(billingCustomerId, eq(paymentMethods.id, paymentMethodId)))
           .returning();
         if (!removed) throw new BillingError('invalid', 'No such card');
         if (
@@ -261,13 +251,7 @@ export function createEngineCardsAndInvoices(
             await transaction
               .select()
               .from(paymentMethods)
-              .where(
-                and(
-                  eq(paymentMethods.billingCustomerId, billingCustomerId),
-                  eq(paymentMethods.isDefault, true),
-                  isNull(paymentMethods.detachedAt),
-                ),
-              )
+              .where(savedCardOf(billingCustomerId, eq(paymentMethods.isDefault, true)))
           ).length
         ) {
           // The default falls to the newest unexpired card (none: no default).
