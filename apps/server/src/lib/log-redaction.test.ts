@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/test-app.ts';
-import { redactUrl, redactUrlCredentials, serializeError } from './log-redaction.ts';
+import { redactText, redactUrl, redactUrlCredentials, serializeError } from './log-redaction.ts';
 
 describe('redactUrl', () => {
   it.each([
@@ -39,6 +39,19 @@ describe('redactUrl', () => {
     ['/api/x?%E0%A4%A=1&flag', '/api/x?%E0%A4%A=1&flag'],
   ])('%s → %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
+  });
+});
+
+describe('redactText', () => {
+  it('keeps request and job ids whose groups are all digits, and still masks a card beside them', () => {
+    const id = 'c2345678-1234-5678-9abc-def012345678';
+    expect(redactText(`request ${id}`)).toBe(`request ${id}`);
+    expect(redactText('52345678-1234-5678-9abc-def012345678')).toBe(
+      '52345678-1234-5678-9abc-def012345678',
+    );
+    expect(redactText(`${id} paid with 4111-1111-1111-1111`)).toBe(
+      `${id} paid with [redacted card number]`,
+    );
   });
 });
 

@@ -144,8 +144,10 @@ function redactClientSecrets(text: string): string {
  * A card number: 13 to 19 digits, alone or split by single spaces or dashes, starting as card
  * numbers do (2 to 6: Mastercard, Amex, Visa, Discover...). No Luhn check, so a mistyped number
  * is masked too; ICCIDs (89…), which operators need, and millisecond timestamps (1…) are kept.
+ * Digits inside a word or joined to one by a dash are not a card: one UUID in about 75 (request
+ * and job ids) has a run of all-digit groups that would otherwise look like one.
  */
-const cardNumber = /(?<!\d)[2-6](?:[ -]?\d){12,18}(?!\d)/g;
+const cardNumber = /(?<!\w|\w-)[2-6](?:[ -]?\d){12,18}(?!\w|-\w)/g;
 
 export const redactedCardNumber = '[redacted card number]';
 
