@@ -67,6 +67,20 @@ describe('GET /metrics', () => {
         'farmcam_http_request_duration_seconds_count{method="GET",route="/api/invoices/fetch-invoices/:customerId"}',
       ),
     ).toBe(3);
+    // Buckets are cumulative and end at +Inf with the count, as Prometheus reads a histogram.
+    const route = 'method="GET",route="/api/invoices/fetch-invoices/:customerId"';
+    const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10].map(
+      (bound) =>
+        sampleValue(text, `farmcam_http_request_duration_seconds_bucket{${route},le="${bound}"}`),
+    );
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+    expect(buckets.at(-1)).toBe(3);
+    expect(
+      sampleValue(text, `farmcam_http_request_duration_seconds_bucket{${route},le="+Inf"}`),
+    ).toBe(3);
+    expect(
+      sampleValue(text, `farmcam_http_request_duration_seconds_sum{${route}}`),
+    ).toBeGreaterThan(0);
     expect(text).toContain('route="/api/auth/login"');
     expect(text).toContain('route="unmatched"');
     expect(text).not.toContain(customerId);
