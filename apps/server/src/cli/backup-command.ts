@@ -10,7 +10,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { acquireDirectoryLock, DatabaseLockedError } from '../db/client.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { listBucketObjects } from './backup-s3.ts';
@@ -36,7 +35,7 @@ import {
   type BackupManifest,
   type ClipFile,
 } from './backup-set.ts';
-import type { CommandOutput } from './staff-command.ts';
+import { configForCommand, type CommandOutput } from './command.ts';
 
 const usage = `Usage: npm run backup [-- --out DIR]
 
@@ -73,16 +72,8 @@ export async function runBackupCommand(
     print.out(usage);
     return 0;
   }
-  let config: Config;
-  try {
-    config = loadConfig(environment);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      print.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  const config = configForCommand(print, environment);
+  if (!config) return 1;
 
   const clock = dependencies.clock ?? systemClock;
   const createdAt = clock.now();

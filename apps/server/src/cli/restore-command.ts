@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { acquireDirectoryLock, DatabaseLockedError } from '../db/client.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { compareObjects, listBucketObjects, type S3Settings } from './backup-s3.ts';
@@ -31,7 +30,8 @@ import {
   type RunQuery,
   type TableChecksum,
 } from './backup-set.ts';
-import type { CommandOutput } from './staff-command.ts';
+import { configForCommand, type CommandOutput } from './command.ts';
+import type { Config } from '../config/config.ts';
 
 const usage = `Usage: npm run restore -- <backup folder> [--force]
 
@@ -79,16 +79,8 @@ export async function runRestoreCommand(
   const setFolder = path.resolve(parsed.positionals[0]!);
   const isForced = Boolean(parsed.values.force || parsed.values.wipe);
 
-  let config: Config;
-  try {
-    config = loadConfig(environment);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      print.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  const config = configForCommand(print, environment);
+  if (!config) return 1;
 
   try {
     const manifest = readManifest(setFolder);

@@ -5,12 +5,12 @@
  * prints or takes a password. The program is src/staff.ts; this is its testable body.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config/config.ts';
 import { DatabaseLockedError, openDatabase } from '../db/client.ts';
 import { staffRoles, type StaffRole } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createStaffAccountsService } from '../modules/auth/staff-accounts.service.ts';
+import { configForCommand, type CommandOutput } from './command.ts';
 
 const usage = `Usage: npm run staff -- <command>
 
@@ -20,11 +20,6 @@ const usage = `Usage: npm run staff -- <command>
   remove EMAIL                  delete the account and end its sessions
 
 Links work once and for 24 hours. With the embedded database, stop the server first.`;
-
-export interface CommandOutput {
-  out(line: string): void;
-  error(line: string): void;
-}
 
 /**
  * Runs one command; returns the exit code. Output goes through `print` and the environment is
@@ -65,16 +60,8 @@ export async function runStaffCommand(
     return 2;
   }
 
-  let config;
-  try {
-    config = loadConfig(environment);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      print.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  const config = configForCommand(print, environment);
+  if (!config) return 1;
   let database;
   try {
     database = await openDatabase(
