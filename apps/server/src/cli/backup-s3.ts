@@ -4,24 +4,16 @@
  * every listed object is still there, so a restored database never points at clips that are gone
  * without the operator being told.
  */
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Config } from '../config/config.ts';
+import { createS3Client } from '../providers/storage/s3-storage.ts';
 import type { S3Object } from './backup-set.ts';
 
 export type S3Settings = Extract<Config['storage'], { mode: 's3' }>;
 
 /** Every object in the bucket (1,000 per request), with its size and ETag. */
 export async function listBucketObjects(settings: S3Settings): Promise<S3Object[]> {
-  const client = new S3Client({
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: Boolean(settings.endpoint),
-    credentials:
-      settings.accessKeyId && settings.secretAccessKey
-        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
-        : undefined,
-    maxAttempts: 3,
-  });
+  const client = createS3Client(settings);
   const objects: S3Object[] = [];
   let continuationToken: string | undefined;
   try {

@@ -38,8 +38,11 @@ export interface S3StorageOptions {
   clock: Clock;
 }
 
-export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind: 's3' } {
-  const client = new S3Client({
+/** The SDK client for a bucket's settings, the same for the portal and the backup's listing. */
+export function createS3Client(
+  options: Pick<S3StorageOptions, 'region' | 'endpoint' | 'accessKeyId' | 'secretAccessKey'>,
+): S3Client {
+  return new S3Client({
     region: options.region,
     endpoint: options.endpoint,
     // Custom endpoints (MinIO, R2, local fakes) rarely have per-bucket host names.
@@ -54,6 +57,10 @@ export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
   });
+}
+
+export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind: 's3' } {
+  const client = createS3Client(options);
   const mediaOrigin = options.endpoint
     ? new URL(options.endpoint).origin
     : `https://${options.bucket}.s3.${options.region}.amazonaws.com`;
