@@ -25,7 +25,10 @@ describe('Postcode entry page (/postcode)', () => {
     const logo = screen.getByRole('link', { name: 'Farmcam website (opens in a new tab)' });
     expect(logo.getAttribute('href')).toBe(companyWebsiteUrl);
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/');
-    expect(document.title).toBe('Check Signal Availability · Farmcam Portal');
+    // The title is set by an effect, which may run after the heading is on screen.
+    await vi.waitFor(() =>
+      expect(document.title).toBe('Check Signal Availability · Farmcam Portal'),
+    );
   });
 
   it('says "Please enter a postcode" on an empty submit', async () => {
