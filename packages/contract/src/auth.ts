@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailAddress } from './common.ts';
 import { staffPasswordRule } from './rules.ts';
+import { accountAccess } from './team.ts';
 
 export const roles = ['customer', 'team', 'admin'] as const;
 export const role = z.enum(roles);
@@ -60,6 +61,9 @@ export const userDataResponse = z.object({
       .nullable()
       .describe('Set for customers and for staff viewing a customer'),
     impersonation: impersonation.nullable(),
+    access: accountAccess
+      .nullable()
+      .describe('For a session inside a customer account: role, cameras and what it may do'),
   }),
 });
 export type UserDataResponse = z.infer<typeof userDataResponse>;

@@ -7,3 +7,4 @@ export * from './billing.ts';
 export * from './cameras.ts';
 export * from './livestream.ts';
 export * from './activation.ts';
+export * from './team.ts';

@@ -74,6 +74,8 @@ export const loginTokens = pgTable(
     customerId: uuid('customer_id')
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
+    /** A team member's link: it signs them in to `customerId`'s account as that member. */
+    memberId: uuid('member_id').references(() => accountMembers.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -82,6 +84,76 @@ export const loginTokens = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('login_tokens_customer_idx').on(table.customerId)],
+);
+
+// ── Farm teams (docs/decisions/091) ───────────────────────────────────────────────────────
+
+/**
+ * What a member may do on the account they were invited to. The account's own customer is the
+ * Owner (not a row here). The rules per role live in modules/members/permissions.ts.
+ */
+export const memberRoles = ['manager', 'viewer'] as const;
+export type MemberRole = (typeof memberRoles)[number];
+
+/**
+ * A person the account owner invited. They sign in with their own e-mail and reach the owner's
+ * account (`customerId`) as far as their role and cameras allow, until `accessUntil` (if set).
+ * Removing sets `removedAt` and revokes their sessions; the row stays for the activity log.
+ */
+export const accountMembers = pgTable(
+  'account_members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: memberRoles }).notNull(),
+    /** True: every camera of the account, now and later. False: only account_member_cameras. */
+    allCameras: boolean('all_cameras').notNull().default(true),
+    accessUntil: timestamp('access_until', { withTimezone: true }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('account_members_current_email_idx')
+      .on(table.customerId, table.email)
+      .where(sql`removed_at is null`),
+    index('account_members_email_idx').on(table.email),
+  ],
+);
+
+/** The cameras (SIMs) a member without `allCameras` may reach. */
+export const accountMemberCameras = pgTable(
+  'account_member_cameras',
+  {
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => accountMembers.id, { onDelete: 'cascade' }),
+    iccid: text('iccid')
+      .notNull()
+      .references(() => sims.iccid, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.memberId, table.iccid] })],
+);
+
+/** E-mailed invitations (7 days). Only the SHA-256 of the token is stored. */
+export const memberInvitations = pgTable(
+  'member_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => accountMembers.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('member_invitations_member_idx').on(table.memberId)],
 );
 
 export const sessionRoles = ['customer', 'team', 'admin'] as const;
@@ -99,6 +171,8 @@ export const sessions = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     role: text('role', { enum: sessionRoles }).notNull(),
     customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    /** Set when a team member signed in: `customerId` is then the account they were invited to. */
+    memberId: uuid('member_id').references(() => accountMembers.id, { onDelete: 'cascade' }),
     staffId: uuid('staff_id').references(() => staff.id, { onDelete: 'cascade' }),
     parentSessionId: uuid('parent_session_id'),
     createdAt: createdAt(),
@@ -111,6 +185,7 @@ export const sessions = pgTable(
   },
   (table) => [
     index('sessions_customer_idx').on(table.customerId),
+    index('sessions_member_idx').on(table.memberId),
     index('sessions_parent_idx').on(table.parentSessionId),
   ],
 );
@@ -632,22 +707,34 @@ export const coverageCache = pgTable('coverage_cache', {
 
 // ── Cross-cutting ────────────────────────────────────────────────────────────────────────
 
+/**
+ * Who did what, when and from where. Entries with `accountId` are the account's activity log,
+ * which its owner reads on the Activity screen (docs/decisions/092); they are kept 13 months.
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    actorType: text('actor_type', { enum: ['customer', 'staff', 'system'] }).notNull(),
+    actorType: text('actor_type', { enum: ['customer', 'member', 'staff', 'system'] }).notNull(),
     actorId: text('actor_id'),
+    /** The person's e-mail as it was then (owner, member or staff), for the activity log. */
+    actorEmail: text('actor_email'),
     /** For staff acting inside a customer's portal: the customer they act for. */
     onBehalfOfCustomerId: uuid('on_behalf_of_customer_id'),
+    /** The customer account the entry belongs to (shown on its Activity screen); null: none. */
+    accountId: uuid('account_id'),
     action: text('action').notNull(),
     subjectType: text('subject_type'),
     subjectId: text('subject_id'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     ip: text('ip'),
+    userAgent: text('user_agent'),
   },
-  (table) => [index('audit_log_subject_idx').on(table.subjectType, table.subjectId)],
+  (table) => [
+    index('audit_log_subject_idx').on(table.subjectType, table.subjectId),
+    index('audit_log_account_at_idx').on(table.accountId, table.at),
+  ],
 );
 
 /** The local mail outbox (MAIL=outbox): what would have been sent. */

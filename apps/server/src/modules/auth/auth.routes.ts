@@ -115,6 +115,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
                 expiresAt: impersonation.expiresAt,
               }
             : null,
+          access: null,
         },
       };
     },
