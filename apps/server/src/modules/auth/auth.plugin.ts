@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, unauthenticated } from '../../errors.ts';
+import { AppError, notFound, unauthenticated } from '../../errors.ts';
+import {
+  type Ability,
+  type Access,
+  hasAbility,
+  mayReachCamera,
+  notAllowedMessages,
+} from '../members/access.ts';
 import type { AuthService, Principal, RequestContext } from './auth.service.ts';
 
 declare module 'fastify' {
@@ -66,12 +73,30 @@ export function requireSession(request: FastifyRequest): Principal {
 export function requireCustomerScope(request: FastifyRequest): {
   customerId: string;
   principal: Principal;
+  access: Access;
 } {
   const principal = requireSession(request);
-  if (!principal.customerId) {
+  if (!principal.customerId || !principal.access) {
     throw new AppError('FORBIDDEN', "Open a customer's portal from the staff area first");
   }
-  return { customerId: principal.customerId, principal };
+  return { customerId: principal.customerId, principal, access: principal.access };
+}
+
+/** The customer scope, refused (403) when the person's role does not allow this. */
+export function requireAbility(
+  request: FastifyRequest,
+  ability: Ability,
+): ReturnType<typeof requireCustomerScope> {
+  const scope = requireCustomerScope(request);
+  if (!hasAbility(scope.access, ability)) {
+    throw new AppError('FORBIDDEN', notAllowedMessages[ability]);
+  }
+  return scope;
+}
+
+/** A camera outside the person's cameras answers 404, like one that is not the customer's. */
+export function requireCameraAccess(access: Access, iccid: string): void {
+  if (!mayReachCamera(access, iccid)) throw notFound('Camera not found');
 }
 
 /** Staff pages: a staff session that is not inside a customer's portal. */

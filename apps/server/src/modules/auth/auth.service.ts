@@ -1,3 +1,4 @@
+import { type Access, ownerAccess } from '../members/access.ts';
 import type { Database } from '../../db/client.ts';
 import type { SessionRole } from '../../db/schema.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
@@ -70,6 +71,11 @@ export interface Principal {
     parentSessionId: string;
   } | null;
   expiresAt: Date;
+  /**
+   * Set for every session scoped to a customer account: the owner's full access, or a member's
+   * role and cameras (docs/decisions/091).
+   */
+  access: Access | null;
 }
 
 export interface RequestContext {
@@ -187,6 +193,7 @@ export function createAuthService(deps: {
             }
           : null,
       expiresAt: session.expiresAt,
+      access: session.customerId && row.customerEmail ? ownerAccess(row.customerEmail) : null,
     };
   }
 
