@@ -22,6 +22,18 @@ function claimIsFree(aliveAt: Date, staleBefore: Date) {
               or (clips.claimed_by is not null and not ${isAliveSql(sql`clips.claimed_by`, aliveAt)}))`;
 }
 
+/**
+ * A clip still being recorded by the process `claimedBy`: the condition under which a claim may be
+ * handed over or given up, so another worker or a retry that got there first is left alone.
+ */
+function stillHeldBy(clip: { id: string; claimedBy: string }) {
+  return and(
+    eq(clips.id, clip.id),
+    eq(clips.status, 'recording'),
+    eq(clips.claimedBy, clip.claimedBy),
+  );
+}
+
 /** A customer's camera with its newest subscription's plan and its livestream id, if any. */
 export interface CameraPlanRow {
   iccid: string;
@@ -335,13 +347,7 @@ export const livestreamRepository = {
     const rows = await executor
       .update(clips)
       .set({ claimedBy: null, recoveries: sql`${clips.recoveries} + 1` })
-      .where(
-        and(
-          eq(clips.id, clip.id),
-          eq(clips.status, 'recording'),
-          eq(clips.claimedBy, clip.claimedBy),
-        ),
-      )
+      .where(stillHeldBy(clip))
       .returning({ id: clips.id });
     return rows.length > 0;
   },
@@ -395,13 +401,7 @@ export const livestreamRepository = {
         claimedBy: null,
         ...(options.isRecovery ? { recoveries: sql`${clips.recoveries} + 1` } : {}),
       })
-      .where(
-        and(
-          eq(clips.id, clip.id),
-          eq(clips.status, 'recording'),
-          eq(clips.claimedBy, clip.claimedBy),
-        ),
-      )
+      .where(stillHeldBy(clip))
       .returning({ id: clips.id });
     return rows.length > 0;
   },
