@@ -2,6 +2,43 @@ import { staffPasswords } from '../playwright.config.ts';
 import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/portal.ts';
 
 test.describe('customer sign-in by e-mailed link', () => {
+  test('the sign-in page is in the HTML of / before any script runs; other pages are not', async ({
+    browser,
+  }) => {
+    // docs/decisions/083: / is prerendered, so it paints before the JavaScript has arrived.
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'E-mail address' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send login link' })).toBeVisible();
+    // A deep link never shows the visitor's sign-in form before the app decides.
+    await page.goto('/dashboard');
+    await expect(page.getByRole('button', { name: 'Send login link' })).toHaveCount(0);
+    await context.close();
+  });
+
+  test('an address typed and sent before the app started is kept and sent once it runs', async ({
+    page,
+  }) => {
+    // Hold the app's scripts back so the visitor types into the prerendered form.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await page.getByRole('textbox', { name: 'E-mail address' }).fill('demo@example.com');
+    // A submit before the app runs is held (no reload with the address in the URL)...
+    await page.getByRole('button', { name: 'Send login link' }).click();
+    expect(new URL(page.url()).search).toBe('');
+    release();
+    // ...and the app sends it once it has taken over, with the address typed.
+    await expect(page.getByText('Login link sent, please check your e-mail')).toBeVisible();
+    expect(new URL(page.url()).search).toBe('');
+  });
+
   test('signs in from the outbox link, shows the frame, and logs out', async ({
     page,
     signIn,

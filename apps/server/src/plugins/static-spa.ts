@@ -6,12 +6,15 @@ import fp from 'fastify-plugin';
 
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html never cached, and history
- * fallback (any GET that is not /api or a file answers index.html, so deep links work).
+ * fallback (any GET that is not /api or a file answers index.html, so deep links work). `/`
+ * answers landing.html, index.html with the visitor's sign-in page prerendered into it, when the
+ * build made one (apps/web/prerender-plugin.ts, docs/decisions/083).
  */
 export const staticSpaPlugin = fp(
   async (app: FastifyInstance, options: { root: string }) => {
     const indexPath = path.join(options.root, 'index.html');
     const hasBuild = fs.existsSync(indexPath);
+    const hasLanding = fs.existsSync(path.join(options.root, 'landing.html'));
     if (hasBuild) {
       await app.register(fastifyStatic, {
         root: options.root,
@@ -37,7 +40,10 @@ export const staticSpaPlugin = fp(
         !request.url.startsWith('/billing-engine/') &&
         !path.extname(request.url.split('?')[0] ?? '');
       if (isPageRequest && hasBuild) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+        const isLanding = hasLanding && request.url.split('?')[0] === '/';
+        return reply
+          .header('cache-control', 'no-cache')
+          .sendFile(isLanding ? 'landing.html' : 'index.html');
       }
       if (isPageRequest) {
         return reply

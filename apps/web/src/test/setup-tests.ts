@@ -1,3 +1,5 @@
+// First: the libraries imported below and by the tests must find Preact, not React.
+import './preact-in-node.ts';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { authStore } from '../lib/auth-store.ts';

@@ -1,3 +1,4 @@
+import type { AccountAccess } from '@farmcam/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
@@ -52,4 +53,46 @@ export function customerWithoutCameras(url: URL, user: unknown): Response {
     return jsonResponse(200, { overallSummary: { overallPercentageLeft: 100 }, cameras: [] });
   }
   return jsonResponse(200, { data: user });
+}
+
+/** user-data's `access` of an account's owner, who may do everything (as the server answers). */
+export function ownerAccess(email = 'farmer@example.com'): AccountAccess {
+  return {
+    role: 'owner',
+    accountEmail: email,
+    personEmail: email,
+    allCameras: true,
+    cameraIds: [],
+    accessUntil: null,
+    can: {
+      manageCameras: true,
+      manageBilling: true,
+      activateSims: true,
+      manageTeam: true,
+      viewActivity: true,
+    },
+  };
+}
+
+/** user-data's `access` of a member (abilities as the server gives the role, decision 091). */
+export function memberAccess(
+  role: 'manager' | 'viewer',
+  overrides: Partial<AccountAccess> = {},
+): AccountAccess {
+  return {
+    role,
+    accountEmail: 'farmer@example.com',
+    personEmail: role === 'manager' ? 'manager@example.com' : 'vet@example.com',
+    allCameras: role === 'manager',
+    cameraIds: [],
+    accessUntil: null,
+    can: {
+      manageCameras: role === 'manager',
+      manageBilling: false,
+      activateSims: false,
+      manageTeam: false,
+      viewActivity: false,
+    },
+    ...overrides,
+  };
 }

@@ -17,6 +17,25 @@ function ModalExample() {
   );
 }
 
+/** One dialog hands over to another, as "Change date" in Cancel Scheduled Pause does. */
+function HandOverExample() {
+  const [open, setOpen] = useState<'first' | 'second' | null>('first');
+  return (
+    <>
+      {open === 'first' && (
+        <Modal isOpen onClose={() => setOpen(null)} title="Cancel Scheduled Pause">
+          <Button onClick={() => setOpen('second')}>Change date</Button>
+        </Modal>
+      )}
+      {open === 'second' && (
+        <Modal isOpen onClose={() => setOpen(null)} title="Pause subscription">
+          <p>Choose a date</p>
+        </Modal>
+      )}
+    </>
+  );
+}
+
 describe('Modal', () => {
   it('opens as a modal dialog named by its title, and closes returning focus', async () => {
     const user = userEvent.setup();
@@ -31,5 +50,16 @@ describe('Modal', () => {
     expect(dialog.open).toBe(false);
     expect(screen.queryByText('New name')).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+
+  it('stays open when another dialog hands over to it (the first one’s close event is ignored)', async () => {
+    const user = userEvent.setup();
+    render(<HandOverExample />);
+    await user.click(screen.getByRole('button', { name: 'Change date' }));
+    // The first dialog's close event is queued; let it arrive.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = screen.getByRole('dialog', { name: 'Pause subscription' }) as HTMLDialogElement;
+    expect(second.open).toBe(true);
+    expect(screen.getByText('Choose a date')).toBeTruthy();
   });
 });

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { staticSpaPlugin } from './static-spa.ts';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+async function appServing(files: Record<string, string>) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'farmcam-spa-'));
+  folders.push(root);
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), content);
+  }
+  const app = Fastify();
+  await app.register(staticSpaPlugin, { root });
+  return app;
+}
+
+describe('the SPA server', () => {
+  it('answers / with the prerendered landing page and every other page with the empty shell', async () => {
+    const app = await appServing({
+      'index.html': '<div id="root"></div>',
+      'landing.html': '<div id="root"><h1>Sign in</h1></div>',
+      'assets/index-abc.js': 'export {}',
+    });
+    for (const url of ['/', '/?from=email']) {
+      const response = await app.inject(url);
+      expect(response.body).toContain('<h1>Sign in</h1>');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+    // A prerendered sign-in form must never show on another page, signed in or not.
+    for (const url of ['/dashboard', '/camera/123', '/team-login']) {
+      expect((await app.inject(url)).body).toBe('<div id="root"></div>');
+    }
+    const asset = await app.inject('/assets/index-abc.js');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const api = await app.inject('/api/nothing');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('answers / with the shell when the build has no landing page', async () => {
+    const app = await appServing({ 'index.html': '<div id="root"></div>' });
+    expect((await app.inject('/')).body).toBe('<div id="root"></div>');
+  });
+});
