@@ -4,9 +4,10 @@
  *   hello world (target >= 0.1), with the portal as configured by default (camera-list cache on);
  * - a 1,000-camera account in a database of 10,000 SIMs x 400 days of usage (4 million rows),
  *   seeded before a second portal starts on it with the cache off, so that every request runs
- *   the query: latency of one request at a time (target p50 <= 50 ms), on the embedded database
- *   and on PostgreSQL (a second portal with DATABASE_URL on a fresh database bench_plans_<pid>
- *   at BENCH_POSTGRES_URL, dropped after; no server there is a note).
+ *   the query: latency of one request at a time (target p50 <= 15 ms, issue 15; it was 50 ms in
+ *   issue 3), on the embedded database and on PostgreSQL (a second portal with DATABASE_URL on a
+ *   fresh database bench_plans_<pid> at BENCH_POSTGRES_URL, dropped after; no server there is a
+ *   note).
  * BENCH_SCALE=0 skips the scale part (it adds about two minutes per database, mostly seeding);
  * BENCH_SCALE_DATABASES (pglite,postgres) picks the databases.
  */
@@ -153,7 +154,7 @@ async function measureScale(context: BenchContext, portal: RunningServer, label:
           `${label}plansV2 ${cameras}-camera p50 (10k SIMs x 400 days, no cache)`,
           large.latencyMs.p50,
           'ms',
-          { atMost: 50 },
+          { atMost: 15 },
         ),
         metric(name, `${label}plansV2 ${cameras}-camera p99 (no cache)`, large.latencyMs.p99, 'ms'),
         metric(

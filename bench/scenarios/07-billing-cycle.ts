@@ -25,6 +25,7 @@ import { openDatabase, queryRows, type DatabaseHandle } from '../../apps/server/
 import { seedCatalogue } from '../../apps/server/src/seed/demo.ts';
 import { ManualClock } from '../../apps/server/src/lib/clock.ts';
 import { createBillingModule } from '../../apps/server/src/modules/billing/billing-module.ts';
+import { createBillingProvider } from '../../apps/server/src/providers/billing/create-billing-provider.ts';
 import { createLocalSimPlatform } from '../../apps/server/src/providers/connectivity/local-sim-platform.ts';
 import { createOutboxMailer } from '../../apps/server/src/providers/mail/outbox-mailer.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
@@ -165,7 +166,7 @@ async function measure(
   const billing = createBillingModule({
     config,
     db: database.db,
-    clock,
+    billingProvider: createBillingProvider(config, { db: database.db, clock, log: silentLog }),
     connectivity: createLocalSimPlatform({ db: database.db, clock }),
     mailer: createOutboxMailer(database.db),
     runAlone: (key, work) => database.withAdvisoryLock(key, work),

@@ -41,7 +41,30 @@ interface HttpSeries {
   buckets: Float64Array;
 }
 const httpSeries = new Map<string, HttpSeries>();
-const statusClasses = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+const statusClasses = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx', 'other'];
+
+/**
+ * The same series found by route, then method, then status class (an array index), so counting
+ * a request builds no key: a `${method} ${class} ${route}` string per request had to be
+ * concatenated and hashed before the look-up, about 0.5 µs on the cheapest route (decision 090).
+ * The route pattern and the method are strings Fastify and Node hand over interned, so both
+ * look-ups hash nothing.
+ */
+const httpSeriesIndex = new Map<string, Map<string, (HttpSeries | undefined)[]>>();
+
+function newHttpSeries(method: string, route: string, statusClassIndex: number): HttpSeries {
+  const statusClass = statusClasses[statusClassIndex]!;
+  const series: HttpSeries = {
+    method,
+    route,
+    statusClass,
+    count: 0,
+    seconds: 0,
+    buckets: new Float64Array(httpDurationBuckets.length + 1),
+  };
+  httpSeries.set(`${method} ${statusClass} ${route}`, series);
+  return series;
+}
 
 /** Counts one answered request; `route` is the matched route pattern, never the raw URL. */
 export function recordHttpRequest(
@@ -51,20 +74,22 @@ export function recordHttpRequest(
   seconds: number,
 ): void {
   const routeLabel = route ?? unmatchedRoute;
-  const statusClass = statusClasses[Math.floor(statusCode / 100)] ?? 'other';
-  const key = `${method} ${statusClass} ${routeLabel}`;
-  let series = httpSeries.get(key);
-  if (!series) {
-    series = {
-      method,
-      route: routeLabel,
-      statusClass,
-      count: 0,
-      seconds: 0,
-      buckets: new Float64Array(httpDurationBuckets.length + 1),
-    };
-    httpSeries.set(key, series);
+  let byMethod = httpSeriesIndex.get(routeLabel);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    httpSeriesIndex.set(routeLabel, byMethod);
   }
+  let byStatusClass = byMethod.get(method);
+  if (byStatusClass === undefined) {
+    byStatusClass = [];
+    byMethod.set(method, byStatusClass);
+  }
+  const statusClassIndex = statusCode >= 0 && statusCode < 600 ? Math.floor(statusCode / 100) : 6;
+  const series = (byStatusClass[statusClassIndex] ??= newHttpSeries(
+    method,
+    routeLabel,
+    statusClassIndex,
+  ));
   series.count += 1;
   series.seconds += seconds;
   let bucket = 0;
@@ -92,7 +117,10 @@ function registerComputedMetric(
     type,
     aggregator: 'sum',
     get: read,
-    reset: () => httpSeries.clear(),
+    reset: () => {
+      httpSeries.clear();
+      httpSeriesIndex.clear();
+    },
   } as unknown as Parameters<Registry['registerMetric']>[0]);
 }
 

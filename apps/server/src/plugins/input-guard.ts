@@ -22,8 +22,19 @@ export const isUnacceptableText = (value: string) => nulOrLoneSurrogate.test(val
 
 export type InputProblem = 'bad-text' | 'too-deep';
 
+/** Whether an object has no own enumerable key (an empty query or set of path parameters). */
+function isEmptyObject(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
 /** The first problem in a parsed value (walked without recursion, so depth cannot overflow). */
 export function findInputProblem(value: unknown): InputProblem | undefined {
+  // Most requests have no body and an empty query and path: nothing to walk, nothing to allocate
+  // (docs/decisions/090).
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return isUnacceptableText(value) ? 'bad-text' : undefined;
+  if (typeof value === 'object' && isEmptyObject(value)) return undefined;
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   while (pending.length > 0) {
     const { value: current, depth } = pending.pop()!;

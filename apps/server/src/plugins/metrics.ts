@@ -14,7 +14,7 @@
  *   pg-boss's tables at scrape time, cached for a few seconds.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DatabaseHandle } from '../db/client.ts';
 import {
@@ -35,14 +35,23 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export const metricsPlugin = fp(
   async (app: FastifyInstance, options: MetricsPluginOptions) => {
-    // A callback hook: the answer is already sent, and no promise is made per request.
+    // Callback hooks: the answer is already sent, and no promise is made per request. Each
+    // route gets its own, which knows its pattern: reading `request.routeOptions.url` builds an
+    // object of 13 fields on every call (docs/decisions/090). Requests that match no route (the
+    // not-found handler, which no route hook sees) are counted by the app's hook.
+    app.addHook('onRoute', (route) => {
+      const pattern = route.url;
+      const count: onResponseHookHandler = (request, reply, done) => {
+        recordHttpRequest(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+        done();
+      };
+      const own = route.onResponse;
+      route.onResponse = own === undefined ? [count] : [...[own].flat(), count];
+    });
     app.addHook('onResponse', (request, reply, done) => {
-      recordHttpRequest(
-        request.method,
-        request.routeOptions.url,
-        reply.statusCode,
-        reply.elapsedTime / 1000,
-      );
+      if (request.is404) {
+        recordHttpRequest(request.method, undefined, reply.statusCode, reply.elapsedTime / 1000);
+      }
       done();
     });
 

@@ -1,11 +1,13 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import Fastify, { LogController } from 'fastify';
 import { z } from 'zod';
 import { startJobs, type JobDefinition, type JobRunner } from '../jobs/job-runner.ts';
 import { sendLoginMailJob } from '../jobs/send-login-mail.job.ts';
 import { createLateBoundJobQueue } from '../lib/job-queue.ts';
 import { createLogger, logJobRun } from '../lib/logger.ts';
 import { createLoginMailService } from '../modules/auth/login-mail.service.ts';
+import { requestChildLogger, requestLogPlugin } from './request-log.ts';
 import {
   createTestContext,
   insertCustomer,
@@ -310,4 +312,50 @@ describe('a job queued by a request', () => {
     expect(probeLines[1]!.jobId).toBe(second!.jobId);
     expect(first!.jobId).not.toBe(second!.jobId);
   }, 30_000);
+});
+
+describe("the request's own logger", () => {
+  async function appAt(level: string) {
+    const log = collectingStream();
+    const app = Fastify({
+      loggerInstance: createLogger(level, log.stream),
+      logController: new LogController({ disableRequestLogging: true }),
+      childLoggerFactory: requestChildLogger,
+    });
+    await app.register(requestLogPlugin);
+    app.get('/probe', async (request) => {
+      request.log.info('an info line');
+      request.log.warn({ detail: 1 }, 'a warning');
+      request.log.child({ step: 'inner' }).error('an inner error');
+      return { level: request.log.level };
+    });
+    return { app, log };
+  }
+
+  it('below its level writes nothing; at or above it, lines carry the request id once', async () => {
+    const { app, log } = await appAt('warn');
+    const response = await app.inject({ method: 'GET', url: '/probe' });
+    await app.close();
+    expect(response.json()).toEqual({ level: 'warn' });
+    const requestId = response.headers['x-request-id'];
+    const lines = log.parsed();
+    expect(lines.map((line) => line.msg)).toEqual(['a warning', 'an inner error']);
+    expect(lines[0]).toMatchObject({ reqId: requestId, detail: 1 });
+    expect(lines[1]).toMatchObject({ reqId: requestId, step: 'inner' });
+    for (const line of log.lines) expect(line.match(/"reqId"/g)).toHaveLength(1);
+  });
+
+  it('writes the info lines too when the level allows them', async () => {
+    const { app, log } = await appAt('info');
+    const response = await app.inject({ method: 'GET', url: '/probe' });
+    await app.close();
+    const requestId = response.headers['x-request-id'];
+    const messages = log.parsed().map((line) => [line.msg, line.reqId]);
+    expect(messages).toEqual([
+      ['an info line', requestId],
+      ['a warning', requestId],
+      ['an inner error', requestId],
+      ['request', requestId],
+    ]);
+  });
 });

@@ -1,11 +1,14 @@
 /**
  * Security headers, decided by helmet (@fastify/helmet) and applied by one callback hook
- * (docs/decisions/080). @fastify/helmet builds helmet's middleware again on every request, which
- * halved the throughput of a small route in our measurement, so helmet runs once per header set
- * at start-up against a probe request and the hook copies what it set. Answers made before any
- * route runs (error-handler.ts) take the strict set from here too.
+ * (docs/decisions/080, 090). @fastify/helmet builds helmet's middleware again on every request
+ * (reading the options, writing the policy string) from async hooks, then helmet calls Node's
+ * setHeader once per header; that halved the throughput of a small route in our measurement, so
+ * helmet runs once per header set at start-up against a probe request and the hook copies what it
+ * set (decision 090 measured it again). Every answer gets the strict set
+ * without looking its route up; the few routes that want another set swap it in a hook of their
+ * own. Answers made before any route runs (error-handler.ts) take the strict set from here too.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fp from 'fastify-plugin';
 
@@ -110,16 +113,43 @@ declare module 'fastify' {
   }
 }
 
+type HeaderHook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+
+/** A callback hook that sets these headers (names and values read once, not per request). */
+function settingHook(headers: Record<string, string>): HeaderHook {
+  const names = Object.keys(headers);
+  const values = Object.values(headers);
+  return (_request, reply, done) => {
+    for (let index = 0; index < names.length; index += 1) {
+      void reply.header(names[index]!, values[index]);
+    }
+    done();
+  };
+}
+
 export const securityHeadersPlugin = fp(
   async (app, options: SecurityHeaderOptions) => {
     const headers = await headersFromHelmet(strictHelmetOptions(options));
     const embedHeaders = await headersFromHelmet(publicEmbedHelmetOptions(options));
+    const strictNames = Object.keys(headers);
+    const setEmbedHeaders = settingHook(embedHeaders);
+    // Every answer starts with the strict set, without asking which route it is: reading
+    // `request.routeOptions` builds an object of 13 fields on every call (docs/decisions/090).
     // A callback hook: no promise per request on the hot path (docs/decisions/065).
-    app.addHook('onRequest', (request, reply, done) => {
-      const mode = request.routeOptions.config?.securityHeaders ?? 'default';
-      if (mode === 'default') reply.headers(headers);
-      else if (mode === 'public-embed') reply.headers(embedHeaders);
-      done();
+    app.addHook('onRequest', settingHook(headers));
+    // The few routes that want another set swap it in a hook of their own, which Fastify runs
+    // after the app's onRequest hooks. An app hook that fails before it (a database error while
+    // resolving the session) leaves the strict set on that error answer: the safe side.
+    app.addHook('onRoute', (route) => {
+      const mode = route.config?.securityHeaders ?? 'default';
+      if (mode === 'default') return;
+      const swap: HeaderHook = (request, reply, done) => {
+        for (const name of strictNames) void reply.removeHeader(name);
+        if (mode === 'public-embed') setEmbedHeaders(request, reply, done);
+        else done();
+      };
+      const own = route.onRequest;
+      route.onRequest = own === undefined ? [swap] : [...[own].flat(), swap];
     });
   },
   { name: 'security-headers' },

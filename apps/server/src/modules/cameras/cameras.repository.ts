@@ -21,16 +21,52 @@ export interface CameraRow {
   month_bytes: number;
 }
 
+/**
+ * One camera as the statement returns it: a positional array (no key repeated a thousand times),
+ * in CameraRow's order with the price's id in place of its plan fields.
+ */
+type CameraTuple = [
+  iccid: string,
+  nickname: string | null,
+  state: SimState,
+  isBarred: boolean,
+  billingCustomerId: string | null,
+  activatedAtMs: number | null,
+  subscriptionId: string | null,
+  status: SubscriptionStatus | null,
+  currentPeriodEndS: number | null,
+  pauseStartsOn: string | null,
+  pauseResumesOn: string | null,
+  priceId: string | null,
+  monthBytes: number,
+];
+
+/** The plan fields of each price the cameras' subscriptions use, by price id. */
+type PlanTuple = [interval: string, productName: string, dataAllowanceGb: number];
+
 export const camerasRepository = {
   /**
-   * A customer's cameras (SIMs out of stock), each with its current subscription (db/current-subscription.ts) and plan and its
-   * use in `month` (its first day), in the order they were added. One statement: the current
-   * subscriptions of these SIMs in one pass (DISTINCT ON), usage from monthly_usage's primary key
-   * (the roll-up of daily_usage kept by a trigger). The rows come back as one JSON array, which
-   * both drivers parse far faster than a thousand rows of fifteen columns.
+   * A customer's cameras (SIMs out of stock), each with its current subscription
+   * (db/current-subscription.ts) and plan and its use in `month` (its first day), in the order
+   * they were added. One statement, shaped for 1,000 cameras (docs/decisions/089): the SIMs'
+   * current subscriptions in one scan of the subscriptions' SIM index for all of them
+   * (`= any(array)`, in index order, rather than a probe per SIM), this month's use the same way
+   * from monthly_usage's primary key (the roll-up of daily_usage kept by a trigger), so nothing
+   * reads other customers' rows; the plans once per price, not joined per camera. It all comes
+   * back as one JSON value of positional arrays, which both drivers parse far faster than a
+   * thousand rows of fifteen columns. The activation instant is sent as whole milliseconds from
+   * date_part's float seconds (cheap), rounded the way `new Date(ms)` truncates the exact value:
+   * the float is within a few ten-thousandths of a millisecond of it, and microseconds never
+   * come closer than a thousandth below the next millisecond.
    */
-  listCameras: async (executor: Executor, customerId: string, month: string) => {
-    const [result] = await queryRows<{ cameras: CameraRow[] }>(
+  listCameras: async (
+    executor: Executor,
+    customerId: string,
+    month: string,
+  ): Promise<CameraRow[]> => {
+    const [result] = await queryRows<{
+      plans: { prices: Record<string, PlanTuple> | null; cameras: CameraTuple[] };
+    }>(
       executor,
       sql`
       with cams as materialized (
@@ -38,33 +74,63 @@ export const camerasRepository = {
         from sims
         where customer_id = ${customerId} and state <> 'stock'
       ),
-      latest as (
+      subs as (
         select distinct on (sub.sim_iccid)
           sub.sim_iccid, sub.id, sub.status, sub.current_period_end, sub.pause_starts_on,
-          sub.pause_resumes_on, p.interval, pr.name as product_name, pr.data_allowance_gb
+          sub.pause_resumes_on, sub.price_id
         from subscriptions sub
-        join cams on cams.iccid = sub.sim_iccid
-        join prices p on p.id = sub.price_id
-        join products pr on pr.id = p.product_id
+        where sub.sim_iccid = any(array(select iccid from cams))
         order by sub.sim_iccid, ${currentSubscriptionFirst('sub')}
+      ),
+      usage as (
+        select sim_iccid, bytes
+        from monthly_usage
+        where month = ${month}::date and sim_iccid = any(array(select iccid from cams))
       )
-      select coalesce(json_agg(camera order by camera.added_at, camera.iccid), '[]') as cameras
-      from (
-        select s.iccid, s.nickname, s.state, s.is_barred, s.billing_customer_id,
-          s.created_at as added_at,
-          (extract(epoch from s.activated_at) * 1000)::float8 as activated_at_ms,
-          sub.id as subscription_id, sub.status,
-          extract(epoch from sub.current_period_end)::float8 as current_period_end_s,
-          sub.pause_starts_on::text as pause_starts_on,
-          sub.pause_resumes_on::text as pause_resumes_on,
-          sub.interval, sub.product_name, sub.data_allowance_gb,
-          coalesce(usage.bytes, 0)::float8 as month_bytes
-        from cams s
-        left join latest sub on sub.sim_iccid = s.iccid
-        left join monthly_usage usage on usage.sim_iccid = s.iccid and usage.month = ${month}::date
-      ) camera`,
+      select json_build_object(
+        'prices', (
+          select json_object_agg(p.id, json_build_array(p.interval, pr.name, pr.data_allowance_gb))
+          from prices p
+          join products pr on pr.id = p.product_id
+          where p.id in (select price_id from subs)
+        ),
+        'cameras', coalesce((
+          select json_agg(json_build_array(
+            c.iccid, c.nickname, c.state, c.is_barred, c.billing_customer_id,
+            floor(date_part('epoch', c.activated_at) * 1000 + 0.0005),
+            sub.id, sub.status, date_part('epoch', sub.current_period_end),
+            sub.pause_starts_on, sub.pause_resumes_on, sub.price_id,
+            coalesce(usage.bytes, 0)
+          ) order by c.created_at, c.iccid)
+          from cams c
+          left join subs sub on sub.sim_iccid = c.iccid
+          left join usage on usage.sim_iccid = c.iccid
+        ), '[]')
+      ) as plans`,
     );
-    return result?.cameras ?? [];
+    if (!result) return [];
+    const prices = result.plans.prices ?? {};
+    return result.plans.cameras.map((camera): CameraRow => {
+      // A subscription always has a price (foreign key), and a price its product.
+      const plan = camera[11] === null ? undefined : prices[camera[11]];
+      return {
+        iccid: camera[0],
+        nickname: camera[1],
+        state: camera[2],
+        is_barred: camera[3],
+        billing_customer_id: camera[4],
+        activated_at_ms: camera[5],
+        subscription_id: camera[6],
+        status: camera[7],
+        current_period_end_s: camera[8],
+        pause_starts_on: camera[9],
+        pause_resumes_on: camera[10],
+        interval: plan?.[0] ?? null,
+        product_name: plan?.[1] ?? null,
+        data_allowance_gb: plan?.[2] ?? null,
+        month_bytes: camera[12],
+      };
+    });
   },
 
   routerStatus: async (executor: Executor, iccid: string) => {

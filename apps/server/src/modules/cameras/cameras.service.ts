@@ -8,9 +8,10 @@ import {
   nextMonthStart,
 } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import { notFound } from '../../errors.ts';
 import type { Principal } from '../auth/auth.service.ts';
+import { type Access, hasAbility, notAllowedMessages, withinCameras } from '../members/access.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
 import { pauseRefusal, pauseStateOn } from '../billing/pause-rules.ts';
 import { switchRefusal } from '../billing/plan-switch-rule.ts';
@@ -39,6 +40,27 @@ export interface CamerasServiceDependencies {
 
 export type CamerasService = ReturnType<typeof createCamerasService>;
 
+/**
+ * The cards offer only what the person's role may do (decision 091): without manageCameras
+ * (a viewer) no pause, switch or livestream set-up, and the card says why in place of the button.
+ * The role's rule is hasAbility's (members/access.ts), the same one the routes enforce.
+ */
+export function withRoleActions(plans: PlansResponse, access: Access): PlansResponse {
+  if (hasAbility(access, 'manageCameras')) return plans;
+  const reason = notAllowedMessages.manageCameras;
+  return {
+    ...plans,
+    cameras: plans.cameras.map((camera) => ({
+      ...camera,
+      canLivestream: false,
+      canPause: false,
+      pauseReason: camera.cardState === 'active' ? reason : camera.pauseReason,
+      canSwitch: false,
+      switchReason: reason,
+    })),
+  };
+}
+
 export function createCamerasService({
   db,
   clock,
@@ -49,6 +71,7 @@ export function createCamerasService({
     row: CameraRow,
     now: Date,
     today: string,
+    month: { start: Date; next: Date },
   ): { camera: Camera; countedAllowanceBytes: number; countedBytes: number } {
     const subscription =
       row.subscription_id && row.status
@@ -121,8 +144,8 @@ export function createCamerasService({
         allowanceGb: isCounted ? allowanceGb : null,
         isMetering,
         now,
-        monthStart: monthStart(now),
-        nextMonthStart: nextMonthStart(now),
+        monthStart: month.start,
+        nextMonthStart: month.next,
         activatedAt: row.activated_at_ms === null ? null : new Date(Number(row.activated_at_ms)),
       }),
       cardState,
@@ -141,15 +164,23 @@ export function createCamerasService({
     };
   }
 
-  async function loadPlans(customerId: string, now: Date): Promise<PlansResponse> {
+  async function loadPlans(
+    customerId: string,
+    now: Date,
+    access: Access | null = null,
+  ): Promise<PlansResponse> {
     // Pause state by the UK day, usage by the UTC month its days are kept in (decision 081).
     const today = businessDay(now);
-    const rows = await camerasRepository.listCameras(db, customerId, isoDay(monthStart(now)));
+    // Once per list, not per camera (a thousand cards share them).
+    const month = { start: monthStart(now), next: nextMonthStart(now) };
+    const allRows = await camerasRepository.listCameras(db, customerId, isoDay(month.start));
+    // A member given chosen cameras sees those only, the summary included (decision 091).
+    const rows = access ? withinCameras(access, allRows, (row) => row.iccid) : allRows;
     let allowanceBytes = 0;
     let usedBytes = 0;
     let countedPlans = 0;
     const cameras = rows.map((row) => {
-      const result = toCamera(row, now, today);
+      const result = toCamera(row, now, today, month);
       if (result.countedAllowanceBytes > 0) countedPlans += 1;
       allowanceBytes += result.countedAllowanceBytes;
       usedBytes += result.countedBytes;
@@ -172,9 +203,17 @@ export function createCamerasService({
      * The dashboard's camera list with the combined-plan summary (docs/requirements.md#data Plans response), from
      * memory when nothing changed since it was last read (plans-cache.ts).
      */
-    listPlans(customerId: string): Promise<PlansResponse> {
+    listPlans(customerId: string, access: Access): Promise<PlansResponse> {
       const now = clock.now();
-      return plansCache.read(customerId, businessDay(now), () => loadPlans(customerId, now));
+      // The cache holds the whole account: a member with chosen cameras has their own list (and
+      // summary) computed; members are few. The owner's answer is the cached one as it is, with
+      // no step added to the hot path (decision 090).
+      const plans = access.allCameras
+        ? plansCache.read(customerId, businessDay(now), () => loadPlans(customerId, now))
+        : loadPlans(customerId, now, access);
+      return hasAbility(access, 'manageCameras')
+        ? plans
+        : plans.then((list) => withRoleActions(list, access));
     },
 
     /** docs/requirements.md#data SIM info of the customer's camera (NOT_FOUND when it is not theirs). */
@@ -239,7 +278,7 @@ export function createCamerasService({
     async updateNickname(
       principal: Principal,
       customerId: string,
-      input: { simIccid: string; nickname: string; ip: string },
+      input: { simIccid: string; nickname: string; ip: string; userAgent?: string | undefined },
     ): Promise<{ success: true; message: string; nickname: string }> {
       const now = clock.now();
       const row = await db.transaction(async (transaction) => {
@@ -255,14 +294,13 @@ export function createCamerasService({
         if (!updated) throw notFound('Camera not found');
         if (sim.nickname !== input.nickname) {
           await writeAudit(transaction, {
-            actorType: principal.staffId ? 'staff' : 'customer',
-            actorId: principal.staffId ?? customerId,
-            onBehalfOfCustomerId: principal.staffId ? customerId : null,
+            ...auditActorOf(principal),
             action: 'camera.rename',
             subjectType: 'sim',
             subjectId: input.simIccid,
             details: { from: sim.nickname, to: input.nickname },
             ip: input.ip,
+            userAgent: input.userAgent ?? null,
           });
         }
         return updated;
