@@ -185,6 +185,30 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // One composition root (decision 087): only process/compose.ts chooses a port's adapter.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/process/compose.ts',
+      'apps/server/src/providers/**',
+      'apps/server/src/**/*.test.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/providers/[^/]+/create-[^/]+$',
+              allowTypeImports: true,
+              message:
+                'Adapters are chosen once, in process/compose.ts (decision 087): take the port from your dependencies.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/config/**', 'apps/server/src/**/*.test.ts'],
     rules: {

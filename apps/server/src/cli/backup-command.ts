@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { acquireDirectoryLock, DatabaseLockedError } from '../db/client.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { listBucketObjects } from './backup-s3.ts';
@@ -35,7 +34,7 @@ import {
   type BackupManifest,
   type ClipFile,
 } from './backup-set.ts';
-import { configForCommand, type CommandOutput } from './command.ts';
+import { configForCommand, parseCommandLine, type CommandOutput } from './command.ts';
 
 const usage = `Usage: npm run backup [-- --out DIR]
 
@@ -58,20 +57,8 @@ export async function runBackupCommand(
   environment?: Record<string, string | undefined>,
   dependencies: BackupDependencies = {},
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    print.error(`${(error as Error).message}\n\n${usage}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    print.out(usage);
-    return 0;
-  }
+  const parsed = parseCommandLine(argv, print, usage, { out: { type: 'string' } });
+  if (typeof parsed === 'number') return parsed;
   const config = configForCommand(print, environment);
   if (!config) return 1;
 

@@ -4,16 +4,24 @@
  * every listed object is still there, so a restored database never points at clips that are gone
  * without the operator being told.
  */
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config/config.ts';
 import { createS3Client } from '../providers/storage/s3-storage.ts';
 import type { S3Object } from './backup-set.ts';
 
 export type S3Settings = Extract<Config['storage'], { mode: 's3' }>;
 
-/** Every object in the bucket (1,000 per request), with its size and ETag. */
-export async function listBucketObjects(settings: S3Settings): Promise<S3Object[]> {
-  const client = createS3Client(settings);
+/** The one call of the S3 client the listing makes (a test gives pages of its own). */
+export type ListObjectsClient = Pick<S3Client, 'send' | 'destroy'>;
+
+/**
+ * Every object in the bucket (1,000 per request, page after page by the continuation token),
+ * with its size and ETag.
+ */
+export async function listBucketObjects(
+  settings: S3Settings,
+  client: ListObjectsClient = createS3Client(settings),
+): Promise<S3Object[]> {
   const objects: S3Object[] = [];
   let continuationToken: string | undefined;
   try {

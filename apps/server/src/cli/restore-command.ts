@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { acquireDirectoryLock, DatabaseLockedError } from '../db/client.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
@@ -30,7 +29,7 @@ import {
   type RunQuery,
   type TableChecksum,
 } from './backup-set.ts';
-import { configForCommand, type CommandOutput } from './command.ts';
+import { configForCommand, parseCommandLine, type CommandOutput } from './command.ts';
 import type { Config } from '../config/config.ts';
 
 const usage = `Usage: npm run restore -- <backup folder> [--force]
@@ -53,25 +52,14 @@ export async function runRestoreCommand(
   environment?: Record<string, string | undefined>,
   dependencies: RestoreDependencies = {},
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        force: { type: 'boolean' },
-        wipe: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    print.error(`${(error as Error).message}\n\n${usage}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    print.out(usage);
-    return 0;
-  }
+  const parsed = parseCommandLine(
+    argv,
+    print,
+    usage,
+    { force: { type: 'boolean' }, wipe: { type: 'boolean' } },
+    { allowPositionals: true },
+  );
+  if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1) {
     print.error(usage);
     return 2;

@@ -4,13 +4,12 @@
  * DATA_DIR, which needs the server stopped) and prints one-time set-password links; it never
  * prints or takes a password. The program is src/staff.ts; this is its testable body.
  */
-import { parseArgs } from 'node:util';
 import { DatabaseLockedError, openDatabase } from '../db/client.ts';
 import { staffRoles, type StaffRole } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createStaffAccountsService } from '../modules/auth/staff-accounts.service.ts';
-import { configForCommand, type CommandOutput } from './command.ts';
+import { configForCommand, parseCommandLine, type CommandOutput } from './command.ts';
 
 const usage = `Usage: npm run staff -- <command>
 
@@ -30,21 +29,17 @@ export async function runStaffCommand(
   print: CommandOutput,
   environment?: Record<string, string | undefined>,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    print.error(`${(error as Error).message}\n\n${usage}`);
-    return 2;
-  }
+  const parsed = parseCommandLine(
+    argv,
+    print,
+    usage,
+    { role: { type: 'string' } },
+    { allowPositionals: true },
+  );
+  if (typeof parsed === 'number') return parsed;
   const [command, email, ...extra] = parsed.positionals;
   const needsEmail = command === 'add' || command === 'reset' || command === 'remove';
   if (
-    parsed.values.help ||
     !command ||
     !['add', 'reset', 'list', 'remove'].includes(command) ||
     (needsEmail && !email) ||
@@ -52,7 +47,7 @@ export async function runStaffCommand(
     (command === 'list' && email)
   ) {
     print.error(usage);
-    return parsed.values.help ? 0 : 2;
+    return 2;
   }
   const role = parsed.values.role;
   if (command === 'add' && !staffRoles.includes(role as StaffRole)) {

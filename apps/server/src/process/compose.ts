@@ -18,6 +18,7 @@ import {
   showcaseSourceFrom,
   type Livestreaming,
 } from '../jobs/livestreaming.ts';
+import { purgeActivityJob } from '../jobs/purge-activity.job.ts';
 import { purgeExpiredJob } from '../jobs/purge-expired.job.ts';
 import { recordLocalSimUsageJob } from '../jobs/record-local-sim-usage.job.ts';
 import { sendLoginMailJob } from '../jobs/send-login-mail.job.ts';
@@ -25,6 +26,10 @@ import { syncConnectivityJob } from '../jobs/sync-connectivity.job.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createLateBoundJobQueue, type JobQueue } from '../lib/job-queue.ts';
 import { createRateLimiter, type RateLimiter } from '../lib/rate-limiter.ts';
+import {
+  createActivityService,
+  type ActivityService,
+} from '../modules/activity/activity.service.ts';
 import {
   createActivationModule,
   type ActivationModule,
@@ -42,6 +47,7 @@ import {
   type LoginMailService,
 } from '../modules/auth/login-mail.service.ts';
 import { createSessionCache, evictOnSessionChanges } from '../modules/auth/session-cache.ts';
+import { createMembersService, type MembersService } from '../modules/members/members.service.ts';
 import {
   createStaffAccountsService,
   type StaffAccountsService,
@@ -59,6 +65,7 @@ import { sendUsageAlerts } from '../modules/usage/usage-alerts.service.ts';
 import { createUsageService, type UsageService } from '../modules/usage/usage.service.ts';
 import type { LocalCamera } from '../providers/camera/local-camera.ts';
 import type { ConnectivityPlatform } from '../providers/connectivity/connectivity.ts';
+import { createBillingProvider } from '../providers/billing/create-billing-provider.ts';
 import { createConnectivityPlatform } from '../providers/connectivity/create-connectivity-platform.ts';
 import type { LocalSimPlatform } from '../providers/connectivity/local-sim-platform.ts';
 import type { CoverageProvider } from '../providers/coverage/coverage.ts';
@@ -118,6 +125,9 @@ export interface Services {
   billing: BillingModule;
   activation: ActivationModule;
   livestreaming: Livestreaming;
+  /** The farm's team: members, invitations (docs/decisions/091). */
+  members: MembersService;
+  activity: ActivityService;
   /** Every job this program runs, for startJobs (a worker runs them, an API only queues). */
   // Each definition checks its own payload type; the list only needs the common shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -191,6 +201,14 @@ export async function composeServices(
     rateLimiter,
   });
   const loginMail = createLoginMailService({ db, clock, mailer, publicUrl: config.publicUrl });
+  const members = createMembersService({
+    db,
+    clock,
+    mailer,
+    rateLimiter,
+    auth,
+    publicUrl: config.publicUrl,
+  });
   const coverage = createCoverageService({
     db,
     clock,
@@ -208,12 +226,16 @@ export async function composeServices(
   const billing = createBillingModule({
     config,
     db,
-    clock,
+    billingProvider: createBillingProvider(config, {
+      db,
+      clock,
+      checkoutHooks: createActivationCheckoutHooks(),
+      log,
+    }),
     connectivity,
     mailer,
     runAlone: (key, work) => database.withAdvisoryLock(key, work),
     log,
-    checkoutHooks: createActivationCheckoutHooks(),
   });
   const activation = createActivationModule({
     config,
@@ -241,9 +263,16 @@ export async function composeServices(
     demoCamera: parts.localCamera,
   });
 
+  const activity = createActivityService({
+    db,
+    clock,
+    retentionDays: config.activityRetentionDays,
+  });
+
   const alerts = () => sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl });
   const jobs = [
     purgeExpiredJob({ db, clock }),
+    purgeActivityJob({ activity }),
     syncConnectivityJob({
       syncFromPlatform: () => syncFromPlatform({ db, platform: connectivity, clock }),
       sendUsageAlerts: alerts,
@@ -278,6 +307,8 @@ export async function composeServices(
     billing,
     activation,
     livestreaming,
+    members,
+    activity,
     jobs,
     attachJobRunner(runner) {
       livestreaming.attachJobRunner(runner);

@@ -21,12 +21,6 @@ export interface ActivationModule {
   fulfilment: ActivationFulfilment;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    activation: ActivationModule;
-  }
-}
-
 export function createActivationModule(deps: {
   config: Config;
   db: Database;

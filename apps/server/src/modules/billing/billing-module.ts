@@ -1,17 +1,17 @@
 /**
- * Wires billing together: the provider BILLING names (createBillingProvider), the service, and
- * the cycle the billing job runs. The composition root (process/compose.ts) creates it once; the
- * routes, the billing jobs and the tests use that instance (decision 087).
+ * Wires billing together: the provider BILLING named (chosen by createBillingProvider in the
+ * composition root), the service, and the cycle the billing job runs. The composition root
+ * (process/compose.ts) creates it once; the routes, the billing jobs and the tests use that
+ * instance (decision 087).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Config } from '../../config/config.ts';
 import { advisoryLockKeys, type Database, type DatabaseHandle } from '../../db/client.ts';
 import { appSettings, subscriptions } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
-import type { BillingProvider, CheckoutHooks } from '../../providers/billing/billing.ts';
-import { createBillingProvider } from '../../providers/billing/create-billing-provider.ts';
+import type { BillingProvider } from '../../providers/billing/billing.ts';
+import type { BillingProviderChoice } from '../../providers/billing/create-billing-provider.ts';
 import type { LocalBillingEngine } from '../../providers/billing/local/local-billing-engine.ts';
 import type { StripeBilling } from '../../providers/billing/stripe/stripe-billing.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
@@ -38,33 +38,20 @@ export interface BillingModule {
   runCycle(): Promise<{ renewed: number; simsChanged: number }>;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    billing: BillingModule;
-  }
-}
-
 export function createBillingModule(deps: {
   config: Config;
   db: Database;
-  clock: Clock;
+  /** The provider BILLING chose (process/compose.ts calls createBillingProvider). */
+  billingProvider: BillingProviderChoice;
   connectivity: ConnectivityPlatform;
   /** Tells customers about failed renewal payments (local engine; Stripe e-mails its own). */
   mailer?: Mailer;
   /** The database's advisory lock (DatabaseHandle.withAdvisoryLock): one cycle at a time. */
   runAlone: DatabaseHandle['withAdvisoryLock'];
   log: FastifyBaseLogger;
-  /** The activation module's part in paid checkouts (modules/activation/checkout-hooks.ts). */
-  checkoutHooks?: CheckoutHooks;
 }): BillingModule {
   const { config, db, log } = deps;
-  // The one place BILLING picks its adapter (providers/billing/create-billing-provider.ts).
-  const { provider, engine, stripe } = createBillingProvider(config, {
-    db,
-    clock: deps.clock,
-    checkoutHooks: deps.checkoutHooks,
-    log,
-  });
+  const { provider, engine, stripe } = deps.billingProvider;
   let cycleQueue: Promise<unknown> = Promise.resolve();
   const service = createBillingService({
     db,
