@@ -15,6 +15,8 @@ import {
 import type { Config } from './config/config.ts';
 import { requestIdGenerator } from './lib/request-context.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { teamRoutes } from './modules/members/team.routes.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { activationRoutes } from './modules/activation/activation.routes.ts';
 import { stripePricingTableOrigins } from './modules/activation/pricing-tables.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
@@ -78,8 +80,6 @@ export async function buildApp(
 
   const { db } = services.database;
   const { auth, billing, activation, livestreaming } = services;
-  app.decorate('billing', billing);
-  app.decorate('activation', activation);
 
   await app.register(requestLogPlugin);
   await app.register(errorHandlerPlugin);
@@ -117,6 +117,8 @@ export async function buildApp(
       await api.register(activationRoutes, { activation: activation.service });
       if (billing.stripe) await api.register(stripeWebhookRoutes, { stripe: billing.stripe });
       await api.register(livestreamRoutes, { livestream: livestreaming.service });
+      await api.register(teamRoutes, { members: services.members });
+      await api.register(activityRoutes, { activity: services.activity });
     },
     { prefix: '/api' },
   );

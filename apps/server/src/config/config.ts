@@ -89,6 +89,12 @@ const environmentSchema = z.object({
   CONNECTIVITY_URL: z.url().optional(),
   CONNECTIVITY_API_KEY: z.string().min(1).optional(),
   PLANS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  ACTIVITY_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(397, 'ACTIVITY_RETENTION_DAYS must keep at least 13 months (397 days)')
+    .max(36500)
+    .default(400),
   COVERAGE: z.enum(['bundled', 'ofcom']).default('bundled'),
   OFCOM_API_URL: z.url().default('https://api-proxy.ofcom.org.uk'),
   OFCOM_API_KEY: z.string().min(1).optional(),
@@ -201,6 +207,8 @@ export interface Config {
   connectivity: { mode: 'local' } | { mode: 'http'; url: string; apiKey: string };
   /** How long a customer's camera list may be served from memory (0 turns the cache off). */
   plansCacheSeconds: number;
+  /** How long the audit log (the accounts' activity logs) is kept: at least 13 months (decision 092). */
+  activityRetentionDays: number;
   /** Where postcode signal coverage comes from: the bundled demo dataset or Ofcom's API. */
   coverage: { mode: 'bundled' } | { mode: 'ofcom'; apiUrl: string; apiKey: string };
   /** The business named on the local engine's invoices (docs/decisions/026). */
@@ -375,6 +383,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
           }
         : { mode: 'local' },
     plansCacheSeconds: env.PLANS_CACHE_SECONDS,
+    activityRetentionDays: env.ACTIVITY_RETENTION_DAYS,
     coverage:
       env.COVERAGE === 'ofcom'
         ? {

@@ -720,6 +720,8 @@ export const auditLog = pgTable(
     actorId: text('actor_id'),
     /** The person's e-mail as it was then (owner, member or staff), for the activity log. */
     actorEmail: text('actor_email'),
+    /** A member's role when they acted (the Activity screen names it, not today's role). */
+    actorRole: text('actor_role', { enum: ['manager', 'viewer'] }),
     /** For staff acting inside a customer's portal: the customer they act for. */
     onBehalfOfCustomerId: uuid('on_behalf_of_customer_id'),
     /** The customer account the entry belongs to (shown on its Activity screen); null: none. */

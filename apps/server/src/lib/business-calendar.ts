@@ -56,3 +56,24 @@ export function daysBetween(from: string, to: string): string[] {
 /** The day before a YYYY-MM-DD day. */
 export const previousDay = (day: string): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) - dayMs).toISOString().slice(0, 10);
+
+/** The day after a YYYY-MM-DD day. */
+export const nextDay = (day: string): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + dayMs).toISOString().slice(0, 10);
+
+/**
+ * The instant a UK day (YYYY-MM-DD) begins: midnight in London, which is 23:00 UTC the evening
+ * before during British Summer Time. Clocks change at 01:00 UTC, so midnight is never ambiguous.
+ */
+export function businessDayStart(day: string): Date {
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
+  const hourBefore = new Date(utcMidnight - 3600_000);
+  return businessDay(hourBefore) === day ? hourBefore : new Date(utcMidnight);
+}
+
+/** When access "until" a last UK day ends: the UK midnight after that day. */
+export const endOfBusinessDay = (lastDay: string): Date => businessDayStart(nextDay(lastDay));
+
+/** The last UK day of something that ends at `end` (the inverse of endOfBusinessDay). */
+export const lastBusinessDayBefore = (end: Date): string =>
+  businessDay(new Date(end.getTime() - 1));

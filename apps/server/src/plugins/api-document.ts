@@ -50,6 +50,16 @@ export const apiTags = [
     description:
       'Recording a camera’s stream on a schedule or on request, sharing it, and the public address of its latest clip.',
   },
+  {
+    name: 'activity',
+    description:
+      "The account's activity log: sign-ins and every change people, staff and the system made.",
+  },
+  {
+    name: 'team',
+    description:
+      'The farm’s team: members invited by the owner with a role, for every camera or chosen ones, optionally until a last day.',
+  },
 ];
 
 export function apiDocumentOptions(

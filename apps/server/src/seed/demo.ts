@@ -1,14 +1,18 @@
 /**
  * Demo data for local mode, seeded once (a marker in app_settings makes it idempotent):
  * demo@example.com with a camera in every card state of docs/requirements.md#states, second@example.com with one
- * camera, and stock SIMs with activation codes. The README's demo section lists them.
+ * camera, and stock SIMs with activation codes. The README's demo section lists them. The demo
+ * account's team has vet@example.com, a Viewer of one camera (docs/decisions/091), added to
+ * demo data seeded before teams existed as well.
  */
 import { createHash } from 'node:crypto';
 import { withLuhnDigit } from '@farmcam/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../lib/clock.ts';
 import { advisoryLockKeys, type Database, type Executor } from '../db/client.ts';
 import {
+  accountMemberCameras,
+  accountMembers,
   appSettings,
   customers,
   dailyUsage,
@@ -36,6 +40,17 @@ import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
 
 const seedMarker = 'demo-seed-version';
 const seedVersion = 1;
+/** The demo team is seeded once, on its own marker: a removed vet does not come back. */
+const teamSeedMarker = 'demo-team-seed-version';
+
+/** A member of the demo account, so the Team screen and a Viewer's portal show without setup. */
+export const demoMember = {
+  email: 'vet@example.com',
+  ownerEmail: 'demo@example.com',
+  role: 'viewer' as const,
+  /** The camera the vet may watch: "Top gate". */
+  cameraSerial: 101,
+};
 
 type DemoState =
   | 'active'
@@ -177,7 +192,13 @@ export async function isDemoSeeded(db: Executor): Promise<boolean> {
 }
 
 export async function seedDemoData(db: Database, clock: Clock): Promise<boolean> {
-  if (await isDemoSeeded(db)) return false;
+  if (await isDemoSeeded(db)) {
+    await db.transaction(async (transaction) => {
+      await transaction.execute(sql`select pg_advisory_xact_lock(${advisoryLockKeys.demoSeed})`);
+      await seedDemoTeam(transaction, clock.now());
+    });
+    return false;
+  }
   const now = clock.now();
   const monthStart = utcDate(now.getUTCFullYear(), now.getUTCMonth(), 1);
 
@@ -208,6 +229,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
       }
     }
     await numberInvoicesInCreationOrder(transaction);
+    await seedDemoTeam(transaction, now);
     for (const stock of demoStockSims) {
       await transaction
         .insert(sims)
@@ -225,6 +247,51 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
       .onConflictDoUpdate({ target: appSettings.key, set: { value: seedVersion } });
     return true;
   });
+}
+
+/** The vet on the demo account, accepted so they can sign in with their e-mail; once. */
+async function seedDemoTeam(executor: Executor, now: Date): Promise<void> {
+  const [marker] = await executor
+    .select()
+    .from(appSettings)
+    .where(eq(appSettings.key, teamSeedMarker));
+  if (marker) return;
+  const [owner] = await executor
+    .select()
+    .from(customers)
+    .where(eq(customers.email, demoMember.ownerEmail));
+  if (!owner) return;
+  const iccid = demoIccid(demoMember.cameraSerial);
+  const [camera] = await executor.select().from(sims).where(eq(sims.iccid, iccid));
+  const [current] = await executor
+    .select()
+    .from(accountMembers)
+    .where(
+      and(
+        eq(accountMembers.customerId, owner.id),
+        eq(accountMembers.email, demoMember.email),
+        isNull(accountMembers.removedAt),
+      ),
+    );
+  if (!current && camera?.customerId === owner.id) {
+    const [member] = await executor
+      .insert(accountMembers)
+      .values({
+        customerId: owner.id,
+        email: demoMember.email,
+        role: demoMember.role,
+        allCameras: false,
+        acceptedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await executor.insert(accountMemberCameras).values({ memberId: member!.id, iccid });
+  }
+  await executor
+    .insert(appSettings)
+    .values({ key: teamSeedMarker, value: 1 })
+    .onConflictDoNothing();
 }
 
 async function seedCamera(

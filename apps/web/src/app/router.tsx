@@ -81,6 +81,14 @@ export const routes: RouteObject[] = [
               (module) => module.StaffSetPasswordPage,
             ),
           },
+          {
+            path: paths.invitation.pattern,
+            ...lazyPage(
+              { title: 'Joining the team' },
+              () => import('../features/team/components/invitation-page.tsx'),
+              (module) => module.InvitationPage,
+            ),
+          },
           // Activation is open to new visitors (docs/requirements.md#screens); the thank-you page is where checkout returns.
           {
             path: paths.activate.pattern,
@@ -152,6 +160,24 @@ export const routes: RouteObject[] = [
                   { title: 'Invoices', backTo: paths.dashboard.href() },
                   () => import('../features/invoices/components/invoices-page.tsx'),
                   (module) => module.InvoicesPage,
+                ),
+              },
+              // The owner's screens; the server refuses anyone else, the menu offers them only
+              // to whom access.can allows (decision 093).
+              {
+                path: paths.team.pattern,
+                ...lazyPage(
+                  { title: 'Team' },
+                  () => import('../features/team/components/team-page.tsx'),
+                  (module) => module.TeamPage,
+                ),
+              },
+              {
+                path: paths.activity.pattern,
+                ...lazyPage(
+                  { title: 'Activity' },
+                  () => import('../features/activity/components/activity-page.tsx'),
+                  (module) => module.ActivityPage,
                 ),
               },
               {

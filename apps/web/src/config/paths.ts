@@ -84,6 +84,13 @@ export const paths = {
     pattern: '/invoices/:stripeId',
     href: (stripeId: string) => `/invoices/${segment(stripeId)}`,
   },
+  team: { pattern: '/team', href: () => '/team' },
+  activity: { pattern: '/activity', href: () => '/activity' },
+  /** The e-mailed invitation to join an account's team (docs/decisions/093). */
+  invitation: {
+    pattern: '/invitation',
+    href: (token: string) => withQuery('/invitation', { token }),
+  },
   pricing: {
     pattern: '/pricing/:iccid/:customerId',
     href: (iccid: string, customerId: string, query: { location?: Region } = {}) =>

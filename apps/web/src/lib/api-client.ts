@@ -59,6 +59,17 @@ export function onSessionExpired(listener: SessionExpiredListener): () => void {
   return () => sessionExpiredListeners.delete(listener);
 }
 
+const forbiddenListeners = new Set<() => void>();
+
+/**
+ * A 403: the person's role may have changed since the screen was drawn (the owner changed it);
+ * the query client reloads what the screen knows of their access (lib/query-client.ts).
+ */
+export function onForbidden(listener: () => void): () => void {
+  forbiddenListeners.add(listener);
+  return () => forbiddenListeners.delete(listener);
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string | undefined>;
@@ -135,6 +146,7 @@ function reportHttpError(status: number, sentToken: string | null): boolean {
     return true;
   }
   if (status === 403) {
+    for (const listener of forbiddenListeners) listener();
     toast.error(unauthorizedMessage, { toastId: 'unauthorized' });
     return true;
   }

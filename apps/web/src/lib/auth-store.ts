@@ -76,8 +76,11 @@ export function createAuthStore() {
 
 export const authStore = createAuthStore();
 
+/** What the landing page prerendered at build time shows: a visitor (prerender-landing.tsx). */
+const visitorState: AuthState = { token: null, staffToken: null };
+
 export function useAuthState(): AuthState {
-  return useSyncExternalStore(authStore.subscribe, authStore.getState);
+  return useSyncExternalStore(authStore.subscribe, authStore.getState, () => visitorState);
 }
 
 /** Signed in means a token is present (docs/requirements.md#states). */

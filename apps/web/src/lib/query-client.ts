@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api-client.ts';
+import { ApiError, onForbidden } from './api-client.ts';
 import { authStore } from './auth-store.ts';
+import { refreshAccess, reloadWhenAccessChanges } from './current-user.ts';
 
 /** Only failures that may pass on their own are retried: no connection, or a 5xx. */
 function isWorthRetrying(error: unknown): boolean {
@@ -29,3 +30,8 @@ export const queryClient = createQueryClient();
 // The cache holds one session's answers: whenever the token changes (sign-in, logout, expiry,
 // impersonation) none of them may be shown to the next session.
 authStore.subscribe(() => queryClient.clear());
+
+// A role the owner changed shows on the next screen, or at the latest when the server refuses
+// something the old role allowed (decision 093).
+reloadWhenAccessChanges(queryClient);
+onForbidden(() => void refreshAccess(queryClient));

@@ -26,7 +26,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireCustomerScope } from '../auth/auth.plugin.ts';
+import { requireAbility } from '../auth/auth.plugin.ts';
 import type { ActivationCaller, ActivationService } from './activation.service.ts';
 
 const lookupErrors = {
@@ -56,6 +56,7 @@ export function activationCaller(request: FastifyRequest): ActivationCaller {
     typeof header === 'string' && wizardSessionPattern.test(header) ? header : 'none';
   return {
     ip: request.ip,
+    userAgent: request.headers['user-agent'],
     sessionKey: principal
       ? `session:${principal.sessionId}`
       : `visitor:${request.ip}:${wizardSession}`,
@@ -256,7 +257,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ activation: ActivationSer
       },
     },
     async (request) => {
-      const { customerId, principal } = requireCustomerScope(request);
+      // A new camera joins the owner's account and bills: the owner's alone (decision 091).
+      const { customerId, principal } = requireAbility(request, 'activateSims');
       const email = principal.customerEmail ?? principal.impersonation?.customerEmail ?? '';
       return activation.billingCustomerFor(request.body, {
         ...activationCaller(request),

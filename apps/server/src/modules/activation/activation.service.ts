@@ -20,7 +20,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { auditLog, billingSessions, customers, prices, products, sims } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
 import { newProviderId } from '../../providers/billing/ids.ts';
 import type { Principal } from '../auth/auth.service.ts';
@@ -47,7 +47,17 @@ export interface ActivationServiceDeps {
 /** Who is calling: the throttle's view, and the signed-in session when there is one. */
 export interface ActivationCaller extends LookupSubject {
   principal: Principal | undefined;
+  userAgent?: string | undefined;
 }
+
+/** Who is activating, for the audit log: the signed-in person (staff marked), or a visitor. */
+const activationActor = (caller: ActivationCaller) => ({
+  ...(caller.principal
+    ? auditActorOf(caller.principal)
+    : { actorType: 'customer' as const, actorId: null }),
+  ip: caller.ip,
+  userAgent: caller.userAgent ?? null,
+});
 
 export const simValidatedMessage = 'SIM validated';
 
@@ -165,9 +175,7 @@ export function createActivationService(deps: ActivationServiceDeps) {
     ): Promise<{ success: true }> {
       await throttle.beforePriceTableLog(caller);
       await writeAudit(db, {
-        actorType: caller.principal?.staffId ? 'staff' : 'customer',
-        actorId: caller.principal?.staffId ?? caller.principal?.customerId ?? null,
-        onBehalfOfCustomerId: caller.principal?.staffId ? caller.principal.customerId : null,
+        ...activationActor(caller),
         action: 'activation.pricing_table_shown',
         subjectType: 'sim',
         subjectId: input.iccid,
@@ -176,7 +184,6 @@ export function createActivationService(deps: ActivationServiceDeps) {
           pricingTableId: input.pricingTableId ?? null,
           hasCustomerSession: input.hasCustomerSession,
         },
-        ip: caller.ip,
       });
       return { success: true };
     },
@@ -350,9 +357,7 @@ export function createActivationService(deps: ActivationServiceDeps) {
           idempotencyKey: `activation-checkout-${orderId}`,
         });
         await writeAudit(db, {
-          actorType: caller.principal?.staffId ? 'staff' : 'customer',
-          actorId: caller.principal?.staffId ?? caller.principal?.customerId ?? null,
-          onBehalfOfCustomerId: caller.principal?.staffId ? caller.principal.customerId : null,
+          ...activationActor(caller),
           action: 'activation.checkout_started',
           subjectType: 'sim',
           subjectId: sim.iccid,
@@ -362,7 +367,6 @@ export function createActivationService(deps: ActivationServiceDeps) {
             email: input.email,
             checkoutId: session.id,
           },
-          ip: caller.ip,
         });
         return { url: session.url };
       } catch (error) {

@@ -39,7 +39,7 @@ let context: TestContext;
 
 /** Prices exist in Stripe under our catalogue ids as lookup keys (as the adapter makes them). */
 async function ensureStripePrice(lookupKey: string, product: string, amount: number) {
-  const client = context.app.billing.stripe!.client;
+  const client = context.services.billing.stripe!.client;
   await client.products.create({ id: product, name: product }).catch(() => undefined);
   await client.prices.create({
     product,
@@ -52,7 +52,7 @@ async function ensureStripePrice(lookupKey: string, product: string, amount: num
 
 async function deliver(event: object) {
   const payload = JSON.stringify(event);
-  const signature = context.app.billing.stripe!.client.webhooks.generateTestHeaderString({
+  const signature = context.services.billing.stripe!.client.webhooks.generateTestHeaderString({
     payload,
     secret: webhookSecret,
   });
@@ -192,7 +192,7 @@ describe('fulfilment from Stripe’s webhook', () => {
     const [note] = await context.mailer.list({ to: 'too.late@example.com' });
     expect(note!.subject).toBe('Your Farmcam order could not go ahead');
     // The reconciliation job finds nothing left to do (and refunds nothing twice).
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+    expect(await context.services.activation.fulfilment.reconcile()).toEqual({
       fulfilled: 0,
       failed: 0,
     });

@@ -21,7 +21,7 @@ import {
   sims,
   subscriptions,
 } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { systemActor, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BillingEvent, BillingProvider } from '../../providers/billing/billing.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
@@ -107,9 +107,7 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
         .where(eq(sims.iccid, sim.iccid))
         .returning();
       await writeAudit(transaction, {
-        actorType: 'system',
-        actorId: null,
-        onBehalfOfCustomerId: account.customerId,
+        ...systemActor(account.customerId),
         action: 'activation.sim_attached',
         subjectType: 'sim',
         subjectId: sim.iccid,
@@ -140,9 +138,7 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
         })
         .where(eq(sims.iccid, order.iccid));
       await writeAudit(transaction, {
-        actorType: 'system',
-        actorId: null,
-        onBehalfOfCustomerId: customerId,
+        ...systemActor(customerId),
         action: 'activation.sim_activated',
         subjectType: 'sim',
         subjectId: order.iccid,
@@ -192,9 +188,7 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
     const reason = `SIM ${order.iccid} went to another buyer first`;
     await billing.refundCheckout({ subscriptionId: order.subscriptionId, reason });
     await writeAudit(db, {
-      actorType: 'system',
-      actorId: null,
-      onBehalfOfCustomerId: account.customerId,
+      ...systemActor(account.customerId),
       action: 'activation.refused',
       subjectType: 'sim',
       subjectId: order.iccid,

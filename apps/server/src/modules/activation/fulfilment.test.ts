@@ -235,17 +235,17 @@ describe('a new visitor activates a stock SIM', () => {
       clientReferenceId: iccid,
       metadata: { purpose: 'activation', order: 'ord_replayed' },
     };
-    await context.app.activation.fulfilment.handleEvent(event);
-    await context.app.activation.fulfilment.handleEvent(event);
+    await context.services.activation.fulfilment.handleEvent(event);
+    await context.services.activation.fulfilment.handleEvent(event);
     expect(
-      await context.app.activation.fulfilment.fulfil({
+      await context.services.activation.fulfilment.fulfil({
         subscriptionId: subscription!.id,
         billingCustomerId: sim.billingCustomerId!,
         iccid,
         order: null,
       }),
     ).toBe('already-fulfilled');
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+    expect(await context.services.activation.fulfilment.reconcile()).toEqual({
       fulfilled: 0,
       failed: 0,
     });
@@ -348,7 +348,7 @@ describe('double submits and racing buyers', () => {
   it('an order that lost its SIM anyway (a provider that charged first) is cancelled and refunded', async () => {
     // Stripe's pricing table charges before we hear of the order: build such a late order by hand.
     const iccid = demoStockIccid('PJNV');
-    const engine = context.app.billing.engine!;
+    const engine = context.services.billing.engine!;
     const late = await engine.createCustomer({
       portalCustomerId: (await createActors(context)).ownerId,
       email: 'late.buyer@example.com',
@@ -389,7 +389,7 @@ describe('double submits and racing buyers', () => {
     });
     const ownerBefore = (await simOf(iccid)).customerId;
 
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+    expect(await context.services.activation.fulfilment.reconcile()).toEqual({
       fulfilled: 1,
       failed: 0,
     });
@@ -408,7 +408,7 @@ describe('double submits and racing buyers', () => {
     expect(note!.subject).toBe('Your Farmcam order could not go ahead');
     expect(note!.text).toContain('refunded in full');
     // Done once: a second run finds nothing to do.
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+    expect(await context.services.activation.fulfilment.reconcile()).toEqual({
       fulfilled: 0,
       failed: 0,
     });
@@ -535,14 +535,14 @@ describe('other paths through checkout', () => {
     expect(waiting.customerId).not.toBeNull();
     expect(await mailsTo('patient@example.com')).toEqual([]);
 
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+    expect(await context.services.activation.fulfilment.reconcile()).toEqual({
       fulfilled: 1,
       failed: 0,
     });
     // Bought in Ireland: the camera's region follows the plan.
     expect(await simOf(iccid)).toMatchObject({ state: 'active', region: 'ie' });
     expect(await mailsTo('patient@example.com')).toHaveLength(1);
-    expect(await context.app.activation.fulfilment.reconcile()).toEqual({
+    expect(await context.services.activation.fulfilment.reconcile()).toEqual({
       fulfilled: 0,
       failed: 0,
     });

@@ -1,6 +1,15 @@
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { customers, loginTokens, rateLimits, sessions, staff } from '../../db/schema.ts';
+import {
+  accountMemberCameras,
+  accountMembers,
+  customers,
+  loginTokens,
+  rateLimits,
+  sessions,
+  staff,
+  type MemberRole,
+} from '../../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -9,6 +18,19 @@ export interface SessionWithPeople {
   customerEmail: string | null;
   staffEmail: string | null;
   staffRole: 'team' | 'admin' | null;
+  /** The member a member's session signs in as, with the cameras they may reach. */
+  member: SessionMember | null;
+}
+
+export interface SessionMember {
+  id: string;
+  email: string;
+  role: MemberRole;
+  allCameras: boolean;
+  /** ICCIDs when `allCameras` is false (empty otherwise). */
+  iccids: string[];
+  accessUntil: Date | null;
+  removedAt: Date | null;
 }
 
 export const authRepository = {
@@ -17,17 +39,25 @@ export const authRepository = {
     return row;
   },
 
+  findCustomerById: async (executor: Executor, customerId: string) => {
+    const [row] = await executor.select().from(customers).where(eq(customers.id, customerId));
+    return row;
+  },
+
   findStaffByEmail: async (executor: Executor, email: string) => {
     const [row] = await executor.select().from(staff).where(eq(staff.email, email));
     return row;
   },
 
-  /** A newer link voids older ones: every unused, unvoided token of the customer. */
+  /**
+   * A newer link voids older ones: every unused, unvoided token of the customer's own sign-in, or
+   * with `memberId`, of that member's sign-in to the customer's account.
+   */
   voidOpenLoginTokens: async (
     executor: Executor,
     customerId: string,
     now: Date,
-    options: { except?: string } = {},
+    options: { except?: string; memberId?: string | null } = {},
   ) => {
     await executor
       .update(loginTokens)
@@ -35,6 +65,9 @@ export const authRepository = {
       .where(
         and(
           eq(loginTokens.customerId, customerId),
+          options.memberId
+            ? eq(loginTokens.memberId, options.memberId)
+            : isNull(loginTokens.memberId),
           isNull(loginTokens.usedAt),
           isNull(loginTokens.voidedAt),
           options.except ? ne(loginTokens.id, options.except) : undefined,
@@ -55,7 +88,7 @@ export const authRepository = {
     return row!.id;
   },
 
-  /** Marks the token used if it is still usable; returns its customer, atomically. */
+  /** Marks the token used if it is still usable; returns its customer (and member), atomically. */
   consumeLoginToken: async (executor: Executor, tokenHash: string, now: Date) => {
     const [row] = await executor
       .update(loginTokens)
@@ -68,7 +101,7 @@ export const authRepository = {
           gt(loginTokens.expiresAt, now),
         ),
       )
-      .returning({ customerId: loginTokens.customerId });
+      .returning({ customerId: loginTokens.customerId, memberId: loginTokens.memberId });
     return row;
   },
 
@@ -95,12 +128,63 @@ export const authRepository = {
         customerEmail: customers.email,
         staffEmail: staff.email,
         staffRole: staff.role,
+        memberEmail: accountMembers.email,
+        memberRole: accountMembers.role,
+        memberAllCameras: accountMembers.allCameras,
+        memberAccessUntil: accountMembers.accessUntil,
+        memberRemovedAt: accountMembers.removedAt,
       })
       .from(sessions)
       .leftJoin(customers, eq(customers.id, sessions.customerId))
       .leftJoin(staff, eq(staff.id, sessions.staffId))
+      .leftJoin(accountMembers, eq(accountMembers.id, sessions.memberId))
       .where(eq(sessions.tokenHash, tokenHash));
-    return row;
+    if (!row) return undefined;
+    const { session } = row;
+    let member: SessionMember | null = null;
+    if (session.memberId && row.memberEmail && row.memberRole) {
+      const allCameras = row.memberAllCameras ?? false;
+      const cameras = allCameras
+        ? []
+        : await executor
+            .select({ iccid: accountMemberCameras.iccid })
+            .from(accountMemberCameras)
+            .where(eq(accountMemberCameras.memberId, session.memberId));
+      member = {
+        id: session.memberId,
+        email: row.memberEmail,
+        role: row.memberRole,
+        allCameras,
+        iccids: cameras.map((camera) => camera.iccid),
+        accessUntil: row.memberAccessUntil,
+        removedAt: row.memberRemovedAt,
+      };
+    }
+    return {
+      session,
+      customerEmail: row.customerEmail,
+      staffEmail: row.staffEmail,
+      staffRole: row.staffRole,
+      member,
+    };
+  },
+
+  listMemberSessionHashes: async (executor: Executor, memberId: string) => {
+    const rows = await executor
+      .select({ tokenHash: sessions.tokenHash })
+      .from(sessions)
+      .where(and(eq(sessions.memberId, memberId), isNull(sessions.revokedAt)));
+    return rows.map((row) => row.tokenHash);
+  },
+
+  /** Revokes every live session of a member (removed, or their access changed to nothing). */
+  revokeMemberSessions: async (executor: Executor, memberId: string, now: Date) => {
+    const rows = await executor
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.memberId, memberId), isNull(sessions.revokedAt)))
+      .returning({ tokenHash: sessions.tokenHash });
+    return rows.map((row) => row.tokenHash);
   },
 
   touchSession: async (executor: Executor, sessionId: string, now: Date) => {

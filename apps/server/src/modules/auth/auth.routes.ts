@@ -1,4 +1,5 @@
 import {
+  type AccountAccess,
   errorBody,
   loginQuery,
   messageBody,
@@ -11,9 +12,24 @@ import {
 } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { memoizedCheckedJsonSerializerCompiler } from '../../lib/checked-json.ts';
+import { abilitiesOf, type Access } from '../members/access.ts';
 import { requestContext, requireSession } from './auth.plugin.ts';
-import type { AuthService } from './auth.service.ts';
+import type { AuthService, Principal } from './auth.service.ts';
 import type { StaffAccountsService } from './staff-accounts.service.ts';
+
+/** Who is signed in to which account and what they may do, for the web to show (decision 091). */
+function accountAccessOf(access: Access, accountEmail: string): AccountAccess {
+  return {
+    role: access.role,
+    accountEmail,
+    personEmail: access.personEmail,
+    allCameras: access.allCameras,
+    cameraIds: [...access.cameraIds].sort(),
+    accessUntil: access.accessUntil?.toISOString() ?? null,
+    can: abilitiesOf(access.role),
+  };
+}
 
 const errors = { 400: errorBody, 401: errorBody, 429: errorBody };
 
@@ -98,27 +114,11 @@ export const authRoutes: FastifyPluginAsyncZod<{
         security: [{ bearer: [] }],
         response: { 200: userDataResponse, 401: errorBody },
       },
+      // The cheapest signed-in call, and the busiest: a cached session answers the same object
+      // (userDataOf), checked against the contract and written once (decision 090).
+      serializerCompiler: memoizedCheckedJsonSerializerCompiler,
     },
-    async (request) => {
-      const principal = requireSession(request);
-      const { impersonation } = principal;
-      return {
-        data: {
-          email: principal.customerEmail ?? principal.staffEmail ?? '',
-          role: principal.role,
-          customerId: principal.customerId,
-          impersonation: impersonation
-            ? {
-                staffEmail: impersonation.staffEmail,
-                staffRole: impersonation.staffRole,
-                customerEmail: impersonation.customerEmail,
-                expiresAt: impersonation.expiresAt,
-              }
-            : null,
-          access: null,
-        },
-      };
-    },
+    async (request) => userDataOf(requireSession(request)),
   );
 
   app.post(
@@ -138,3 +138,38 @@ export const authRoutes: FastifyPluginAsyncZod<{
     },
   );
 };
+
+type UserDataBody = z.infer<typeof userDataResponse>;
+
+/**
+ * Each principal's answer is made once: the session cache hands the same principal to every
+ * request of a session for a few seconds, and the serializer writes a known object once. A
+ * principal is never changed after it is made (a change makes a new one), so neither is this.
+ */
+const userDataByPrincipal = new WeakMap<Principal, UserDataBody>();
+
+function userDataOf(principal: Principal): UserDataBody {
+  const known = userDataByPrincipal.get(principal);
+  if (known) return known;
+  const { impersonation } = principal;
+  const body: UserDataBody = {
+    data: {
+      email: principal.access?.personEmail ?? principal.customerEmail ?? principal.staffEmail ?? '',
+      role: principal.role,
+      customerId: principal.customerId,
+      impersonation: impersonation
+        ? {
+            staffEmail: impersonation.staffEmail,
+            staffRole: impersonation.staffRole,
+            customerEmail: impersonation.customerEmail,
+            expiresAt: impersonation.expiresAt,
+          }
+        : null,
+      access: principal.access
+        ? accountAccessOf(principal.access, principal.customerEmail ?? '')
+        : null,
+    },
+  };
+  userDataByPrincipal.set(principal, body);
+  return body;
+}

@@ -1,13 +1,14 @@
-import { type Access, ownerAccess } from '../members/access.ts';
-import type { Database } from '../../db/client.ts';
+import { type Access, memberAccess, memberAccessEnded, ownerAccess } from '../members/access.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import type { SessionRole } from '../../db/schema.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { describeWait, type RateLimiter } from '../../lib/rate-limiter.ts';
 import type { JobQueue } from '../../lib/job-queue.ts';
 import { createOpaqueToken, hashPassword, hashToken, verifyPassword } from '../../lib/tokens.ts';
 import { authRepository as repository, type SessionWithPeople } from './auth.repository.ts';
+import { membersRepository } from '../members/members.repository.ts';
 import { createSessionCache, type SessionCache } from './session-cache.ts';
 
 /** Lifetimes and limits of sign-in (DESIGN §4). */
@@ -49,6 +50,10 @@ export function staffLoginWaitSeconds(failures: number): number {
   if (failures < freeFailures) return 0;
   return Math.min(maxWaitSeconds, firstWaitSeconds * 2 ** (failures - freeFailures));
 }
+
+/** A member's link or invitation after they were removed or their last day passed. */
+export const memberAccessEndedMessage =
+  "Your access to this farm's account has ended. Ask the account owner to invite you again.";
 
 export const loginLinkSentMessage = 'Login link sent, please check your e-mail';
 /** The job that looks the address up and sends the link (login-mail.service.ts). */
@@ -126,7 +131,13 @@ export function createAuthService(deps: {
     if (!row) return undefined;
     const { session } = row;
     const idleDeadline = session.lastSeenAt.getTime() + session.idleTimeoutSeconds * 1000;
-    if (session.revokedAt || session.expiresAt <= now || idleDeadline <= now.getTime()) {
+    if (
+      session.revokedAt ||
+      session.expiresAt <= now ||
+      idleDeadline <= now.getTime() ||
+      // A member's session ends with their access: removed, or past their last day (decision 091).
+      (session.memberId && (!row.member || memberAccessEnded(row.member, now)))
+    ) {
       sessionCache.drop(tokenHash);
       return undefined;
     }
@@ -142,10 +153,11 @@ export function createAuthService(deps: {
   const decoyPasswordHash = hashPassword(createOpaqueToken());
 
   async function issueSession(
-    executor: Parameters<Parameters<Database['transaction']>[0]>[0] | Database,
+    executor: Executor,
     values: {
       role: SessionRole;
       customerId?: string | null;
+      memberId?: string | null;
       staffId?: string | null;
       parentSessionId?: string | null;
       absoluteSeconds: number;
@@ -160,6 +172,7 @@ export function createAuthService(deps: {
       tokenHash: hashToken(token),
       role: values.role,
       customerId: values.customerId ?? null,
+      memberId: values.memberId ?? null,
       staffId: values.staffId ?? null,
       parentSessionId: values.parentSessionId ?? null,
       createdAt: now,
@@ -172,9 +185,74 @@ export function createAuthService(deps: {
     return { token, expiresAt: expiresAt.toISOString(), sessionId: session.id };
   }
 
+  /**
+   * Starts a customer session on an account, as its owner or (with `memberId`) as a member, and
+   * records the sign-in in the account's activity. A member whose access has ended is refused.
+   */
+  async function signInToAccount(
+    transaction: Executor,
+    target: { customerId: string; memberId: string | null },
+    context: RequestContext,
+  ): Promise<IssuedSession & { sessionId: string }> {
+    let customerEmail: string | null;
+    let personEmail: string | null = null;
+    let memberRole: string | undefined;
+    if (target.memberId) {
+      const found = await membersRepository.findMember(transaction, target.memberId);
+      if (!found || found.member.customerId !== target.customerId) {
+        throw new AppError('INVALID_TOKEN', memberAccessEndedMessage);
+      }
+      if (memberAccessEnded(found.member, clock.now())) {
+        throw new AppError('INVALID_TOKEN', memberAccessEndedMessage);
+      }
+      customerEmail = found.ownerEmail;
+      personEmail = found.member.email;
+      memberRole = found.member.role;
+    } else {
+      customerEmail =
+        (await repository.findCustomerById(transaction, target.customerId))?.email ?? null;
+    }
+    const session = await issueSession(transaction, {
+      role: 'customer',
+      customerId: target.customerId,
+      memberId: target.memberId,
+      absoluteSeconds: authPolicy.customerSession.absoluteSeconds,
+      idleSeconds: authPolicy.customerSession.idleSeconds,
+      context,
+    });
+    await writeAudit(transaction, {
+      ...auditActorOf({
+        customerId: target.customerId,
+        customerEmail,
+        staffId: null,
+        staffEmail: null,
+        access: target.memberId
+          ? { memberId: target.memberId, personEmail: personEmail ?? '', role: memberRole }
+          : null,
+      }),
+      action: 'auth.sign-in',
+      subjectType: 'session',
+      subjectId: session.sessionId,
+      ip: context.ip,
+      userAgent: context.userAgent?.slice(0, 300) ?? null,
+    });
+    return session;
+  }
+
   function toPrincipal(row: SessionWithPeople): Principal {
-    const { session } = row;
+    const { session, member } = row;
     const isImpersonation = Boolean(session.staffId && session.customerId);
+    const access =
+      session.customerId && row.customerEmail
+        ? member
+          ? memberAccess(member)
+          : ownerAccess(row.customerEmail)
+        : null;
+    // A member's session is not trusted (from memory either) past their last day.
+    const expiresAt =
+      member?.accessUntil && member.accessUntil < session.expiresAt
+        ? member.accessUntil
+        : session.expiresAt;
     return {
       sessionId: session.id,
       role: session.role,
@@ -192,12 +270,38 @@ export function createAuthService(deps: {
               parentSessionId: session.parentSessionId ?? '',
             }
           : null,
-      expiresAt: session.expiresAt,
-      access: session.customerId && row.customerEmail ? ownerAccess(row.customerEmail) : null,
+      expiresAt,
+      access,
     };
   }
 
   return {
+    /** Signs a person in to an account inside the caller's transaction (accepting an invitation). */
+    signInToAccount,
+
+    /**
+     * Ends a member's sessions (removed from the team) inside the caller's transaction. Returns
+     * their token hashes: pass them to `forgetSessions` once committed. Other processes drop them
+     * on the NOTIFY the commit sends (decision 065).
+     */
+    async revokeMemberSessions(transaction: Executor, memberId: string): Promise<string[]> {
+      const tokenHashes = await repository.revokeMemberSessions(transaction, memberId, clock.now());
+      for (const tokenHash of tokenHashes) sessionCache.evict(tokenHash);
+      return tokenHashes;
+    },
+
+    /** A member's live sessions, to forget once their access changed (they are read again). */
+    async memberSessionHashes(executor: Executor, memberId: string): Promise<string[]> {
+      const tokenHashes = await repository.listMemberSessionHashes(executor, memberId);
+      for (const tokenHash of tokenHashes) sessionCache.evict(tokenHash);
+      return tokenHashes;
+    },
+
+    /** Drops sessions from this process's memory: they are read from the database again. */
+    forgetSessions(tokenHashes: readonly string[]): void {
+      for (const tokenHash of tokenHashes) sessionCache.evict(tokenHash);
+    },
+
     /**
      * Queues a one-time login link for the address; the job sends it only to a customer. The
      * answer, and the work done before it, are the same either way, so the form cannot be used
@@ -246,24 +350,7 @@ export function createAuthService(deps: {
       const issued = await db.transaction(async (transaction) => {
         const consumed = await repository.consumeLoginToken(transaction, tokenHash, now);
         if (!consumed) return undefined;
-        const session = await issueSession(transaction, {
-          role: 'customer',
-          customerId: consumed.customerId,
-          ...{
-            absoluteSeconds: authPolicy.customerSession.absoluteSeconds,
-            idleSeconds: authPolicy.customerSession.idleSeconds,
-          },
-          context,
-        });
-        await writeAudit(transaction, {
-          actorType: 'customer',
-          actorId: consumed.customerId,
-          action: 'auth.login',
-          subjectType: 'session',
-          subjectId: session.sessionId,
-          ip: context.ip,
-        });
-        return session;
+        return signInToAccount(transaction, consumed, context);
       });
       if (issued) return { token: issued.token, expiresAt: issued.expiresAt };
 
@@ -390,13 +477,12 @@ export function createAuthService(deps: {
         );
         for (const tokenHash of tokenHashes) sessionCache.evict(tokenHash);
         await writeAudit(transaction, {
-          actorType: principal.staffId ? 'staff' : 'customer',
-          actorId: principal.staffId ?? principal.customerId,
-          onBehalfOfCustomerId: principal.impersonation ? principal.customerId : null,
+          ...auditActorOf(principal),
           action: principal.impersonation ? 'staff.impersonation.end' : 'auth.logout',
           subjectType: 'session',
           subjectId: principal.sessionId,
           ip: context.ip,
+          userAgent: context.userAgent ?? null,
         });
         return tokenHashes;
       });
@@ -429,12 +515,15 @@ export function createAuthService(deps: {
         await writeAudit(transaction, {
           actorType: 'staff',
           actorId: principal.staffId,
+          actorEmail: principal.staffEmail,
           onBehalfOfCustomerId: customerId,
+          accountId: customerId,
           action: 'staff.impersonation.start',
           subjectType: 'customer',
           subjectId: customerId,
           details: { sessionId: session.sessionId, expiresAt: session.expiresAt },
           ip: context.ip,
+          userAgent: context.userAgent ?? null,
         });
         return { token: session.token, expiresAt: session.expiresAt };
       });

@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { countLoginLinkSent } from '../../lib/metrics.ts';
 import { createOpaqueToken, hashToken } from '../../lib/tokens.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
+import { membersRepository } from '../members/members.repository.ts';
 import { authRepository as repository } from './auth.repository.ts';
 import { authPolicy } from './auth.service.ts';
 
@@ -20,6 +21,20 @@ export interface LoginMailRequest {
   requestedIp: string;
 }
 
+interface SignInTarget {
+  customerId: string;
+  /** Set for a member's link into someone else's account. */
+  memberId: string | null;
+  label: string;
+}
+
+const ownLabel = 'Sign in to your own Farmcam account';
+
+/** The button of a member's link names whose account it opens and as what. */
+export function memberLinkLabel(ownerEmail: string, role: 'manager' | 'viewer'): string {
+  return `Sign in to ${ownerEmail}'s account (${role === 'manager' ? 'Manager' : 'Viewer'})`;
+}
+
 export function createLoginMailService(deps: {
   db: Database;
   clock: Clock;
@@ -29,42 +44,75 @@ export function createLoginMailService(deps: {
   const { db, clock, mailer, publicUrl } = deps;
   return {
     /**
-     * E-mails a fresh one-time link when the address belongs to a customer; does nothing
-     * otherwise. Rejects when the mail server refused it, so the job is retried.
+     * E-mails fresh one-time links when the address may enter any account: its own (as owner)
+     * and every account it is an active member of, one link per account in one e-mail
+     * (docs/decisions/091). Does nothing otherwise. Rejects when the mail server refused it, so
+     * the job is retried.
      */
     async sendLoginMail(request: LoginMailRequest): Promise<void> {
-      const customer = await repository.findCustomerByEmail(db, request.email);
-      if (!customer) return;
-
-      const token = createOpaqueToken();
       const now = clock.now();
-      const tokenId = await repository.insertLoginToken(db, {
-        customerId: customer.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(now.getTime() + authPolicy.loginTokenSeconds * 1000),
-        requestedIp: request.requestedIp,
-        createdAt: now,
-      });
+      const customer = await repository.findCustomerByEmail(db, request.email);
+      const memberships = await membersRepository.findActiveMembershipsByEmail(
+        db,
+        request.email,
+        now,
+      );
+      const targets: SignInTarget[] = [
+        ...(customer ? [{ customerId: customer.id, memberId: null, label: ownLabel }] : []),
+        ...memberships.map(({ member, ownerEmail }) => ({
+          customerId: member.customerId,
+          memberId: member.id,
+          label: memberLinkLabel(ownerEmail, member.role),
+        })),
+      ];
+      if (targets.length === 0) return;
+
+      const expiresAt = new Date(now.getTime() + authPolicy.loginTokenSeconds * 1000);
+      const links: (SignInTarget & { tokenId: string; url: string })[] = [];
+      for (const target of targets) {
+        const token = createOpaqueToken();
+        const tokenId = await repository.insertLoginToken(db, {
+          customerId: target.customerId,
+          memberId: target.memberId,
+          tokenHash: hashToken(token),
+          expiresAt,
+          requestedIp: request.requestedIp,
+          createdAt: now,
+        });
+        links.push({ ...target, tokenId, url: `${publicUrl}/login/${token}` });
+      }
+      const several = links.length > 1;
       try {
         await mailer.send(
           renderEmail({
-            to: customer.email,
+            to: request.email,
             subject: 'Your Farmcam login link',
             heading: 'Sign in to Farmcam',
             paragraphs: [
-              'Use the button below to sign in to your Farmcam portal. The link works once and expires in 15 minutes.',
+              several
+                ? 'Your e-mail address can open more than one Farmcam account. Use the button of the account you want to open. Each link works once and expires in 15 minutes.'
+                : 'Use the button below to sign in to your Farmcam portal. The link works once and expires in 15 minutes.',
               'If you did not ask for this, you can ignore this e-mail: nobody can sign in without the link.',
             ],
-            action: { label: 'Sign in to Farmcam', url: `${publicUrl}/login/${token}` },
+            actions: links.map((link) => ({
+              label: several || link.memberId ? link.label : 'Sign in to Farmcam',
+              url: link.url,
+            })),
           }),
         );
       } catch (error) {
-        // Nobody holds this link; older ones stay valid until a mail actually goes out.
-        await repository.voidLoginToken(db, tokenId, clock.now());
+        // Nobody holds these links; older ones stay valid until a mail actually goes out.
+        for (const link of links) await repository.voidLoginToken(db, link.tokenId, clock.now());
         throw error;
       }
-      // Only a delivered link voids the older ones (a newer link wins, decision 003).
-      await repository.voidOpenLoginTokens(db, customer.id, now, { except: tokenId });
+      // Only a delivered link voids the older ones of the same account (a newer link wins,
+      // decision 003).
+      for (const link of links) {
+        await repository.voidOpenLoginTokens(db, link.customerId, now, {
+          except: link.tokenId,
+          memberId: link.memberId,
+        });
+      }
       countLoginLinkSent();
     },
   };

@@ -5,7 +5,11 @@
  */
 import type { Invoice, InvoicesResponse, PaymentMethod } from '@farmcam/contract';
 import { runIdempotent } from '../../lib/idempotency.ts';
-import { mapBillingErrors, type BillingServiceContext } from './billing-service-context.ts';
+import {
+  mapBillingErrors,
+  type Actor,
+  type BillingServiceContext,
+} from './billing-service-context.ts';
 import { billingRepository } from './billing.repository.ts';
 
 export function createBillingAccountService(context: BillingServiceContext) {
@@ -30,18 +34,32 @@ export function createBillingAccountService(context: BillingServiceContext) {
       };
     },
 
-    /** With a key, a repeated call (a retry of one click) gets the same session back. */
-    async createPortalSession(billingCustomerId: string, idempotencyKey?: string) {
+    /**
+     * With a key, a repeated call (a retry of one click) gets the same session back. Who opened
+     * it goes on the activity log: cards are then changed on the provider's page, where only the
+     * system records them (decision 092).
+     */
+    async createPortalSession(billingCustomerId: string, idempotencyKey?: string, actor?: Actor) {
       return runIdempotent(
         { db, clock: billing },
         { scope: `portal-session:${billingCustomerId}`, key: idempotencyKey, request: {} },
-        () =>
-          mapBillingErrors(() =>
+        async () => {
+          const session = await mapBillingErrors(() =>
             billing.createPortalSession({
               billingCustomerId,
               returnUrl: `${publicUrl}/dashboard?refresh=true`,
             }),
-          ),
+          );
+          if (actor) {
+            await context.audit(
+              actor,
+              'billing.portal_opened',
+              { billingCustomerId, iccid: null },
+              {},
+            );
+          }
+          return session;
+        },
       );
     },
 

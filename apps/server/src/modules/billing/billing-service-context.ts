@@ -6,7 +6,7 @@
  */
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
@@ -27,10 +27,17 @@ export interface BillingServiceDeps {
   };
 }
 
-/** Who is acting, for the audit log. */
+/** Who is acting, for the audit log: the person, from where. */
 export interface Actor {
   principal: Principal;
   ip: string;
+  userAgent?: string | undefined;
+}
+
+/** The camera a billing action is about: its billing account and its SIM (null: not known here). */
+export interface BillingTarget {
+  billingCustomerId: string;
+  iccid: string | null;
 }
 
 export type BillingServiceContext = ReturnType<typeof createBillingServiceContext>;
@@ -42,17 +49,21 @@ export function createBillingServiceContext(deps: BillingServiceDeps) {
     /** Today in the UK, by the billing provider's clock. */
     today: () => businessDay(billing.now()),
 
-    async audit(actor: Actor, action: string, subjectId: string, details: object) {
-      const { principal } = actor;
+    /**
+     * Records a person's billing action on the account's activity log (docs/decisions/092),
+     * about the camera's SIM; the details also name the billing account.
+     */
+    async audit(actor: Actor, action: string, target: BillingTarget, details: object) {
       await writeAudit(db, {
-        actorType: principal.staffId ? 'staff' : 'customer',
-        actorId: principal.staffId ?? principal.customerId,
-        onBehalfOfCustomerId: principal.staffId ? principal.customerId : null,
+        ...auditActorOf(actor.principal),
         action,
-        subjectType: 'billing_customer',
-        subjectId,
-        details: details as Record<string, unknown>,
+        // Without the SIM, the billing account names the camera (activity.repository.ts finds it).
+        ...(target.iccid
+          ? { subjectType: 'sim', subjectId: target.iccid }
+          : { subjectType: 'billing_customer', subjectId: target.billingCustomerId }),
+        details: { ...details, billingCustomerId: target.billingCustomerId },
         ip: actor.ip,
+        userAgent: actor.userAgent ?? null,
       });
     },
 

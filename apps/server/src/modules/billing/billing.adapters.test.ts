@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActors, type Actors } from '../../../test/helpers/authorization.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
 import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-fake-server.ts';
-import { invoices, paymentMethods, sims, subscriptions, webhookEvents } from '../../db/schema.ts';
+import {
+  auditLog,
+  invoices,
+  paymentMethods,
+  sims,
+  subscriptions,
+  webhookEvents,
+} from '../../db/schema.ts';
 import { seedCatalogue } from '../../seed/demo.ts';
 import { BillingError } from '../../providers/billing/billing.ts';
 import {
@@ -105,7 +112,7 @@ async function createHarness(adapter: 'local' | 'stripe'): Promise<Harness> {
         await db.update(sims).set({ billingCustomerId: customer!.id }).where(eq(sims.iccid, iccid));
         return { billingCustomerId: customer!.id, subscriptionId, iccid };
       }
-      const stripe = context.app.billing.stripe!;
+      const stripe = context.services.billing.stripe!;
       const customer = await stripe.createCustomer({
         portalCustomerId: actors.ownerId,
         email: 'owner@example.com',
@@ -165,7 +172,7 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
     context = harness.context;
     // The Stripe SDK creates the catalogue's products before the first subscription needs them.
     if (harness.fake) {
-      const stripe = context.app.billing.stripe!;
+      const stripe = context.services.billing.stripe!;
       for (const product of ['prod_light', 'prod_standard', 'prod_heavy']) {
         await stripe.client.products.create({ id: product, name: product });
       }
@@ -260,7 +267,7 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
     const { billingCustomerId, subscriptionId } = await harness.createSubscriber(3);
     const before = await subscriptionRow(subscriptionId);
     const count = await invoiceCount(billingCustomerId);
-    const provider = context.app.billing.provider;
+    const provider = context.services.billing.provider;
     let restore: () => void = () => undefined;
     if (harness.fake) {
       harness.fake.failNext(3, 500); // the SDK retries once; the retry fails too
@@ -303,7 +310,7 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
     it('answers a clear 503 when Stripe does not answer in time', async () => {
       const { billingCustomerId, subscriptionId } = await harness.createSubscriber(4);
       const before = await subscriptionRow(subscriptionId);
-      const stripe = context.app.billing.stripe as StripeBilling;
+      const stripe = context.services.billing.stripe as StripeBilling;
       // A client with a short time-out, as production would see a stalled Stripe.
       const slowClient = new Stripe('sk_test_fake', {
         host: '127.0.0.1',
@@ -360,7 +367,7 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
       // 22 days before the start: collection is switched off only a week before.
       expect(harness.fake.subscription(subscriptionId)!.pause_collection).toBeNull();
       context.clock.set('2026-03-26T12:00:00Z');
-      expect(await context.app.billing.stripe!.applyScheduledPauses()).toBe(1);
+      expect(await context.services.billing.stripe!.applyScheduledPauses()).toBe(1);
       expect(harness.fake.subscription(subscriptionId)!.pause_collection).toMatchObject({
         behavior: 'void',
         resumes_at: Date.parse('2026-06-01T00:00:00Z') / 1000,
@@ -423,7 +430,7 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
   if (adapter === 'stripe') {
     it('applies signed webhooks once and refuses bad signatures', async () => {
       const { subscriptionId } = await harness.createSubscriber(8);
-      const stripe = context.app.billing.stripe!;
+      const stripe = context.services.billing.stripe!;
       await stripe.client.subscriptions.cancel(subscriptionId);
       const event = harness
         .fake!.events.filter((candidate) => candidate.type === 'customer.subscription.deleted')
@@ -451,6 +458,58 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
         .from(webhookEvents)
         .where(eq(webhookEvents.id, String(event.id)));
       expect(seen).toHaveLength(1);
+    });
+
+    it('records cards added and payments made in Stripe on the account (decision 092)', async () => {
+      const { billingCustomerId, iccid } = await harness.createSubscriber(9);
+      const stripe = context.services.billing.stripe!;
+      const deliver = (type: string) => {
+        const event = harness
+          .fake!.events.filter(
+            (candidate) =>
+              candidate.type === type && JSON.stringify(candidate).includes(billingCustomerId),
+          )
+          .at(-1)!;
+        const payload = JSON.stringify(event);
+        return context.app.inject({
+          method: 'POST',
+          url: '/api/webhooks/stripe',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': stripe.client.webhooks.generateTestHeaderString({
+              payload,
+              secret: webhookSecret,
+            }),
+          },
+          payload,
+        });
+      };
+      const entriesOf = async (action: string) =>
+        (
+          await context.database.db.select().from(auditLog).where(eq(auditLog.action, action))
+        ).filter((entry) => entry.accountId === harness.actors.ownerId);
+
+      // A card added in Stripe's portal, not yet in our tables.
+      await context.database.db
+        .delete(paymentMethods)
+        .where(eq(paymentMethods.billingCustomerId, billingCustomerId));
+      expect((await deliver('payment_method.attached')).statusCode).toBe(200);
+      expect(await entriesOf('billing.card_added')).toEqual([
+        expect.objectContaining({
+          actorType: 'system',
+          subjectId: iccid,
+          details: expect.objectContaining({ brand: 'visa', last4: '4242' }),
+        }),
+      ]);
+
+      expect((await deliver('invoice.paid')).statusCode).toBe(200);
+      expect(await entriesOf('billing.payment_succeeded')).toEqual([
+        expect.objectContaining({
+          actorType: 'system',
+          subjectId: iccid,
+          details: expect.objectContaining({ amount: 1200, currency: 'gbp' }),
+        }),
+      ]);
     });
   }
 });

@@ -56,7 +56,7 @@ describe('a billing write repeated with the same Idempotency-Key', () => {
     const audits = await context.database.db
       .select()
       .from(auditLog)
-      .where(eq(auditLog.subjectId, customerId));
+      .where(eq(auditLog.subjectId, demoIccid(103)));
     expect(audits.filter((entry) => entry.action.includes('pause'))).toHaveLength(1);
 
     // The same key for something else is refused rather than answered with the pause.

@@ -268,7 +268,9 @@ describe('switching plan', () => {
     const audit = await context.database.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'billing.plan_changed'), eq(auditLog.subjectId, id)));
+      .where(
+        and(eq(auditLog.action, 'billing.plan_changed'), eq(auditLog.subjectId, demoIccid(101))),
+      );
     expect(audit).toHaveLength(1);
   });
 

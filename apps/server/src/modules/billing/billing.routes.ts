@@ -31,8 +31,14 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { requestContext, requireCustomerScope } from '../auth/auth.plugin.ts';
-import { requireOwnedBillingCustomer } from '../ownership/ownership.ts';
+import {
+  requestContext,
+  requireAbility,
+  requireCameraAccess,
+  requireCustomerScope,
+} from '../auth/auth.plugin.ts';
+import type { Ability } from '../members/access.ts';
+import { requireReachableBillingCustomer } from '../ownership/ownership.ts';
 import type { Actor, BillingService } from './billing.service.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -44,12 +50,21 @@ const idempotencyHeaders = z.object({
     .describe('Repeating a write with the same key applies it once'),
 });
 
-/** The caller, after checking the billing customer is theirs. */
-async function ownedBy(db: Database, request: FastifyRequest, billingCustomerId: string) {
-  const { customerId, principal } = requireCustomerScope(request);
-  await requireOwnedBillingCustomer(db, customerId, billingCustomerId);
-  const actor: Actor = { principal, ip: requestContext(request).ip };
-  return { customerId, principal, actor };
+/**
+ * The caller, after checking their role may do this (403; `read` is any role) and the billing
+ * account is theirs and belongs to cameras they may reach (404), decision 091.
+ */
+async function ownedBy(
+  db: Database,
+  request: FastifyRequest,
+  billingCustomerId: string,
+  ability: Ability | 'read',
+) {
+  const { customerId, principal, access } =
+    ability === 'read' ? requireCustomerScope(request) : requireAbility(request, ability);
+  await requireReachableBillingCustomer(db, access, customerId, billingCustomerId);
+  const actor: Actor = { principal, ...requestContext(request) };
+  return { customerId, principal, access, actor };
 }
 
 const idempotencyKeyOf = (request: FastifyRequest) => {
@@ -76,7 +91,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.params.customerId);
+      await ownedBy(db, request, request.params.customerId, 'manageCameras');
       return billing.eligiblePlans(request.params.customerId);
     },
   );
@@ -95,7 +110,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.params.customerId);
+      await ownedBy(db, request, request.params.customerId, 'manageCameras');
       return billing.previewPlanChange(request.params.customerId, request.query.newPlanId);
     },
   );
@@ -114,7 +129,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const { actor } = await ownedBy(db, request, request.body.customerId);
+      const { actor } = await ownedBy(db, request, request.body.customerId, 'manageCameras');
       return billing.changePlan(
         request.body.customerId,
         request.body.newPlanId,
@@ -140,7 +155,8 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.params.customerId);
+      const { access } = await ownedBy(db, request, request.params.customerId, 'manageCameras');
+      requireCameraAccess(access, request.params.iccid);
       return billing.renewalPlans(
         request.params.customerId,
         request.params.iccid,
@@ -163,7 +179,13 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const { actor, customerId, principal } = await ownedBy(db, request, request.body.customerId);
+      const { actor, customerId, principal, access } = await ownedBy(
+        db,
+        request,
+        request.body.customerId,
+        'manageCameras',
+      );
+      requireCameraAccess(access, request.body.iccid);
       return billing.startRenewal(
         {
           billingCustomerId: request.body.customerId,
@@ -191,7 +213,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.params.customerId);
+      await ownedBy(db, request, request.params.customerId, 'manageBilling');
       return billing.paymentMethods(request.params.customerId);
     },
   );
@@ -210,8 +232,12 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.query.customerId);
-      return billing.createPortalSession(request.query.customerId, idempotencyKeyOf(request));
+      const { actor } = await ownedBy(db, request, request.query.customerId, 'manageBilling');
+      return billing.createPortalSession(
+        request.query.customerId,
+        idempotencyKeyOf(request),
+        actor,
+      );
     },
   );
 
@@ -229,7 +255,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.body.customerId);
+      await ownedBy(db, request, request.body.customerId, 'activateSims');
       return billing.createCustomerSecret(request.body.customerId, idempotencyKeyOf(request));
     },
   );
@@ -247,7 +273,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.params.customerId);
+      await ownedBy(db, request, request.params.customerId, 'manageCameras');
       return billing.pauseOptions(request.params.customerId);
     },
   );
@@ -266,7 +292,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const { actor } = await ownedBy(db, request, request.body.customer_id);
+      const { actor } = await ownedBy(db, request, request.body.customer_id, 'manageCameras');
       return billing.pauseSubscription(
         request.body.customer_id,
         request.body.resume_date,
@@ -289,7 +315,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.params.customerId);
+      await ownedBy(db, request, request.params.customerId, 'read');
       return billing.activePause(request.params.customerId);
     },
   );
@@ -308,7 +334,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const { actor } = await ownedBy(db, request, request.body.customer_id);
+      const { actor } = await ownedBy(db, request, request.body.customer_id, 'manageCameras');
       return billing.cancelPause(request.body.customer_id, idempotencyKeyOf(request), actor);
     },
   );
@@ -326,7 +352,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await ownedBy(db, request, request.params.customerId);
+      await ownedBy(db, request, request.params.customerId, 'manageBilling');
       return billing.invoices(request.params.customerId);
     },
   );

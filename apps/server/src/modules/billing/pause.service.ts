@@ -139,10 +139,15 @@ export function createPauseService(
                 }),
               ),
           );
-          await audit(actor, 'billing.pause_scheduled', billingCustomerId, {
-            startsOn,
-            resumesOn: resumeDate,
-          });
+          await audit(
+            actor,
+            'billing.pause_scheduled',
+            { billingCustomerId, iccid: current.subscription.simIccid },
+            {
+              startsOn,
+              resumesOn: resumeDate,
+            },
+          );
           // A running pause whose restart moved may have to end (or go on) today.
           await reconcileSims(current.subscription.simIccid);
           return {
@@ -211,9 +216,12 @@ export function createPauseService(
                   }),
                 ),
             );
-            await audit(actor, 'billing.pause_shortened', billingCustomerId, {
-              resumesOn: restart,
-            });
+            await audit(
+              actor,
+              'billing.pause_shortened',
+              { billingCustomerId, iccid: subscription.simIccid },
+              { resumesOn: restart },
+            );
             return {
               success: true,
               message: `Your plan will restart on ${formatDay(restart)}.`,
@@ -225,9 +233,12 @@ export function createPauseService(
               billing.cancelPause({ subscriptionId: subscription.id, idempotencyKey: key }),
             ),
           );
-          await audit(actor, 'billing.pause_canceled', billingCustomerId, {
-            startsOn: subscription.pauseStartsOn,
-          });
+          await audit(
+            actor,
+            'billing.pause_canceled',
+            { billingCustomerId, iccid: subscription.simIccid },
+            { startsOn: subscription.pauseStartsOn },
+          );
           return { success: true, message: 'Pause canceled successfully', pause: null };
         },
       );

@@ -116,6 +116,10 @@ export async function planList(
     .map((plan) => toEligiblePlan(plan, currentPlan, monthlyByProduct.get(plan.product.id)));
 }
 
+/** A plan as the activity log names it, e.g. "Heavy Streaming (monthly)". */
+export const planLabel = (name: string, interval: string) =>
+  `${name} (${interval === 'year' ? 'annual' : 'monthly'})`;
+
 export function createPlanChangeService(context: BillingServiceContext) {
   const { db, billing, today, audit, requireSubscription } = context;
 
@@ -194,12 +198,20 @@ export function createPlanChangeService(context: BillingServiceContext) {
                 }),
               ),
           );
-          await audit(actor, 'billing.plan_changed', billingCustomerId, {
-            from: current.price.id,
-            to: newPlanId,
-            invoiceId: result.invoice?.id ?? null,
-            charged: result.invoice?.amountDue ?? 0,
-          });
+          await audit(
+            actor,
+            'billing.plan_changed',
+            { billingCustomerId, iccid: current.subscription.simIccid },
+            {
+              from: current.price.id,
+              to: newPlanId,
+              fromPlan: planLabel(current.product.name, current.price.interval),
+              toPlan: planLabel(plan.product_name, plan.recurring.interval),
+              invoiceId: result.invoice?.id ?? null,
+              charged: result.invoice?.amountDue ?? 0,
+              currency: result.invoice?.currency ?? current.price.currency,
+            },
+          );
           return {
             success: true as const,
             message: `Switched to ${plan.product_name} (${plan.recurring.interval === 'year' ? 'annual' : 'monthly'})`,

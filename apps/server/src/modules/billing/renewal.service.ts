@@ -12,7 +12,7 @@ import {
   type BillingServiceContext,
 } from './billing-service-context.ts';
 import { billingRepository } from './billing.repository.ts';
-import { planList } from './plan-change.service.ts';
+import { planLabel, planList } from './plan-change.service.ts';
 
 export function createRenewalService(context: BillingServiceContext) {
   const { db, billing, publicUrl, audit } = context;
@@ -80,10 +80,15 @@ export function createRenewalService(context: BillingServiceContext) {
           idempotencyKey: `renew-${idempotencyKey ?? randomUUID()}`,
         }),
       );
-      await audit(actor, 'billing.renewal_started', input.billingCustomerId, {
-        iccid: input.iccid,
-        priceId: input.priceId,
-      });
+      await audit(
+        actor,
+        'billing.renewal_started',
+        { billingCustomerId: input.billingCustomerId, iccid: input.iccid },
+        {
+          priceId: input.priceId,
+          plan: planLabel(plan.product_name, plan.recurring.interval),
+        },
+      );
       return { url: session.url };
     },
   };

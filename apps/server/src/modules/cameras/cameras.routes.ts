@@ -8,8 +8,14 @@ import {
   updateNicknameResponse,
 } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requestContext, requireCustomerScope } from '../auth/auth.plugin.ts';
+import {
+  requestContext,
+  requireAbility,
+  requireCameraAccess,
+  requireCustomerScope,
+} from '../auth/auth.plugin.ts';
 import type { CamerasService } from './cameras.service.ts';
+import { checkedJsonSerializerCompiler } from '../../lib/checked-json.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
@@ -27,8 +33,14 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
         security: [{ bearer: [] }],
         response: { 200: plansResponse, 401: errorBody, 403: errorBody },
       },
+      // The same contract check, writing the service's value rather than zod's copy (decision 089).
+      serializerCompiler: checkedJsonSerializerCompiler,
     },
-    async (request) => cameras.listPlans(requireCustomerScope(request).customerId),
+    async (request) => {
+      // Every role reads the list: only the person's cameras, with what their role may do.
+      const { customerId, access } = requireCustomerScope(request);
+      return cameras.listPlans(customerId, access);
+    },
   );
 
   app.get(
@@ -43,8 +55,11 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
         response: { 200: simInfoResponse, ...errors },
       },
     },
-    async (request) =>
-      cameras.getSimInfo(requireCustomerScope(request).customerId, request.params.iccid),
+    async (request) => {
+      const { customerId, access } = requireCustomerScope(request);
+      requireCameraAccess(access, request.params.iccid);
+      return cameras.getSimInfo(customerId, request.params.iccid);
+    },
   );
 
   app.get(
@@ -59,8 +74,11 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
         response: { 200: routerInfoResponse, ...errors },
       },
     },
-    async (request) =>
-      cameras.getRouterInfo(requireCustomerScope(request).customerId, request.params.iccid),
+    async (request) => {
+      const { customerId, access } = requireCustomerScope(request);
+      requireCameraAccess(access, request.params.iccid);
+      return cameras.getRouterInfo(customerId, request.params.iccid);
+    },
   );
 
   app.post(
@@ -76,10 +94,11 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ cameras: CamerasService }> =
       },
     },
     async (request) => {
-      const { customerId, principal } = requireCustomerScope(request);
+      const { customerId, principal, access } = requireAbility(request, 'manageCameras');
+      requireCameraAccess(access, request.body.simIccid);
       return cameras.updateNickname(principal, customerId, {
         ...request.body,
-        ip: requestContext(request).ip,
+        ...requestContext(request),
       });
     },
   );

@@ -58,7 +58,13 @@ describe('livestream access', () => {
       cameraPort: 554,
       now: clock.now(),
     });
-    const staffPrincipal = { staffId: 'staff-1' } as Principal;
+    // Staff inside the customer's portal, as the session gives them.
+    const staffPrincipal = {
+      staffId: 'staff-1',
+      staffEmail: 'staff-1@farmcam.example',
+      customerId,
+      access: null,
+    } as unknown as Principal;
     const scope = { customerId, principal: staffPrincipal, ip: '10.1.2.3' };
 
     const changed = await changeLivestream(
@@ -78,7 +84,9 @@ describe('livestream access', () => {
       expect.objectContaining({
         actorType: 'staff',
         actorId: 'staff-1',
+        actorEmail: 'staff-1@farmcam.example',
         onBehalfOfCustomerId: customerId,
+        accountId: customerId,
         subjectType: 'sim',
         subjectId: farmyard,
         details: { durationSeconds: 30 },

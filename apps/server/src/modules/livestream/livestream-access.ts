@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { LocalCamera } from '../../providers/camera/local-camera.ts';
@@ -43,13 +43,14 @@ export interface CustomerScope {
   customerId: string;
   principal: Principal;
   ip: string;
+  userAgent?: string | undefined;
 }
 
+/** Who changed the livestream, from where, for the account's activity log (decision 092). */
 export const auditActor = (scope: CustomerScope) => ({
-  actorType: scope.principal.staffId ? ('staff' as const) : ('customer' as const),
-  actorId: scope.principal.staffId ?? scope.customerId,
-  onBehalfOfCustomerId: scope.principal.staffId ? scope.customerId : null,
+  ...auditActorOf(scope.principal),
   ip: scope.ip,
+  userAgent: scope.userAgent ?? null,
 });
 
 /** The caller's camera (404 when not theirs), eligible for livestreaming (422 when not). */

@@ -22,7 +22,8 @@ import {
 } from '@farmcam/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireCustomerScope } from '../auth/auth.plugin.ts';
+import { requireAbility, requireCameraAccess, requireCustomerScope } from '../auth/auth.plugin.ts';
+import { withinCameras } from '../members/access.ts';
 import type { CustomerScope, LivestreamService } from './livestream.service.ts';
 
 const errors = {
@@ -37,7 +38,22 @@ const errors = {
 };
 
 function scopeOf(request: FastifyRequest): CustomerScope {
-  return { ...requireCustomerScope(request), ip: request.ip };
+  return {
+    ...requireCustomerScope(request),
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  };
+}
+
+/**
+ * A change to one camera's livestream (set up, configure, record, share, switch on or off):
+ * the role must manage cameras (403) and the camera be one of the person's (404, before any
+ * work), decision 091.
+ */
+function changeScopeOf(request: FastifyRequest, iccid: string): CustomerScope {
+  const { access } = requireAbility(request, 'manageCameras');
+  requireCameraAccess(access, iccid);
+  return scopeOf(request);
 }
 
 export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamService }> = async (
@@ -56,7 +72,15 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
         response: { 200: livestreamCamerasResponse, ...errors },
       },
     },
-    async (request) => livestream.listCameras(scopeOf(request).customerId),
+    async (request) => {
+      // Every role sees (and watches) the livestreams of the cameras it may reach.
+      const { customerId, access } = requireCustomerScope(request);
+      const list = await livestream.listCameras(customerId);
+      return {
+        ...list,
+        cameras: withinCameras(access, list.cameras, (camera) => camera.SIM_ICCID),
+      };
+    },
   );
 
   app.post(
@@ -71,7 +95,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
       },
     },
     async (request) =>
-      livestream.setupCamera(scopeOf(request), {
+      livestream.setupCamera(changeScopeOf(request, request.body.sim_number), {
         iccid: request.body.sim_number,
         ports: request.body.ports,
       }),
@@ -89,7 +113,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
       },
     },
     async (request) =>
-      livestream.configure(scopeOf(request), {
+      livestream.configure(changeScopeOf(request, request.body.camera_id), {
         iccid: request.body.camera_id,
         rtspPath: request.body.rtsp_path,
         durationSeconds: request.body.duration,
@@ -111,7 +135,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
       },
     },
     async (request) =>
-      livestream.recordNow(scopeOf(request), {
+      livestream.recordNow(changeScopeOf(request, request.body.camera_id), {
         iccid: request.body.camera_id,
         rtspPath: request.body.rtsp_path,
         durationSeconds: request.body.duration,
@@ -130,11 +154,14 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
         response: { 200: clipStatusResponse, ...errors },
       },
     },
-    async (request) =>
-      livestream.clipStatus(scopeOf(request).customerId, {
+    async (request) => {
+      const { customerId, access } = requireCustomerScope(request);
+      requireCameraAccess(access, request.query.camera_id);
+      return livestream.clipStatus(customerId, {
         iccid: request.query.camera_id,
         storageKey: request.query.s3_key,
-      }),
+      });
+    },
   );
 
   app.post(
@@ -149,7 +176,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
       },
     },
     async (request) =>
-      livestream.shareCode(scopeOf(request), {
+      livestream.shareCode(changeScopeOf(request, request.body.camera_id), {
         iccid: request.body.camera_id,
         emailAddress: request.body.email_address,
       }),
@@ -167,7 +194,7 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
       },
     },
     async (request) =>
-      livestream.setActive(scopeOf(request), {
+      livestream.setActive(changeScopeOf(request, request.body.camera_id), {
         iccid: request.body.camera_id,
         isActive: request.body.is_active,
       }),

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { appSettings, customers, sims } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { systemActor, writeAudit } from '../../lib/audit.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
 import { markDeadInstances } from '../../lib/instance.ts';
 import { countRecording } from '../../lib/metrics.ts';
@@ -467,7 +468,29 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     async switchOffUnused(): Promise<{ switchedOff: number }> {
       const now = clock.now();
       const cutoff = new Date(now.getTime() - unusedLivestreamDays * 86_400_000);
-      const switchedOff = await repository.switchOffUnused(db, cutoff, now, notSeenOnWebsiteReason);
+      // Switched off and recorded on each account's activity log together (decision 092).
+      const switchedOff = await db.transaction(async (transaction) => {
+        const rows = await repository.switchOffUnused(
+          transaction,
+          cutoff,
+          now,
+          notSeenOnWebsiteReason,
+        );
+        for (const livestream of rows) {
+          const [sim] = await transaction
+            .select({ customerId: sims.customerId })
+            .from(sims)
+            .where(eq(sims.iccid, livestream.sim_iccid));
+          await writeAudit(transaction, {
+            ...systemActor(sim?.customerId ?? null),
+            action: 'livestream.switched-off-unused',
+            subjectType: 'sim',
+            subjectId: livestream.sim_iccid,
+            details: { days: unusedLivestreamDays },
+          });
+        }
+        return rows;
+      });
       for (const livestream of switchedOff) {
         const [owner] = await db
           .select({ email: customers.email, nickname: sims.nickname })

@@ -56,6 +56,33 @@ export function ownerAccess(personEmail: string): Access {
   };
 }
 
+/** A member's access has ended once they are removed or their last day is over (decision 091). */
+export function memberAccessEnded(
+  member: { removedAt: Date | null; accessUntil: Date | null },
+  now: Date,
+): boolean {
+  return member.removedAt !== null || (member.accessUntil !== null && member.accessUntil <= now);
+}
+
+/** A member's access, as their session carries it. */
+export function memberAccess(member: {
+  id: string;
+  email: string;
+  role: 'manager' | 'viewer';
+  allCameras: boolean;
+  iccids: readonly string[];
+  accessUntil: Date | null;
+}): Access {
+  return {
+    role: member.role,
+    memberId: member.id,
+    personEmail: member.email,
+    allCameras: member.allCameras,
+    cameraIds: new Set(member.allCameras ? [] : member.iccids),
+    accessUntil: member.accessUntil,
+  };
+}
+
 export function abilitiesOf(role: AccessRole): AccessAbilities {
   return abilitiesByRole[role];
 }

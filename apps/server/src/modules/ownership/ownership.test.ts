@@ -3,7 +3,12 @@ import { seedDemoData, demoIccid } from '../../seed/demo.ts';
 import { customers } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
-import { requireOwnedBillingCustomer, requireOwnedSim } from './ownership.ts';
+import { memberAccess, ownerAccess } from '../members/access.ts';
+import {
+  requireOwnedBillingCustomer,
+  requireOwnedSim,
+  requireReachableBillingCustomer,
+} from './ownership.ts';
 
 let context: TestContext;
 let ids: Record<string, string>;
@@ -44,5 +49,33 @@ describe('ownership', () => {
         sim.billingCustomerId!,
       ),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it("resolves a billing account for a member only when all its cameras are the member's", async () => {
+    const { db } = context.database;
+    const owner = ids['demo@example.com']!;
+    const sim = await requireOwnedSim(db, owner, demoIccid(102));
+    const member = (iccids: string[]) =>
+      memberAccess({
+        id: 'member',
+        email: 'vet@example.com',
+        role: 'viewer',
+        allCameras: false,
+        iccids,
+        accessUntil: null,
+      });
+    const reach = (access: Parameters<typeof requireReachableBillingCustomer>[1]) =>
+      requireReachableBillingCustomer(db, access, owner, sim.billingCustomerId!);
+    await expect(reach(ownerAccess('demo@example.com'))).resolves.toMatchObject({
+      id: sim.billingCustomerId,
+    });
+    await expect(reach(member([demoIccid(102)]))).resolves.toMatchObject({
+      id: sim.billingCustomerId,
+    });
+    // Another camera's member is told what a stranger is told.
+    await expect(reach(member([demoIccid(101)]))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Billing account not found',
+    });
   });
 });

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { billingCustomers, sims } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
+import { type Access, mayReachCamera } from '../members/access.ts';
 
 export type SimRow = typeof sims.$inferSelect;
 export type BillingCustomerRow = typeof billingCustomers.$inferSelect;
@@ -38,5 +39,28 @@ export async function requireOwnedBillingCustomer(
       and(eq(billingCustomers.id, billingCustomerId), eq(billingCustomers.customerId, customerId)),
     );
   if (!row) throw notFound('Billing account not found');
+  return row;
+}
+
+/**
+ * The billing account of a camera the person may reach (decision 091): one per camera, so a
+ * member with chosen cameras reaches it when its cameras are all theirs; anything else answers
+ * exactly as a billing account that is not the customer's (404), before any work.
+ */
+export async function requireReachableBillingCustomer(
+  executor: Executor,
+  access: Access,
+  customerId: string,
+  billingCustomerId: string,
+): Promise<BillingCustomerRow> {
+  const row = await requireOwnedBillingCustomer(executor, customerId, billingCustomerId);
+  if (access.allCameras) return row;
+  const cameras = await executor
+    .select({ iccid: sims.iccid })
+    .from(sims)
+    .where(and(eq(sims.billingCustomerId, billingCustomerId), eq(sims.customerId, customerId)));
+  const isReachable =
+    cameras.length > 0 && cameras.every((camera) => mayReachCamera(access, camera.iccid));
+  if (!isReachable) throw notFound('Billing account not found');
   return row;
 }

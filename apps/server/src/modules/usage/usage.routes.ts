@@ -1,6 +1,6 @@
 import { dataUsageQuery, dataUsageResponse, errorBody, iccidParams } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireCustomerScope } from '../auth/auth.plugin.ts';
+import { requireCameraAccess, requireCustomerScope } from '../auth/auth.plugin.ts';
 import type { UsageService } from './usage.service.ts';
 
 export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async (
@@ -26,11 +26,11 @@ export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async
         },
       },
     },
-    async (request) =>
-      usage.dailyUsage(
-        requireCustomerScope(request).customerId,
-        request.params.iccid,
-        request.query,
-      ),
+    async (request) => {
+      // Every role reads the usage of the cameras it may reach (decision 091).
+      const { customerId, access } = requireCustomerScope(request);
+      requireCameraAccess(access, request.params.iccid);
+      return usage.dailyUsage(customerId, request.params.iccid, request.query);
+    },
   );
 };

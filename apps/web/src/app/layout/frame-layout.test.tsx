@@ -2,13 +2,20 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../lib/auth-store.ts';
-import { customerWithoutCameras, mockFetch, renderRoute } from '../../test/test-utils.tsx';
+import {
+  customerWithoutCameras,
+  memberAccess,
+  mockFetch,
+  ownerAccess,
+  renderRoute,
+} from '../../test/test-utils.tsx';
 
 const customerUser = {
   email: 'farmer@example.com',
   role: 'customer',
   customerId: 'c1',
   impersonation: null,
+  access: ownerAccess(),
 };
 
 describe('Page frame', () => {
@@ -35,13 +42,45 @@ describe('Page frame', () => {
       ['Account', '/dashboard'],
       ['Activate', '/activate'],
       ['LivestreamingNEW', '/livestreaming'],
+      ['Team', '/team'],
+      ['Activity', '/activity'],
       ['Company website (opens in a new tab)↗', 'https://www.example.com'],
     ]);
-    expect(links[3]!.getAttribute('target')).toBe('_blank');
-    expect(links[3]!.getAttribute('rel')).toContain('noopener');
+    expect(links[5]!.getAttribute('target')).toBe('_blank');
+    expect(links[5]!.getAttribute('rel')).toContain('noopener');
     expect(within(navigation).getByRole('button', { name: 'Logout' })).toBeDefined();
     expect(screen.queryByRole('link', { name: 'Farmcam Portal home' })).toBeNull();
     expect(await screen.findByText('You have no cameras yet.')).toBeDefined();
+  });
+
+  it('shows who is signed in, their role and, for a member, whose account', async () => {
+    authStore.signIn('session-token');
+    mockFetch((url) =>
+      customerWithoutCameras(url, {
+        ...customerUser,
+        email: 'vet@example.com',
+        access: memberAccess('viewer'),
+      }),
+    );
+    renderRoute('/dashboard');
+
+    const person = await screen.findByRole('region', { name: 'Signed in' });
+    expect(person.textContent).toBe('vet@example.comViewer on the account of farmer@example.com');
+    // A Viewer is offered neither activation nor the owner's screens (access.can says no).
+    const navigation = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(navigation).getByRole('link', { name: 'Account' })).toBeDefined();
+    for (const name of ['Activate', 'Team', 'Activity']) {
+      expect(within(navigation).queryByRole('link', { name })).toBeNull();
+    }
+  });
+
+  it('names the owner as Owner, without an account line', async () => {
+    authStore.signIn('session-token');
+    mockFetch((url) => customerWithoutCameras(url, customerUser));
+    renderRoute('/dashboard');
+
+    const person = await screen.findByRole('region', { name: 'Signed in' });
+    expect(person.textContent).toBe('farmer@example.comOwner');
   });
 
   it('redirects the framed pages to / without a token', async () => {

@@ -1,13 +1,16 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { classNames } from '../../components/ui/class-names.ts';
 import { paths } from '../../config/paths.ts';
 import { ImpersonationBanner } from '../../features/auth/components/impersonation-banner.tsx';
 import { useIsSignedIn } from '../../lib/auth-store.ts';
+import { refreshAccess } from '../../lib/current-user.ts';
 import { BrandLink } from './brand-link.tsx';
 import { MobileMenu } from './mobile-menu.tsx';
 import { NavigationMenu } from './navigation-menu.tsx';
 import type { NavigationKind } from './navigation-menu.tsx';
+import { SignedInAs } from './signed-in-as.tsx';
 import { findRouteHandle } from './route-handle.ts';
 import styles from './frame-layout.module.css';
 
@@ -24,6 +27,7 @@ export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
   const title = typeof handle?.title === 'function' ? handle.title({ isSignedIn }) : handle?.title;
   const homeHref = navigation === 'staff' ? paths.staff.href() : paths.dashboard.href();
   const headingRef = useMoveFocusToHeadingOnNavigation();
+  useRefreshAccessOnNavigation(isSignedIn);
 
   useEffect(() => {
     document.title = title ? `${title} · ${productName}` : productName;
@@ -38,6 +42,7 @@ export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
         <>
           <aside className={styles.sidebar}>
             <BrandLink to={homeHref} />
+            {navigation === 'customer' && <SignedInAs />}
             <nav aria-label="Main">
               <NavigationMenu kind={navigation} />
             </nav>
@@ -86,4 +91,19 @@ function useMoveFocusToHeadingOnNavigation() {
   }, [pathname]);
 
   return headingRef;
+}
+
+/**
+ * Each move to another page asks the server again what this person may do (one small GET), so a
+ * role the owner changed meanwhile shows at once rather than after a reload (decision 093).
+ */
+function useRefreshAccessOnNavigation(isSignedIn: boolean) {
+  const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  const previousPath = useRef(pathname);
+  useEffect(() => {
+    if (previousPath.current === pathname) return;
+    previousPath.current = pathname;
+    if (isSignedIn) void refreshAccess(queryClient);
+  }, [pathname, isSignedIn, queryClient]);
 }

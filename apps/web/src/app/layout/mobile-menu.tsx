@@ -3,6 +3,7 @@ import { useModalDialog } from '../../components/ui/use-modal-dialog.ts';
 import { BrandLink } from './brand-link.tsx';
 import { NavigationMenu } from './navigation-menu.tsx';
 import type { NavigationKind } from './navigation-menu.tsx';
+import { SignedInAs } from './signed-in-as.tsx';
 import styles from './mobile-menu.module.css';
 
 // The width above which the sidebar shows instead (spec: 850px and under is mobile).
@@ -57,6 +58,7 @@ export function MobileMenu({ kind, homeHref }: { kind: NavigationKind; homeHref:
               <span className="visually-hidden">Close menu</span>
             </button>
           </div>
+          {kind === 'customer' && <SignedInAs />}
           <NavigationMenu kind={kind} onNavigate={close} />
         </nav>
       </dialog>

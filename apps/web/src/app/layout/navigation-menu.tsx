@@ -3,6 +3,8 @@ import { Chip } from '../../components/ui/chip.tsx';
 import { classNames } from '../../components/ui/class-names.ts';
 import { companyWebsiteUrl, paths } from '../../config/paths.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
+import { useAbilities } from '../../lib/access.ts';
+import type { AccessAbilities } from '@farmcam/contract';
 import styles from './navigation-menu.module.css';
 
 /** Customers get the portal's pages; staff (outside a customer's portal) get the staff area. */
@@ -12,13 +14,17 @@ interface NavigationLink {
   label: string;
   href: string;
   isNew?: boolean;
+  /** Offered only when the signed-in person may use it (user-data's access.can). */
+  needs?: keyof AccessAbilities;
 }
 
 const navigationLinks: Record<NavigationKind, NavigationLink[]> = {
   customer: [
     { label: 'Account', href: paths.dashboard.href() },
-    { label: 'Activate', href: paths.activate.href() },
+    { label: 'Activate', href: paths.activate.href(), needs: 'activateSims' },
     { label: 'Livestreaming', href: paths.livestreaming.href(), isNew: true },
+    { label: 'Team', href: paths.team.href(), needs: 'manageTeam' },
+    { label: 'Activity', href: paths.activity.href(), needs: 'viewActivity' },
   ],
   staff: [{ label: 'Customers', href: paths.staff.href() }],
 };
@@ -31,12 +37,14 @@ export interface NavigationMenuProps {
 
 export function NavigationMenu({ kind, onNavigate }: NavigationMenuProps) {
   const logout = useLogout();
+  const abilities = useAbilities();
+  const links = navigationLinks[kind].filter((link) => !link.needs || abilities[link.needs]);
   const itemClassName = ({ isActive }: { isActive: boolean }) =>
     classNames(styles.item, isActive && styles.active);
 
   return (
     <ul className={styles.list}>
-      {navigationLinks[kind].map((link) => (
+      {links.map((link) => (
         <li key={link.href}>
           <NavLink to={link.href} end className={itemClassName} onClick={onNavigate}>
             {link.label}

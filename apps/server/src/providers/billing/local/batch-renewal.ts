@@ -24,6 +24,7 @@ import {
   subscriptions,
 } from '../../../db/schema.ts';
 import type { SubscriptionRow } from '../billing.ts';
+import { recordPayments } from '../billing-activity.ts';
 import { newProviderId } from '../ids.ts';
 import { isPeriodPaused } from '../pause-policy.ts';
 import { addInterval } from '../proration.ts';
@@ -281,6 +282,11 @@ export async function writeRenewals(
   await executor.insert(invoices).values(rows.map((row) => row.invoice));
   await executor.insert(invoiceLines).values(rows.map((row) => row.line));
   await executor.insert(payments).values(rows.map((row) => row.payment));
+  // On each account's activity log, as chargeInvoice records a payment (decision 092).
+  await recordPayments(
+    executor,
+    rows.map((row) => row.payment.id),
+  );
   // Every batched renewal's payment went through; declines take chargeInvoice (decision 071).
   countPayment('local', true, rows.length);
   const moves = renewals.map(

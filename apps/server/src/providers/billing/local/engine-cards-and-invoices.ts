@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
 import { billingSessions, invoices, paymentMethods } from '../../../db/schema.ts';
+import { recordCardChange } from '../billing-activity.ts';
 import { BillingError } from '../billing.ts';
 import { newProviderId } from '../ids.ts';
 import type { EngineBillingCycle } from './engine-billing-cycle.ts';
@@ -103,7 +104,10 @@ export function createEngineCardsAndInvoices(
       .where(savedCardOf(billingCustomerId, eq(paymentMethods.fingerprint, fingerprint)));
     if (saved) {
       if (ifSaved === 'refuse') throw new BillingError('invalid', cardAlreadySavedMessage);
-      if (makeDefault && !saved.isDefault) await makeCardDefault(executor, saved);
+      if (makeDefault && !saved.isDefault) {
+        await makeCardDefault(executor, saved);
+        await recordCardChange(executor, 'cardDefault', saved);
+      }
       return { ...saved, isDefault: saved.isDefault || makeDefault };
     }
     const inserted = await insertCard(executor, {
@@ -117,6 +121,7 @@ export function createEngineCardsAndInvoices(
     });
     // Two tabs adding the same card at once: the unique index let only one in.
     if (!inserted) throw new BillingError('invalid', cardAlreadySavedMessage);
+    await recordCardChange(executor, 'cardAdded', inserted);
     return inserted;
   }
 
@@ -232,7 +237,10 @@ export function createEngineCardsAndInvoices(
           throw new BillingError('invalid', 'This card has expired, so it cannot be the default.');
         }
         // Making a card the default charges nothing: open invoices have their own Pay button.
-        await makeCardDefault(transaction, card);
+        if (!card.isDefault) {
+          await makeCardDefault(transaction, card);
+          await recordCardChange(transaction, 'cardDefault', card);
+        }
       });
     },
 
@@ -245,6 +253,7 @@ export function createEngineCardsAndInvoices(
           .where(savedCardOf(billingCustomerId, eq(paymentMethods.id, paymentMethodId)))
           .returning();
         if (!removed) throw new BillingError('invalid', 'No such card');
+        await recordCardChange(transaction, 'cardRemoved', removed);
         if (
           removed.isDefault ||
           !(

@@ -63,7 +63,8 @@ async function undeliveredEvents() {
     .orderBy(asc(billingEngineEvents.id));
 }
 
-const runDeliveryJob = () => deliverBillingEventsJob({ billing: context.app.billing }).handle({});
+const runDeliveryJob = () =>
+  deliverBillingEventsJob({ billing: context.services.billing }).handle({});
 
 /**
  * Another process on the same database. `deliversAfterCommit: false` stands in for one that
@@ -81,7 +82,7 @@ function otherProcess(options: {
   });
   engine.onEvent(async (event) => {
     options.onEvent?.(event);
-    await context.app.billing.service.handleEvent(event);
+    await context.services.billing.service.handleEvent(event);
   });
   return engine;
 }
@@ -183,7 +184,7 @@ describe('durable billing events', () => {
       cancelAt: new Date(event.cancelAt),
       nextPaymentAttempt: event.nextPaymentAttempt ? new Date(event.nextPaymentAttempt) : null,
     };
-    await context.app.billing.service.handleEvent(revived);
+    await context.services.billing.service.handleEvent(revived);
     expect(await dunningMails()).toHaveLength(3);
   });
 });

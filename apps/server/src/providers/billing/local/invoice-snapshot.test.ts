@@ -50,7 +50,7 @@ beforeAll(async () => {
 });
 afterAll(() => context.close());
 
-const engine = () => context.app.billing.engine!;
+const engine = () => context.services.billing.engine!;
 
 async function renameCustomer(name: string) {
   await context.database.db
@@ -118,7 +118,7 @@ describe('an issued invoice', () => {
     const refunded = await createSubscriber(502, 'Calving shed');
     // The renewal is issued by the engine's billing cycle, with the configured supplier.
     context.clock.set(new Date('2026-04-01T01:00:00Z'));
-    await context.app.billing.runCycle();
+    await context.services.billing.runCycle();
     const april = await latestInvoice(renewing.subscriptionId);
     expect(april.id).not.toBe(renewing.invoice.id);
     await engine().refundCheckout({
@@ -153,7 +153,7 @@ describe('an issued invoice', () => {
 
     // The next renewal is issued with today's supplier, customer and camera.
     context.clock.set(new Date('2026-05-01T01:00:00Z'));
-    await context.app.billing.runCycle();
+    await context.services.billing.runCycle();
     const may = await latestInvoice(renewing.subscriptionId);
     expect(may.id).not.toBe(april.id);
     for (const text of [await pdf(may.invoicePdfUrl!), await page(may.hostedInvoiceUrl!)]) {

@@ -35,8 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => context.close());
 
-const service = () => context.app.billing.service;
-const engine = () => context.app.billing.engine!;
+const service = () => context.services.billing.service;
+const engine = () => context.services.billing.engine!;
 
 /** A camera on Heavy monthly (1 March - 1 April), its first invoice paid. */
 function createSubscriber(serial: number) {
@@ -127,7 +127,7 @@ describe('a downgrade and the renewal after it', () => {
     expect(listed.credit_balance).toBe(1150);
 
     context.clock.set(new Date('2026-04-01T01:00:00Z'));
-    await context.app.billing.runCycle();
+    await context.services.billing.runCycle();
     listed = await service().invoices(subscriber.billingCustomerId);
     const [renewal] = listed.invoices;
     expect(renewal!.lines).toEqual([
@@ -180,7 +180,7 @@ describe('a downgrade and the renewal after it', () => {
       idempotencyKey: 'downgrade-302',
     });
     context.clock.set(new Date('2026-04-01T01:00:00Z'));
-    await context.app.billing.runCycle();
+    await context.services.billing.runCycle();
     let listed = await service().invoices(subscriber.billingCustomerId);
     const [april] = listed.invoices;
     expect(april).toMatchObject({ amount_due: 0, status: 'paid' });
@@ -194,7 +194,7 @@ describe('a downgrade and the renewal after it', () => {
     );
 
     context.clock.set(new Date('2026-05-01T01:00:00Z'));
-    await context.app.billing.runCycle();
+    await context.services.billing.runCycle();
     listed = await service().invoices(subscriber.billingCustomerId);
     const [may] = listed.invoices;
     expect(may!.lines).toEqual([

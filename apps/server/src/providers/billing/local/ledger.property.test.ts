@@ -342,7 +342,7 @@ async function endRun(run: Run) {
 beforeAll(async () => {
   context = await createTestContext();
   await seedCatalogue(context.database.db);
-  engine = context.app.billing.engine!;
+  engine = context.services.billing.engine!;
 }, 60_000);
 afterAll(() => context.close());
 

@@ -18,6 +18,7 @@ import {
 } from '../../../db/schema.ts';
 import { ensureDatabaseSecret } from '../../../lib/database-secret.ts';
 import { countPayment } from '../../../lib/metrics.ts';
+import { recordInvoicePayment, recordPayments } from '../billing-activity.ts';
 import { newProviderId } from '../ids.ts';
 import {
   currentParties,
@@ -514,7 +515,16 @@ export async function chargeInvoice(
   const paymentCard = card ?? (await defaultCard(executor, invoice.billingCustomerId, now));
   if (!paymentCard) {
     countPayment('local', false);
-    return { isPaid: false, reason: 'There is no card on file.', paymentId: null };
+    const reason = 'There is no card on file.';
+    await recordInvoicePayment(executor, {
+      invoiceId: invoice.id,
+      isPaid: false,
+      amount: invoice.amountDue - invoice.amountPaid,
+      currency: invoice.currency,
+      reason,
+      at: now,
+    });
+    return { isPaid: false, reason, paymentId: null };
   }
   const failure = isCardExpired(paymentCard, now)
     ? 'Your card has expired. Add a new card and try again.'
@@ -533,6 +543,7 @@ export async function chargeInvoice(
     createdAt: now,
   });
   countPayment('local', !failure);
+  await recordPayments(executor, [paymentId]);
   if (failure) return { isPaid: false, reason: failure, paymentId };
   await executor
     .update(invoices)

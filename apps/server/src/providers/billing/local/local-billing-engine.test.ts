@@ -19,7 +19,7 @@ afterAll(() => context.close());
 
 describe('local billing engine: a write repeated with the same key', () => {
   it('gives every concurrent caller the first result and writes once', async () => {
-    const engine = context.app.billing.engine!;
+    const engine = context.services.billing.engine!;
     const portalCustomerId = await insertCustomer(context, 'race@example.com');
     const input = {
       portalCustomerId,

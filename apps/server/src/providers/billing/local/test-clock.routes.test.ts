@@ -117,7 +117,7 @@ describe('test clock input', () => {
   });
 
   it('takes two moves at once one after the other, each replayed in full', async () => {
-    const start = context.app.billing.provider.now().getTime();
+    const start = context.services.billing.provider.now().getTime();
     const moves = await Promise.all(
       [3, 4].map((days) =>
         context.app.inject({
@@ -128,11 +128,11 @@ describe('test clock input', () => {
       ),
     );
     expect(moves.map((move) => move.statusCode)).toEqual([200, 200]);
-    expect(context.app.billing.provider.now().getTime() - start).toBe(7 * 86_400_000);
+    expect(context.services.billing.provider.now().getTime() - start).toBe(7 * 86_400_000);
   });
 
   it('moves by whole calendar months and by days at the limits', async () => {
-    const start = new Date(context.app.billing.provider.now());
+    const start = new Date(context.services.billing.provider.now());
     const byMonths = await context.app.inject({
       method: 'POST',
       url: '/billing-engine/test-clock/advance',
@@ -140,7 +140,7 @@ describe('test clock input', () => {
       payload: 'months=24',
     });
     expect(byMonths.statusCode).toBe(303);
-    const afterMonths = context.app.billing.provider.now();
+    const afterMonths = context.services.billing.provider.now();
     expect(afterMonths.getUTCFullYear() - start.getUTCFullYear()).toBe(2);
     expect(afterMonths.getUTCMonth()).toBe(start.getUTCMonth());
     const byDays = await context.app.inject({

@@ -6,11 +6,17 @@
  * mirrors it), and what the app must react to is raised after the commit.
  */
 import type Stripe from 'stripe';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
-import { billingCustomers, subscriptions, webhookEvents } from '../../../db/schema.ts';
+import {
+  billingCustomers,
+  paymentMethods,
+  subscriptions,
+  webhookEvents,
+} from '../../../db/schema.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { countPayment } from '../../../lib/metrics.ts';
+import { recordCardDifferences, recordInvoicePayment } from '../billing-activity.ts';
 import { BillingError, type BillingEvent, type CheckoutHooks } from '../billing.ts';
 import {
   mirrorCustomer,
@@ -127,7 +133,24 @@ export function createStripeWebhookHandler(deps: StripeWebhookDeps) {
           });
         }
       } else if (event.type.startsWith('invoice.')) {
-        await mirrorInvoice(transaction, event.data.object as Stripe.Invoice);
+        const invoice = event.data.object as Stripe.Invoice;
+        await mirrorInvoice(transaction, invoice);
+        // Payments made and failed on the account's activity log (decision 092). Stripe sends
+        // invoice.paid with invoice.payment_succeeded: one of them is recorded.
+        const isPaid = event.type === 'invoice.paid';
+        if ((isPaid || event.type === 'invoice.payment_failed') && invoice.id) {
+          const amount = isPaid ? invoice.amount_paid : invoice.amount_remaining;
+          if (amount > 0) {
+            await recordInvoicePayment(transaction, {
+              invoiceId: invoice.id,
+              isPaid,
+              amount,
+              currency: invoice.currency,
+              reason: null,
+              at: new Date(event.created * 1000),
+            });
+          }
+        }
       } else if (event.type === 'checkout.session.completed') {
         const session = event.data.object;
         if (customer) {
@@ -163,6 +186,17 @@ export function createStripeWebhookHandler(deps: StripeWebhookDeps) {
           .where(eq(billingCustomers.id, customer.id));
         if (known) {
           const defaultCard = customer.invoice_settings?.default_payment_method;
+          const savedCards = () =>
+            transaction
+              .select()
+              .from(paymentMethods)
+              .where(
+                and(
+                  eq(paymentMethods.billingCustomerId, customer.id),
+                  isNull(paymentMethods.detachedAt),
+                ),
+              );
+          const before = await savedCards();
           await mirrorPaymentMethods(
             transaction,
             customer.id,
@@ -170,6 +204,8 @@ export function createStripeWebhookHandler(deps: StripeWebhookDeps) {
             typeof defaultCard === 'string' ? defaultCard : (defaultCard?.id ?? null),
             now,
           );
+          // Cards changed in Stripe's portal, on the account's activity log (decision 092).
+          await recordCardDifferences(transaction, before, await savedCards());
         }
       }
       return false;

@@ -7,7 +7,13 @@ import { routes as appRoutes } from '../../../app/router.tsx';
 import { authStore } from '../../../lib/auth-store.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { toast } from '../../../lib/toast.tsx';
-import { jsonResponse, mockFetch, renderRoute, requestHeaders } from '../../../test/test-utils.tsx';
+import {
+  jsonResponse,
+  mockFetch,
+  ownerAccess,
+  renderRoute,
+  requestHeaders,
+} from '../../../test/test-utils.tsx';
 import { customerSecretErrorMessage } from '../pricing-table-setup.ts';
 import { ActivatePage } from './activate-page.tsx';
 
@@ -65,6 +71,7 @@ function serve(handler: Handler = () => undefined) {
             role: 'customer',
             customerId: 'c1',
             impersonation: null,
+            access: ownerAccess(),
           },
         });
       default:

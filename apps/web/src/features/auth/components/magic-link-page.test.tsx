@@ -6,6 +6,7 @@ import {
   customerWithoutCameras,
   jsonResponse,
   mockFetch,
+  ownerAccess,
   renderRoute,
 } from '../../../test/test-utils.tsx';
 import { loginSuccessfulMessage } from './magic-link-page.tsx';
@@ -26,6 +27,7 @@ describe('Magic-link landing', () => {
         role: 'customer',
         customerId: 'c1',
         impersonation: null,
+        access: ownerAccess(),
       });
     });
     const { router } = renderRoute('/login/link-token-1');

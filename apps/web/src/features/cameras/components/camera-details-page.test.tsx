@@ -2,7 +2,7 @@ import type { SimInfoResponse } from '@farmcam/contract';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
-import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import { jsonResponse, mockFetch, ownerAccess, renderRoute } from '../../../test/test-utils.tsx';
 
 // Chart.js needs a real canvas; the chart's own options are checked in the browser (e2e).
 vi.mock('./usage-chart.tsx', () => ({
@@ -19,6 +19,7 @@ const customer = {
   role: 'customer',
   customerId: '7d4f6a59-3c4e-4f7f-9a55-0c1f2f9a1b11',
   impersonation: null,
+  access: ownerAccess(),
 };
 const activeSim: SimInfoResponse = {
   nickname: 'Top gate',

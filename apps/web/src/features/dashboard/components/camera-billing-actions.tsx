@@ -1,4 +1,4 @@
-import type { Camera, CardState } from '@farmcam/contract';
+import type { AccessAbilities, Camera, CardState } from '@farmcam/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
@@ -18,7 +18,15 @@ const reloadDelayMs = 1000;
  * `pauseReason` in place of the button), Cancel Scheduled Pause (or change its date) on a card
  * with a pause scheduled.
  */
-export function CameraBillingActions({ camera, state }: { camera: Camera; state: CardState }) {
+export function CameraBillingActions({
+  camera,
+  state,
+  abilities,
+}: {
+  camera: Camera;
+  state: CardState;
+  abilities: AccessAbilities;
+}) {
   const queryClient = useQueryClient();
   const portal = useOpenBillingPortal();
   const [openModal, setOpenModal] = useState<'pause' | 'cancel-pause' | null>(null);
@@ -35,7 +43,7 @@ export function CameraBillingActions({ camera, state }: { camera: Camera; state:
 
   return (
     <>
-      {state === 'overdue' && (
+      {state === 'overdue' && abilities.manageBilling && (
         <Button onClick={() => portal.open(billingId)} isLoading={portal.isPending}>
           Pay now{about}
         </Button>
@@ -48,7 +56,7 @@ export function CameraBillingActions({ camera, state }: { camera: Camera; state:
       {!camera.canPause && camera.pauseReason && (
         <p className={styles.note}>{camera.pauseReason}</p>
       )}
-      {state === 'pause-scheduled' && (
+      {state === 'pause-scheduled' && abilities.manageCameras && (
         <Button variant="secondary" onClick={() => setOpenModal('cancel-pause')}>
           Cancel Scheduled Pause{about}
         </Button>

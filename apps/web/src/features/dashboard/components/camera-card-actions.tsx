@@ -1,4 +1,4 @@
-import type { Camera, CardState } from '@farmcam/contract';
+import type { AccessAbilities, Camera, CardState } from '@farmcam/contract';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { paths } from '../../../config/paths.ts';
 import { cameraNameOf } from '../camera-state.ts';
@@ -15,7 +15,15 @@ import styles from './camera-card-actions.module.css';
  * Billing actions (Pay now for overdue cards, Pause and Cancel Scheduled Pause) belong in the
  * `primary` row below, decided by `state` like the others.
  */
-export function CameraCardActions({ camera, state }: { camera: Camera; state: CardState }) {
+export function CameraCardActions({
+  camera,
+  state,
+  abilities,
+}: {
+  camera: Camera;
+  state: CardState;
+  abilities: AccessAbilities;
+}) {
   const billingId = camera.STRIPE_CUSTOMER_ID;
   const name = cameraNameOf(camera);
   // Each link's name says which camera it is about (an attribute, not more elements per card).
@@ -23,9 +31,9 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
 
   const primary = [
     hasBillingAction(state) && billingId && (
-      <CameraBillingActions key="billing" camera={camera} state={state} />
+      <CameraBillingActions key="billing" camera={camera} state={state} abilities={abilities} />
     ),
-    state === 'no-subscription' && billingId && (
+    state === 'no-subscription' && billingId && abilities.manageCameras && (
       <a
         key="renew"
         data-route
@@ -58,14 +66,14 @@ export function CameraCardActions({ camera, state }: { camera: Camera; state: Ca
             More info
           </a>
         </li>
-        {billingId !== null && (
+        {billingId !== null && abilities.manageCameras && (
           <li>
             <a data-route href={paths.subscription.href(billingId)} {...about('Manage plan')}>
               Manage plan
             </a>
           </li>
         )}
-        {billingId !== null && (
+        {billingId !== null && abilities.manageBilling && (
           <li>
             <a data-route href={paths.invoices.href(billingId)} {...about('Invoices')}>
               Invoices

@@ -1,4 +1,4 @@
-import type { Camera } from '@farmcam/contract';
+import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { memo } from 'react';
 import { formatDay } from '@farmcam/contract/rules';
 import { Chip } from '../../../components/ui/chip.tsx';
@@ -21,6 +21,8 @@ export interface CameraCardProps {
   onRename: (camera: Camera) => void;
   /** The address the paused and attention cards offer (the plans answer's supportEmail). */
   supportEmail: string;
+  /** What the signed-in person may do: the edit button and the actions follow it. */
+  abilities: AccessAbilities;
 }
 
 /** One camera (docs/requirements.md#screens): name and edit button, SIM number, status, plan, billing, usage, actions. */
@@ -28,6 +30,7 @@ export const CameraCard = memo(function CameraCard({
   camera,
   onRename,
   supportEmail,
+  abilities,
 }: CameraCardProps) {
   const state = camera.cardState;
   const name = cameraNameOf(camera);
@@ -40,20 +43,22 @@ export const CameraCard = memo(function CameraCard({
         <h3 id={headingId} className={styles.name}>
           {name}
         </h3>
-        <button
-          type="button"
-          className={styles.editButton}
-          onClick={() => onRename(camera)}
-          aria-label={`Edit name of ${name}`}
-          title="Edit name"
-        >
-          <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-            <path
-              fill="currentColor"
-              d="M14.7 2.3a1 1 0 0 1 1.4 0l1.6 1.6a1 1 0 0 1 0 1.4L7.4 15.6l-4 1 1-4zM5.9 13.1l-.3 1.3 1.3-.3 8.6-8.6-1-1z"
-            />
-          </svg>
-        </button>
+        {abilities.manageCameras && (
+          <button
+            type="button"
+            className={styles.editButton}
+            onClick={() => onRename(camera)}
+            aria-label={`Edit name of ${name}`}
+            title="Edit name"
+          >
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+              <path
+                fill="currentColor"
+                d="M14.7 2.3a1 1 0 0 1 1.4 0l1.6 1.6a1 1 0 0 1 0 1.4L7.4 15.6l-4 1 1-4zM5.9 13.1l-.3 1.3 1.3-.3 8.6-8.6-1-1z"
+              />
+            </svg>
+          </button>
+        )}
       </div>
       <div className={styles.status}>
         <Chip tone={chipToneOf(camera.labelDashboard)}>{chipTextOf(camera.labelDashboard)}</Chip>
@@ -79,7 +84,7 @@ export const CameraCard = memo(function CameraCard({
       </dl>
       <UsageMeter camera={camera} />
       <CardMessage camera={camera} supportEmail={supportEmail} />
-      <CameraCardActions camera={camera} state={state} />
+      <CameraCardActions camera={camera} state={state} abilities={abilities} />
     </article>
   );
 });

@@ -1,4 +1,4 @@
-import type { Camera } from '@farmcam/contract';
+import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { CameraCard } from './camera-card.tsx';
@@ -12,7 +12,16 @@ export const cardsRenderedMark = 'camera-grid:rendered';
  * The cards (docs/requirements.md#screens: columns at least 18rem wide). One rename dialog for the whole grid, and
  * memoised cards that keep nothing of their own, so a grid of a thousand stays quick.
  */
-export function CameraGrid({ cameras, supportEmail }: { cameras: Camera[]; supportEmail: string }) {
+export function CameraGrid({
+  cameras,
+  supportEmail,
+  abilities,
+}: {
+  cameras: Camera[];
+  supportEmail: string;
+  /** What the signed-in person may do (user-data access.can): the cards hide the rest. */
+  abilities: AccessAbilities;
+}) {
   const [renaming, setRenaming] = useState<Camera | null>(null);
   const openRename = useCallback((camera: Camera) => setRenaming(camera), []);
   const closeRename = useCallback(() => setRenaming(null), []);
@@ -42,7 +51,12 @@ export function CameraGrid({ cameras, supportEmail }: { cameras: Camera[]; suppo
       <ul className={styles.grid} onClick={followRoute}>
         {cameras.map((camera) => (
           <li key={camera.SIM_ICCID} className={styles.item}>
-            <CameraCard camera={camera} onRename={openRename} supportEmail={supportEmail} />
+            <CameraCard
+              camera={camera}
+              onRename={openRename}
+              supportEmail={supportEmail}
+              abilities={abilities}
+            />
           </li>
         ))}
       </ul>

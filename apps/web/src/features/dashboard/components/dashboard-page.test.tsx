@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { toast } from '../../../lib/toast.tsx';
-import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import { jsonResponse, mockFetch, ownerAccess, renderRoute } from '../../../test/test-utils.tsx';
 import { plansQueryKey } from '../api/get-plans.ts';
 import { buildCamera, buildPlans, camerasInEveryState } from '../testing/build-camera.ts';
 
@@ -14,6 +14,7 @@ const customer = {
   role: 'customer',
   customerId: '7d4f6a59-3c4e-4f7f-9a55-0c1f2f9a1b11',
   impersonation: null,
+  access: ownerAccess(),
 };
 
 /** The API with a given plans answer (or a function giving one per call). */

@@ -4,6 +4,7 @@ import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useAbilities } from '../../../lib/access.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { ActivationCodeHelpModal } from './activation-code-help-modal.tsx';
@@ -17,6 +18,7 @@ export function DashboardPage() {
   const plans = usePlans();
   const isRefreshing = useRefreshRequest();
   const [isHelpOpen, setIsHelpOpen] = useState(false);
+  const abilities = useAbilities();
 
   let content;
   if (isRefreshing || plans.isPending) {
@@ -42,18 +44,22 @@ export function DashboardPage() {
     content = (
       <Card title="My cameras">
         <p>You have no cameras yet.</p>
-        <p className={styles.muted}>
-          Activate a SIM with a streaming plan and its camera appears here, with its plan and data
-          usage.
-        </p>
-        <div className={styles.emptyActions}>
-          <Link to={paths.activate.href()} className={buttonClassName({ variant: 'primary' })}>
-            Activate a camera
-          </Link>
-          <Button variant="secondary" onClick={() => setIsHelpOpen(true)}>
-            Where do I find my activation code?
-          </Button>
-        </div>
+        {abilities.activateSims && (
+          <>
+            <p className={styles.muted}>
+              Activate a SIM with a streaming plan and its camera appears here, with its plan and
+              data usage.
+            </p>
+            <div className={styles.emptyActions}>
+              <Link to={paths.activate.href()} className={buttonClassName({ variant: 'primary' })}>
+                Activate a camera
+              </Link>
+              <Button variant="secondary" onClick={() => setIsHelpOpen(true)}>
+                Where do I find my activation code?
+              </Button>
+            </div>
+          </>
+        )}
       </Card>
     );
   } else {
@@ -66,23 +72,25 @@ export function DashboardPage() {
             <h2 id="my-cameras-heading" className={styles.sectionTitle}>
               My cameras <span className={styles.count}>({cameras.length})</span>
             </h2>
-            <div className={styles.headerActions}>
-              <button
-                type="button"
-                className={styles.helpButton}
-                onClick={() => setIsHelpOpen(true)}
-              >
-                Where do I find my activation code?
-              </button>
-              <Link
-                to={paths.activate.href()}
-                className={buttonClassName({ variant: 'secondary' })}
-              >
-                Activate a camera
-              </Link>
-            </div>
+            {abilities.activateSims && (
+              <div className={styles.headerActions}>
+                <button
+                  type="button"
+                  className={styles.helpButton}
+                  onClick={() => setIsHelpOpen(true)}
+                >
+                  Where do I find my activation code?
+                </button>
+                <Link
+                  to={paths.activate.href()}
+                  className={buttonClassName({ variant: 'secondary' })}
+                >
+                  Activate a camera
+                </Link>
+              </div>
+            )}
           </div>
-          <CameraGrid cameras={cameras} supportEmail={supportEmail} />
+          <CameraGrid cameras={cameras} supportEmail={supportEmail} abilities={abilities} />
         </section>
       </>
     );

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
-import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import { jsonResponse, mockFetch, ownerAccess, renderRoute } from '../../../test/test-utils.tsx';
 
 const invoice = (overrides: Record<string, unknown>) => ({
   id: 'in_1234567890ABCDEFGH',
@@ -28,7 +28,13 @@ function serveInvoices(answer: Record<string, unknown>) {
   mockFetch((url) => {
     if (url.pathname === '/api/auth/user-data') {
       return jsonResponse(200, {
-        data: { email: 'f@example.com', role: 'customer', customerId: 'c1', impersonation: null },
+        data: {
+          email: 'f@example.com',
+          role: 'customer',
+          customerId: 'c1',
+          impersonation: null,
+          access: ownerAccess(),
+        },
       });
     }
     if (url.pathname === '/api/invoices/fetch-invoices/cus_1') {

@@ -4,6 +4,7 @@ import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useAbilities } from '../../../lib/access.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { useLivestreamCameras } from '../api/livestream-cameras.ts';
@@ -74,6 +75,8 @@ function LivestreamCard({
   livestream: LivestreamSummary;
 }) {
   const setActive = useSetLivestreamActive();
+  // Changing a livestream is for whoever may manage cameras; a Viewer copies the code and watches.
+  const canManage = useAbilities().manageCameras;
   const [copyLabel, showCopy] = useTemporaryLabel<'Copy Code' | 'Copied!' | 'Copy Failed'>(
     'Copy Code',
   );
@@ -158,19 +161,23 @@ function LivestreamCard({
       </dl>
       <ViewsChart days={livestream.viewsByDay} />
       <div className={styles.cardActions}>
-        <Link
-          to={paths.livestreamingSetup.href({ cameraId: camera.SIM_ICCID })}
-          className={buttonClassName({ variant: 'secondary' })}
-        >
-          Edit schedule
-        </Link>
-        <Button
-          variant={livestream.isActive ? 'danger' : 'primary'}
-          isLoading={setActive.isPending}
-          onClick={() => switchTo(!livestream.isActive)}
-        >
-          {livestream.isActive ? 'Switch off' : 'Switch on'}
-        </Button>
+        {canManage && (
+          <>
+            <Link
+              to={paths.livestreamingSetup.href({ cameraId: camera.SIM_ICCID })}
+              className={buttonClassName({ variant: 'secondary' })}
+            >
+              Edit schedule
+            </Link>
+            <Button
+              variant={livestream.isActive ? 'danger' : 'primary'}
+              isLoading={setActive.isPending}
+              onClick={() => switchTo(!livestream.isActive)}
+            >
+              {livestream.isActive ? 'Switch off' : 'Switch on'}
+            </Button>
+          </>
+        )}
         <Button variant="secondary" onClick={() => void copyCode()} aria-live="polite">
           {copyLabel}
         </Button>

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import { toast } from '../../../lib/toast.tsx';
-import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import { jsonResponse, mockFetch, ownerAccess, renderRoute } from '../../../test/test-utils.tsx';
 
 const farmyard: LivestreamCamera = {
   SIM_ICCID: '8944110000001030001',
@@ -68,6 +68,7 @@ function mockLivestreamApi(options: ApiOptions = {}) {
             role: 'customer',
             customerId: 'c1',
             impersonation: null,
+            access: ownerAccess(),
           },
         });
       case '/api/livestreaming/cameras':

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import { toast } from '../../../lib/toast.tsx';
-import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import { jsonResponse, mockFetch, ownerAccess, renderRoute } from '../../../test/test-utils.tsx';
 
 const livestream: LivestreamSummary = {
   publicId: 'ls_abcdefghijklmnopqrstuv',
@@ -54,6 +54,7 @@ function mockApi(options: { showcase: object; cameras?: LivestreamCamera[]; demo
             role: 'customer',
             customerId: 'c1',
             impersonation: null,
+            access: ownerAccess(),
           },
         });
       case '/api/livestreaming/showcase':

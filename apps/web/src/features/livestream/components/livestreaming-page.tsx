@@ -3,6 +3,7 @@ import { buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useAbilities } from '../../../lib/access.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDemoCamera } from '../api/demo-camera.ts';
 import { useShowcase } from '../api/showcase.ts';
@@ -36,6 +37,8 @@ const benefits = [
 
 /** Livestreaming marketing page (/livestreaming, docs/requirements.md#screens). */
 export function LivestreamingPage() {
+  // Setting up is for whoever may manage cameras (user-data access.can); a Viewer watches.
+  const canSetUp = useAbilities().manageCameras;
   return (
     <div className={styles.page}>
       <DemoCameraNotice />
@@ -47,9 +50,11 @@ export function LivestreamingPage() {
             at the hours and on the days you choose. Your website plays the latest clip on a loop,
             so visitors always see the farm as it is today.
           </p>
-          <Link to={paths.livestreamingSetup.href()} className={buttonClassName({})}>
-            Set Up Livestream
-          </Link>
+          {canSetUp && (
+            <Link to={paths.livestreamingSetup.href()} className={buttonClassName({})}>
+              Set Up Livestream
+            </Link>
+          )}
         </div>
         <LiveDemo />
       </section>
@@ -117,11 +122,13 @@ export function LivestreamingPage() {
         </video>
       </section>
 
-      <div>
-        <Link to={paths.livestreamingSetup.href()} className={buttonClassName({})}>
-          Set Up Livestream
-        </Link>
-      </div>
+      {canSetUp && (
+        <div>
+          <Link to={paths.livestreamingSetup.href()} className={buttonClassName({})}>
+            Set Up Livestream
+          </Link>
+        </div>
+      )}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import type { AccountAccess } from '@farmcam/contract';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -5,7 +6,13 @@ import { authStore } from '../../../lib/auth-store.ts';
 import { plansQueryOptions } from '../../dashboard/api/get-plans.ts';
 import { invoicesQueryOptions } from '../../invoices/api/fetch-invoices.ts';
 import { toast } from '../../../lib/toast.tsx';
-import { jsonResponse, mockFetch, renderRoute } from '../../../test/test-utils.tsx';
+import {
+  jsonResponse,
+  memberAccess,
+  mockFetch,
+  ownerAccess,
+  renderRoute,
+} from '../../../test/test-utils.tsx';
 
 const plan = (overrides: Record<string, unknown>) => ({
   product_id: 'prod_light',
@@ -57,7 +64,12 @@ const plansFromHeavy = [
 ];
 
 function mockBillingApi(
-  options: { switchStatus?: number; fromHeavy?: boolean; switchRefusal?: string } = {},
+  options: {
+    switchStatus?: number;
+    fromHeavy?: boolean;
+    switchRefusal?: string;
+    access?: AccountAccess;
+  } = {},
 ) {
   return mockFetch((url, init) => {
     if (url.pathname === '/api/auth/user-data') {
@@ -67,6 +79,7 @@ function mockBillingApi(
           role: 'customer',
           customerId: 'c1',
           impersonation: null,
+          access: options.access ?? ownerAccess(),
         },
       });
     }
@@ -132,6 +145,26 @@ describe('Manage plan', () => {
   beforeEach(() => {
     vi.spyOn(toast, 'success').mockImplementation(() => undefined);
     vi.spyOn(toast, 'error').mockImplementation(() => undefined);
+  });
+
+  it('shows a Manager the plans and the pause, but neither cards nor payment details', async () => {
+    authStore.signIn('manager-token');
+    const fetchMock = mockBillingApi({ access: memberAccess('manager') });
+    renderRoute('/subscription/cus_1');
+
+    expect(await screen.findByRole('button', { name: 'Pause subscription' })).toBeDefined();
+    expect((await screen.findAllByRole('button', { name: /Switch plan/ })).length).toBeGreaterThan(
+      0,
+    );
+    expect(screen.getByRole('heading', { name: 'Pause' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Update payment details' })).toBeNull();
+    expect(screen.queryByText(/4444/)).toBeNull();
+    // Not even asked for: the server would refuse, and the client would toast it.
+    expect(
+      fetchMock.mock.calls.some(([url]) =>
+        String(url).includes('/api/billing/all-payment-methods'),
+      ),
+    ).toBe(false);
   });
 
   it('shows the plans with their badges and the cards with brand, last 4 and expiry', async () => {

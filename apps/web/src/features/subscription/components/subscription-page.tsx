@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useAbilities } from '../../../lib/access.ts';
 import { ApiError, errorMessage, toastFailure } from '../../../lib/api-client.ts';
 import { formatDay } from '@farmcam/contract/rules';
 import { toast } from '../../../lib/toast.tsx';
@@ -37,7 +38,7 @@ export function SubscriptionPage() {
   const { stripeId = '' } = useParams();
   const navigate = useNavigate();
   const plans = useEligiblePlans(stripeId);
-  const paymentMethods = usePaymentMethods(stripeId);
+  const abilities = useAbilities();
   const changePlan = useChangePlan();
   const portal = useOpenBillingPortal();
   const [chosenPlan, setChosenPlan] = useState<EligiblePlan | null>(null);
@@ -94,16 +95,9 @@ export function SubscriptionPage() {
         )}
       </Card>
 
-      <Card title="Payment methods">
-        {paymentMethods.isPending ? (
-          <Loader label="Loading payment methods…" />
-        ) : paymentMethods.isError ? (
-          <p role="alert" className={styles.error}>
-            {errorMessage(paymentMethods.error, 'Could not load the payment methods.')}
-          </p>
-        ) : (
-          <PaymentMethodsList methods={paymentMethods.data} />
-        )}
+      {/* Payments are the owner's (user-data access.can); a Manager sees the plans and the pause. */}
+      <Card title={abilities.manageBilling ? 'Payment methods' : 'Pause'}>
+        {abilities.manageBilling && <PaymentMethods stripeId={stripeId} />}
         {scheduledPause && (
           <p className={styles.notice} role="status">
             Pause scheduled from {formatDay(scheduledPause.startDate)} until{' '}
@@ -111,17 +105,21 @@ export function SubscriptionPage() {
           </p>
         )}
         <div className={styles.pageActions}>
-          <Button onClick={() => portal.open(stripeId)} isLoading={portal.isPending}>
-            Update payment details
-          </Button>
-          <Button
-            variant="secondary"
-            onClick={() => setIsPauseOpen(true)}
-            disabled={status === 'canceled'}
-          >
-            Pause subscription
-          </Button>
-          {scheduledPause && (
+          {abilities.manageBilling && (
+            <Button onClick={() => portal.open(stripeId)} isLoading={portal.isPending}>
+              Update payment details
+            </Button>
+          )}
+          {abilities.manageCameras && (
+            <Button
+              variant="secondary"
+              onClick={() => setIsPauseOpen(true)}
+              disabled={status === 'canceled'}
+            >
+              Pause subscription
+            </Button>
+          )}
+          {scheduledPause && abilities.manageCameras && (
             <Button variant="secondary" onClick={() => setIsCancelPauseOpen(true)}>
               Cancel scheduled pause
             </Button>
@@ -158,4 +156,18 @@ export function SubscriptionPage() {
       />
     </div>
   );
+}
+
+/** The saved cards; asked for only when the person may see payments. */
+function PaymentMethods({ stripeId }: { stripeId: string }) {
+  const paymentMethods = usePaymentMethods(stripeId);
+  if (paymentMethods.isPending) return <Loader label="Loading payment methods…" />;
+  if (paymentMethods.isError) {
+    return (
+      <p role="alert" className={styles.error}>
+        {errorMessage(paymentMethods.error, 'Could not load the payment methods.')}
+      </p>
+    );
+  }
+  return <PaymentMethodsList methods={paymentMethods.data} />;
 }

@@ -1,0 +1,128 @@
+/**
+ * The Team screen's work (docs/decisions/091): the owner's list of members, changing a member's
+ * role, cameras or last day, and removing them (their sessions end at once); inviting is
+ * invitations.service.ts. Every change is recorded in the account's activity (decision 092).
+ */
+import type { MemberResponse, TeamResponse, updateMemberBody } from '@farmcam/contract';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import { notFound } from '../../errors.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { runIdempotent } from '../../lib/idempotency.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { Mailer } from '../../providers/mail/mail.ts';
+import { defaultNickname } from '../activation/fulfilment.service.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import { createInvitationsService } from './invitations.service.ts';
+import { membersRepository as repository } from './members.repository.ts';
+import { createTeamKernel, teamMessages, type TeamActor } from './team-kernel.ts';
+
+export { teamMessages, teamPolicy, type TeamActor } from './team-kernel.ts';
+
+export function createMembersService(deps: {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  auth: AuthService;
+  publicUrl: string;
+}) {
+  const { db, clock, auth } = deps;
+  const kernel = createTeamKernel({ db, clock });
+  const { toTeamMembers, memberResponse, checkedAccess, requireMember, auditOf, accessDetails } =
+    kernel;
+  const invitations = createInvitationsService({ ...deps, kernel });
+
+  return {
+    async team(customerId: string): Promise<TeamResponse> {
+      const members = await repository.listCurrentMembers(db, customerId);
+      const cameras = await repository.listAccountCameras(db, customerId);
+      return {
+        members: await toTeamMembers(db, members),
+        cameras: cameras.map((camera) => ({
+          iccid: camera.iccid,
+          nickname: camera.nickname ?? defaultNickname(camera.iccid),
+        })),
+      };
+    },
+
+    async update(
+      actor: TeamActor,
+      customerId: string,
+      memberId: string,
+      body: z.output<typeof updateMemberBody>,
+      idempotencyKey: string | undefined,
+    ): Promise<MemberResponse> {
+      return runIdempotent(
+        { db, clock },
+        { scope: `team-update:${customerId}:${memberId}`, key: idempotencyKey, request: body },
+        async () => {
+          const access = await checkedAccess(db, customerId, {
+            role: body.role,
+            allCameras: body.allCameras,
+            iccids: body.iccids,
+            accessUntil: body.accessUntil,
+          });
+          let tokenHashes: string[] = [];
+          const response = await db.transaction(async (transaction) => {
+            await requireMember(transaction, customerId, memberId);
+            const member = await repository.updateMember(transaction, memberId, {
+              role: access.role,
+              allCameras: access.allCameras,
+              accessUntil: access.accessUntil,
+              updatedAt: clock.now(),
+            });
+            await repository.replaceMemberCameras(transaction, memberId, access.iccids);
+            await writeAudit(transaction, {
+              ...auditOf(actor),
+              action: 'member.updated',
+              subjectType: 'member',
+              subjectId: memberId,
+              details: accessDetails(member, access.iccids),
+            });
+            // Their sessions are read again with the new access (the NOTIFY tells the others).
+            tokenHashes = await auth.memberSessionHashes(transaction, memberId);
+            return memberResponse(transaction, member);
+          });
+          auth.forgetSessions(tokenHashes);
+          return response;
+        },
+      );
+    },
+
+    /** Removes the member: their sessions end at once and their links stop working. */
+    async remove(actor: TeamActor, customerId: string, memberId: string): Promise<void> {
+      const now = clock.now();
+      const tokenHashes = await db.transaction(async (transaction) => {
+        const current = await repository.findCurrentMember(transaction, customerId, memberId);
+        if (!current) {
+          // Removing again (a retry) changes nothing.
+          const found = await repository.findMember(transaction, memberId);
+          if (found?.member.customerId === customerId && found.member.removedAt) return [];
+          throw notFound(teamMessages.memberNotFound);
+        }
+        const member = await repository.updateMember(transaction, memberId, {
+          removedAt: now,
+          updatedAt: now,
+        });
+        await repository.voidOpenInvitations(transaction, memberId, now);
+        await repository.voidMemberLoginTokens(transaction, memberId, now);
+        const revoked = await auth.revokeMemberSessions(transaction, memberId);
+        await writeAudit(transaction, {
+          ...auditOf(actor),
+          action: 'member.removed',
+          subjectType: 'member',
+          subjectId: memberId,
+          details: { email: member.email, role: member.role, sessionsEnded: revoked.length },
+        });
+        return revoked;
+      });
+      auth.forgetSessions(tokenHashes);
+    },
+
+    ...invitations,
+  };
+}
+
+export type MembersService = ReturnType<typeof createMembersService>;
