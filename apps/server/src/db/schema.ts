@@ -111,6 +111,8 @@ export const accountMembers = pgTable(
     role: text('role', { enum: memberRoles }).notNull(),
     /** True: every camera of the account, now and later. False: only account_member_cameras. */
     allCameras: boolean('all_cameras').notNull().default(true),
+    /** Opted in to the camera alert e-mails (silence, no clips) of the cameras they reach. */
+    cameraAlerts: boolean('camera_alerts').notNull().default(false),
     accessUntil: timestamp('access_until', { withTimezone: true }),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     removedAt: timestamp('removed_at', { withTimezone: true }),
@@ -278,6 +280,11 @@ export const sims = pgTable(
     nickname: text('nickname'),
     activatedAt: timestamp('activated_at', { withTimezone: true }),
     terminatedAt: timestamp('terminated_at', { withTimezone: true }),
+    /**
+     * Local SIM platform only: the camera has sent no data and its router no report since then
+     * (power or signal lost), so silence alerts can be tried without a real camera. Null: live.
+     */
+    localSilentSince: timestamp('local_silent_since', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -647,6 +654,10 @@ export const livestreams = pgTable('livestreams', {
   configuredAt: timestamp('configured_at', { withTimezone: true }),
   /** When the schedule was last switched on: the 10-day "seen on a website" grace starts here. */
   activatedAt: timestamp('activated_at', { withTimezone: true }),
+  /** When the owner was warned (day 7) that the unused livestream will be switched off. */
+  switchOffWarnedAt: timestamp('switch_off_warned_at', { withTimezone: true }),
+  /** When the owner was e-mailed that scheduled clips stopped arriving; cleared by the next clip. */
+  noClipAlertedAt: timestamp('no_clip_alerted_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -855,4 +866,195 @@ export const instances = pgTable(
     goneAt: timestamp('gone_at', { withTimezone: true }),
   },
   (table) => [index('instances_heartbeat_idx').on(table.heartbeatAt)],
+);
+
+// ── Cameras that watch themselves (docs/decisions/094) ────────────────────────────────────
+
+/** What the customer chose for one camera's alerts and protection; no row: the defaults. */
+export const cameraWatchSettings = pgTable('camera_watch_settings', {
+  simIccid: text('sim_iccid')
+    .primaryKey()
+    .references(() => sims.iccid, { onDelete: 'cascade' }),
+  /** Hours without data and without a router report before a silence alert; null: off. */
+  silenceHours: integer('silence_hours').default(6),
+  /** Share of the plan's data (1-99) e-mailed before the 100 % alert; null: only at 100 %. */
+  dataAlertPercent: integer('data_alert_percent').default(80),
+  /** Bar the SIM's data (through the SIM platform) once the plan's allowance is used. */
+  pauseDataAtAllowance: boolean('pause_data_at_allowance').notNull().default(false),
+  /** Hours a scheduled livestream may deliver no clip before the owner is e-mailed; null: off. */
+  noClipHours: integer('no_clip_hours'),
+  updatedAt: updatedAt(),
+});
+
+/** When a camera was last heard: its SIM used data, its router reported (the sync job). */
+export const cameraHeartbeats = pgTable('camera_heartbeats', {
+  simIccid: text('sim_iccid')
+    .primaryKey()
+    .references(() => sims.iccid, { onDelete: 'cascade' }),
+  lastDataAt: timestamp('last_data_at', { withTimezone: true }),
+  lastReportAt: timestamp('last_report_at', { withTimezone: true }),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A camera's silence, from when it was last heard until it was heard again. At most one open
+ * (ended_at null) per SIM, so an alert goes out once however many processes look.
+ */
+export const cameraSilences = pgTable(
+  'camera_silences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    simIccid: text('sim_iccid')
+      .notNull()
+      .references(() => sims.iccid, { onDelete: 'cascade' }),
+    /** When the camera was last heard before it went silent. */
+    silentSince: timestamp('silent_since', { withTimezone: true }).notNull(),
+    detectedAt: timestamp('detected_at', { withTimezone: true }).notNull().defaultNow(),
+    alertedAt: timestamp('alerted_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    recoveryAlertedAt: timestamp('recovery_alerted_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('camera_silences_open_idx')
+      .on(table.simIccid)
+      .where(sql`ended_at is null`),
+    index('camera_silences_sim_idx').on(table.simIccid, table.silentSince),
+  ],
+);
+
+/** Budget protection: a SIM's data barred for a month once its allowance was used, or resumed. */
+export const dataCaps = pgTable(
+  'data_caps',
+  {
+    simIccid: text('sim_iccid')
+      .notNull()
+      .references(() => sims.iccid, { onDelete: 'cascade' }),
+    /** YYYY-MM (UK). */
+    month: text('month').notNull(),
+    cappedAt: timestamp('capped_at', { withTimezone: true }),
+    /** The customer chose "resume until the end of the month": not barred again this month. */
+    resumedAt: timestamp('resumed_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.simIccid, table.month] })],
+);
+
+/** Account-wide alerts: a monthly spend the owner wants to hear about (minor units). */
+export const accountAlertSettings = pgTable('account_alert_settings', {
+  customerId: uuid('customer_id')
+    .primaryKey()
+    .references(() => customers.id, { onDelete: 'cascade' }),
+  monthlySpendAlertMinor: integer('monthly_spend_alert_minor'),
+  currency: text('currency').notNull().default('GBP'),
+  updatedAt: updatedAt(),
+});
+
+/** Spend alerts sent: once per account per month. */
+export const spendAlerts = pgTable(
+  'spend_alerts',
+  {
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** YYYY-MM (UK). */
+    month: text('month').notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.customerId, table.month] })],
+);
+
+export const livestreamLinkKinds = ['link', 'embed'] as const;
+
+/**
+ * A public way in to a livestream: a link to share (with an expiry) or an embed code for listed
+ * websites. The livestream's own publicId keeps working for codes already on websites.
+ */
+export const livestreamLinks = pgTable(
+  'livestream_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    livestreamId: uuid('livestream_id')
+      .notNull()
+      .references(() => livestreams.id, { onDelete: 'cascade' }),
+    /** Unguessable id in the link or embed code. */
+    token: text('token').notNull().unique(),
+    kind: text('kind', { enum: livestreamLinkKinds }).notNull(),
+    label: text('label').notNull(),
+    /** Website hosts an embed code may play on (Origin/Referer); empty: any site. */
+    allowedDomains: text('allowed_domains')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The link this one re-issued (revoked when this one was made). */
+    replacesId: uuid('replaces_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('livestream_links_livestream_idx').on(table.livestreamId)],
+);
+
+/** Views per link (or the livestream's own code: link_id null → subject), day and site. */
+export const livestreamLinkViews = pgTable(
+  'livestream_link_views',
+  {
+    /** A livestream_links.id, or `stream:<livestream id>` for the livestream's own code. */
+    subject: text('subject').notNull(),
+    livestreamId: uuid('livestream_id')
+      .notNull()
+      .references(() => livestreams.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    siteHost: text('site_host').notNull(),
+    views: integer('views').notNull().default(0),
+    /** Plays refused on this site (not on the list, expired, revoked). */
+    refused: integer('refused').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.subject, table.day, table.siteHost] })],
+);
+
+/** Viewers counted once per subject and day: a keyed hash of address and browser, no raw IP. */
+export const livestreamViewerDays = pgTable(
+  'livestream_viewer_days',
+  {
+    subject: text('subject').notNull(),
+    day: date('day').notNull(),
+    viewerHash: text('viewer_hash').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.subject, table.day, table.viewerHash] })],
+);
+
+export const timelapseStatuses = ['building', 'ready', 'failed', 'empty'] as const;
+
+/** One camera-day's timelapse, built from that day's scheduled clips (worker job). */
+export const timelapses = pgTable(
+  'timelapses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    livestreamId: uuid('livestream_id')
+      .notNull()
+      .references(() => livestreams.id, { onDelete: 'cascade' }),
+    simIccid: text('sim_iccid')
+      .notNull()
+      .references(() => sims.iccid, { onDelete: 'cascade' }),
+    /** The UK day it covers (YYYY-MM-DD). */
+    day: date('day').notNull(),
+    status: text('status', { enum: timelapseStatuses }).notNull(),
+    storageKey: text('storage_key'),
+    clipCount: integer('clip_count').notNull().default(0),
+    frameCount: integer('frame_count').notNull().default(0),
+    durationMs: integer('duration_ms'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    /** CPU time ffmpeg used to build it (user + system), for the bench and operators. */
+    cpuMs: integer('cpu_ms'),
+    error: text('error'),
+    /** The process building it while 'building' (instances.id). */
+    claimedBy: uuid('claimed_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('timelapses_livestream_day_idx').on(table.livestreamId, table.day),
+    index('timelapses_sim_day_idx').on(table.simIccid, table.day),
+  ],
 );
