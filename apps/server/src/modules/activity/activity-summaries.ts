@@ -84,6 +84,44 @@ export const activityActions = {
     },
   },
 
+  // Silence alerts (decision 094): the system's watch on each camera, and its settings.
+  'camera.silent': {
+    category: 'cameras',
+    summary: (details) => {
+      const name = quoted(details.name);
+      const hours = count(details.hours);
+      return sentence(
+        name ? `${name} went silent` : 'A camera went silent',
+        hours !== null ? `(no data for ${hours} hour${hours === 1 ? '' : 's'})` : null,
+      );
+    },
+  },
+  'camera.heard-again': {
+    category: 'cameras',
+    summary: (details) => {
+      const name = quoted(details.name);
+      const outage = text(details.outage);
+      return sentence(
+        name ? `${name} came back` : 'A camera came back',
+        outage ? `after ${outage}` : null,
+      );
+    },
+  },
+  'camera.alert-settings': {
+    category: 'cameras',
+    summary: (details) => {
+      const name = quoted(details.name);
+      return name ? `Changed the alerts of ${name}` : "Changed a camera's alerts";
+    },
+  },
+  'member.camera-alerts': {
+    category: 'team',
+    summary: (details) =>
+      details.cameraAlerts === true
+        ? 'Turned camera alert e-mails on for themselves'
+        : 'Turned camera alert e-mails off for themselves',
+  },
+
   // Plans: changes, pauses, renewals.
   'billing.plan_changed': {
     category: 'plans',
