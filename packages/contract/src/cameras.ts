@@ -125,6 +125,13 @@ export const camera = z.object({
     .string()
     .nullable()
     .describe('Why the plan cannot be switched now (e.g. a scheduled pause); null when it can'),
+  silence: z
+    .object({
+      since: z.string().describe('When the camera was last heard (ISO instant)'),
+      hours: z.number().int().describe('Whole hours since then'),
+    })
+    .nullable()
+    .describe('The camera has sent no data and no router report for its alert time (decision 094)'),
 });
 export type Camera = z.infer<typeof camera>;
 

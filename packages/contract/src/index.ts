@@ -8,3 +8,4 @@ export * from './cameras.ts';
 export * from './livestream.ts';
 export * from './activation.ts';
 export * from './team.ts';
+export * from './camera-alerts.ts';

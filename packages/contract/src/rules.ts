@@ -87,3 +87,36 @@ export function formatDay(value: string | Date): string {
 /** Text made safe inside HTML, in element content and in quoted attributes alike. */
 export const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/**
+ * A camera's alert settings (decision 094): hours of silence before an e-mail (the choices the
+ * form offers; any whole hour in the range is accepted), the share of the plan's data e-mailed
+ * before 100 %, hours without a clip before the livestream alert.
+ */
+export const cameraAlertLimits = {
+  silenceHours: { min: 1, max: 72, choices: [1, 2, 3, 6, 12, 24, 48] as const, default: 6 },
+  dataAlertPercent: { min: 50, max: 99 },
+  noClipHours: { min: 1, max: 72 },
+} as const;
+
+/** An outage's length as a farmer says it: "8 hours 12 minutes", "45 minutes", "2 days 3 hours". */
+export function formatOutage(milliseconds: number): string {
+  const minutes = Math.max(0, Math.floor(milliseconds / 60_000));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  const part = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (days > 0) return [part(days, 'day'), hours > 0 ? part(hours, 'hour') : ''].join(' ').trim();
+  if (hours > 0) return [part(hours, 'hour'), rest > 0 ? part(rest, 'minute') : ''].join(' ').trim();
+  return part(rest, 'minute');
+}
+
+const ukClockFormat = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/London',
+});
+
+/** An instant's UK wall-clock time, "07:12". */
+export const formatUkTime = (value: string | Date): string =>
+  ukClockFormat.format(typeof value === 'string' ? new Date(value) : value);

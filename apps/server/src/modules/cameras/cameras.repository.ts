@@ -19,6 +19,8 @@ export interface CameraRow {
   product_name: string | null;
   data_allowance_gb: number | null;
   month_bytes: number;
+  /** The open silence's start (decision 094), as epoch milliseconds; null when heard. */
+  silent_since_ms: number | null;
 }
 
 /**
@@ -65,7 +67,11 @@ export const camerasRepository = {
     month: string,
   ): Promise<CameraRow[]> => {
     const [result] = await queryRows<{
-      plans: { prices: Record<string, PlanTuple> | null; cameras: CameraTuple[] };
+      plans: {
+        prices: Record<string, PlanTuple> | null;
+        cameras: CameraTuple[];
+        silences: Record<string, number> | null;
+      };
     }>(
       executor,
       sql`
@@ -94,6 +100,11 @@ export const camerasRepository = {
           join products pr on pr.id = p.product_id
           where p.id in (select price_id from subs)
         ),
+        'silences', (
+          select json_object_agg(sim_iccid, floor(date_part('epoch', silent_since) * 1000))
+          from camera_silences
+          where ended_at is null and sim_iccid = any(array(select iccid from cams))
+        ),
         'cameras', coalesce((
           select json_agg(json_build_array(
             c.iccid, c.nickname, c.state, c.is_barred, c.billing_customer_id,
@@ -110,6 +121,7 @@ export const camerasRepository = {
     );
     if (!result) return [];
     const prices = result.plans.prices ?? {};
+    const silences = result.plans.silences ?? {};
     return result.plans.cameras.map((camera): CameraRow => {
       // A subscription always has a price (foreign key), and a price its product.
       const plan = camera[11] === null ? undefined : prices[camera[11]];
@@ -129,6 +141,7 @@ export const camerasRepository = {
         product_name: plan?.[1] ?? null,
         data_allowance_gb: plan?.[2] ?? null,
         month_bytes: camera[12],
+        silent_since_ms: silences[camera[0]] ?? null,
       };
     });
   },

@@ -156,6 +156,13 @@ export function createCamerasService({
       // The switch's own rule: never offered while it would be refused (decision 081).
       canSwitch: switchRefused === null,
       switchReason: switchRefused,
+      silence:
+        row.silent_since_ms === null
+          ? null
+          : {
+              since: new Date(Number(row.silent_since_ms)).toISOString(),
+              hours: Math.floor((now.getTime() - Number(row.silent_since_ms)) / 3_600_000),
+            },
     };
     return {
       camera,

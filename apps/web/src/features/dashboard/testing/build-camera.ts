@@ -30,6 +30,7 @@ export function buildCamera(overrides: Partial<Camera> = {}): Camera {
     pauseReason: null,
     canSwitch: true,
     switchReason: null,
+    silence: null,
     ...overrides,
   };
 }
