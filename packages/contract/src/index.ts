@@ -9,3 +9,4 @@ export * from './livestream.ts';
 export * from './activation.ts';
 export * from './team.ts';
 export * from './camera-alerts.ts';
+export * from './livestream-links.ts';
