@@ -95,6 +95,12 @@ const environmentSchema = z.object({
     .min(397, 'ACTIVITY_RETENTION_DAYS must keep at least 13 months (397 days)')
     .max(36500)
     .default(400),
+  TIMELAPSE_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1, 'TIMELAPSE_RETENTION_DAYS must keep timelapses at least 1 day')
+    .max(3650)
+    .default(30),
   COVERAGE: z.enum(['bundled', 'ofcom']).default('bundled'),
   OFCOM_API_URL: z.url().default('https://api-proxy.ofcom.org.uk'),
   OFCOM_API_KEY: z.string().min(1).optional(),
@@ -209,6 +215,8 @@ export interface Config {
   plansCacheSeconds: number;
   /** How long the audit log (the accounts' activity logs) is kept: at least 13 months (decision 092). */
   activityRetentionDays: number;
+  /** Days each camera's daily timelapse is kept (decision 097). */
+  timelapseRetentionDays: number;
   /** Where postcode signal coverage comes from: the bundled demo dataset or Ofcom's API. */
   coverage: { mode: 'bundled' } | { mode: 'ofcom'; apiUrl: string; apiKey: string };
   /** The business named on the local engine's invoices (docs/decisions/026). */
@@ -384,6 +392,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         : { mode: 'local' },
     plansCacheSeconds: env.PLANS_CACHE_SECONDS,
     activityRetentionDays: env.ACTIVITY_RETENTION_DAYS,
+    timelapseRetentionDays: env.TIMELAPSE_RETENTION_DAYS,
     coverage:
       env.COVERAGE === 'ofcom'
         ? {
