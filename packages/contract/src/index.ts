@@ -10,3 +10,4 @@ export * from './activation.ts';
 export * from './team.ts';
 export * from './camera-alerts.ts';
 export * from './livestream-links.ts';
+export * from './timelapse.ts';
