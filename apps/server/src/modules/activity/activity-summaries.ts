@@ -254,6 +254,36 @@ export const activityActions = {
         : 'Sent the livestream code by e-mail';
     },
   },
+  'livestream.link-create': {
+    category: 'livestream',
+    summary: (details) => {
+      const label = text(details.label);
+      const what = details.kind === 'embed' ? 'an embed code' : 'a public link';
+      return label
+        ? `Made ${what} for the livestream: ${label}`
+        : `Made ${what} for the livestream`;
+    },
+  },
+  'livestream.link-revoke': {
+    category: 'livestream',
+    summary: (details) => {
+      const label = text(details.label);
+      const what = details.kind === 'embed' ? 'an embed code' : 'a public link';
+      return label
+        ? `Switched off ${what} of the livestream: ${label}`
+        : `Switched off ${what} of the livestream`;
+    },
+  },
+  'livestream.link-reissue': {
+    category: 'livestream',
+    summary: (details) => {
+      const label = text(details.label);
+      const what = details.kind === 'embed' ? 'an embed code' : 'a public link';
+      return label
+        ? `Re-issued ${what} of the livestream with a new address: ${label}`
+        : `Re-issued ${what} of the livestream with a new address`;
+    },
+  },
 
   // Team (members, written by modules/members).
   'member.invited': {
