@@ -127,6 +127,24 @@ const routes: Record<string, Row> = {
       nickname: 'Top gate',
     })),
   },
+  'GET /api/cameras/alert-settings/:iccid': {
+    rule: read(true),
+    request: get(`/api/cameras/alert-settings/${thisIccid}`),
+  },
+  'PUT /api/cameras/alert-settings/:iccid': {
+    // The defaults again: nothing changes.
+    rule: cameraChange,
+    request: () => ({
+      method: 'PUT' as const,
+      url: `/api/cameras/alert-settings/${thisIccid}`,
+      payload: {
+        silenceHours: 6,
+        dataAlertPercent: 80,
+        pauseDataAtAllowance: false,
+        noClipHours: null,
+      },
+    }),
+  },
   'GET /api/data-usage/:iccid': {
     rule: read(true),
     request: get(`/api/data-usage/${thisIccid}?startDate=2026-03-01&endDate=2026-03-10`),
@@ -329,6 +347,21 @@ const routes: Record<string, Row> = {
     }),
     otherCustomer: 404,
   },
+  'GET /api/team/me/camera-alerts': {
+    rule: read(false),
+    request: get('/api/team/me/camera-alerts'),
+    otherCustomer: 'ok',
+  },
+  'PUT /api/team/me/camera-alerts': {
+    // Each person's own choice: off for a member who has it off, the owner's stays on.
+    rule: read(false),
+    request: () => ({
+      method: 'PUT' as const,
+      url: '/api/team/me/camera-alerts',
+      payload: { cameraAlerts: false },
+    }),
+    otherCustomer: 'ok',
+  },
   'POST /api/team/accept-invitation': {
     kind: 'public',
     why: 'the e-mailed invitation is the key (no session yet)',
@@ -398,6 +431,18 @@ const routes: Record<string, Row> = {
   'GET /dev/mail': { kind: 'internal', why: 'development mail viewer' },
   'GET /dev/mail.css': { kind: 'internal', why: 'development mail viewer' },
   'GET /dev/mail/:id': { kind: 'internal', why: 'development mail viewer' },
+  'POST /dev/cameras/:iccid/silence': {
+    kind: 'internal',
+    why: 'development only, local SIM platform: makes a camera silent (decision 094)',
+  },
+  'DELETE /dev/cameras/:iccid/silence': {
+    kind: 'internal',
+    why: 'development only, local SIM platform: a silent camera live again',
+  },
+  'POST /dev/camera-watch/run': {
+    kind: 'internal',
+    why: 'development only, local SIM platform: runs the sync and the silence detection',
+  },
   'POST /api/stripe/webhook': { kind: 'internal', why: "Stripe's signature" },
 };
 

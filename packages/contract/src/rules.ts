@@ -107,7 +107,8 @@ export function formatOutage(milliseconds: number): string {
   const rest = minutes % 60;
   const part = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
   if (days > 0) return [part(days, 'day'), hours > 0 ? part(hours, 'hour') : ''].join(' ').trim();
-  if (hours > 0) return [part(hours, 'hour'), rest > 0 ? part(rest, 'minute') : ''].join(' ').trim();
+  if (hours > 0)
+    return [part(hours, 'hour'), rest > 0 ? part(rest, 'minute') : ''].join(' ').trim();
   return part(rest, 'minute');
 }
 

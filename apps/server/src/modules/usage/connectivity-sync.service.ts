@@ -5,7 +5,7 @@
  */
 import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { dailyUsage, routerStatus, sims } from '../../db/schema.ts';
+import { cameraHeartbeats, dailyUsage, routerStatus, sims } from '../../db/schema.ts';
 import { dayMs, isoDay, previousDay } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
@@ -98,6 +98,15 @@ export async function syncFromPlatform(deps: {
       batch.has(router.iccid),
     );
 
+    // When each SIM was last heard (decision 094): its daily total grew since our copy of it,
+    // or its router reported. One read of our copy per batch, by primary key.
+    const heardFrom = await heartbeatsOf(db, { iccids, days: [yesterday, today], usage, now });
+    for (const router of routers) {
+      const heartbeat = heardFrom.get(router.iccid) ?? { lastDataAt: null, lastReportAt: null };
+      heartbeat.lastReportAt = router.reportedAt;
+      heardFrom.set(router.iccid, heartbeat);
+    }
+
     await db.transaction(async (transaction) => {
       for (const platformSim of changed) {
         await transaction
@@ -145,6 +154,27 @@ export async function syncFromPlatform(deps: {
             },
           });
       }
+      if (heardFrom.size > 0) {
+        await transaction
+          .insert(cameraHeartbeats)
+          .values(
+            [...heardFrom].map(([simIccid, heartbeat]) => ({
+              simIccid,
+              ...heartbeat,
+              updatedAt: now,
+            })),
+          )
+          .onConflictDoUpdate({
+            target: cameraHeartbeats.simIccid,
+            set: {
+              lastDataAt: sql`coalesce(excluded.last_data_at, ${cameraHeartbeats.lastDataAt})`,
+              lastReportAt: sql`greatest(excluded.last_report_at, ${cameraHeartbeats.lastReportAt})`,
+              updatedAt: sql`excluded.updated_at`,
+            },
+            // Nothing new heard (the same report again): no write.
+            setWhere: sql`excluded.last_data_at is not null or excluded.last_report_at is distinct from ${cameraHeartbeats.lastReportAt}`,
+          });
+      }
     });
     summary.simsChecked += ours.length;
     summary.simsChanged += changed.length;
@@ -152,6 +182,36 @@ export async function syncFromPlatform(deps: {
     if (ours.length < batchSize) break;
   }
   return summary;
+}
+
+interface Heartbeat {
+  lastDataAt: Date | null;
+  lastReportAt: Date | null;
+}
+
+/** The SIMs whose platform total of a day is above our copy's: they used data since the last sync. */
+async function heartbeatsOf(
+  db: Database,
+  query: {
+    iccids: string[];
+    days: string[];
+    usage: { iccid: string; day: string; bytes: number }[];
+    now: Date;
+  },
+): Promise<Map<string, Heartbeat>> {
+  const heard = new Map<string, Heartbeat>();
+  if (query.usage.length === 0) return heard;
+  const ours = await db
+    .select({ iccid: dailyUsage.simIccid, day: dailyUsage.day, bytes: dailyUsage.bytes })
+    .from(dailyUsage)
+    .where(and(inArray(dailyUsage.simIccid, query.iccids), inArray(dailyUsage.day, query.days)));
+  const known = new Map(ours.map((row) => [`${row.iccid}/${row.day}`, Number(row.bytes)]));
+  for (const row of query.usage) {
+    if (row.bytes > (known.get(`${row.iccid}/${row.day}`) ?? 0)) {
+      heard.set(row.iccid, { lastDataAt: query.now, lastReportAt: null });
+    }
+  }
+  return heard;
 }
 
 function simChanges(platformSim: PlatformSim, now: Date) {

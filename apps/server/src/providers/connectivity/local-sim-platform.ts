@@ -10,6 +10,8 @@
  *   motion by day), quieter weekends and noise. Paused, terminated and barred SIMs use nothing.
  * - Router status is a deterministic function of the SIM and the time: the signal drifts through
  *   the day and the week, and a SIM now and then moves to another network.
+ * - A SIM with `local_silent_since` plays a camera that lost power or signal: from then on it
+ *   uses no data and its router sends no new report (decision 094).
  */
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
@@ -139,6 +141,11 @@ export interface LocalSimPlatform extends ConnectivityPlatform {
   recordUsage(now?: Date): Promise<{ hoursRecorded: number; simsMetered: number }>;
   /** The provider's own decision to disable (or re-enable) a SIM. */
   setBarred(iccid: string, isBarred: boolean): Promise<PlatformSim>;
+  /**
+   * Makes the camera behind this SIM silent from `since` (no data used, no new router report,
+   * as when its power or signal is lost), or live again with null. Development and tests only.
+   */
+  setSilentSince(iccid: string, since: Date | null): Promise<void>;
 }
 
 export function createLocalSimPlatform(deps: {
@@ -198,13 +205,20 @@ export function createLocalSimPlatform(deps: {
       assertBatch(iccids);
       if (iccids.length === 0) return [];
       const rows = await db
-        .select({ iccid: sims.iccid })
+        .select({ iccid: sims.iccid, silentSince: sims.localSilentSince })
         .from(sims)
         .where(
           and(inArray(sims.iccid, [...iccids]), eq(sims.state, 'active'), eq(sims.isBarred, false)),
         );
       const now = clock.now();
-      return rows.map((row) => simulatedRouterStatus(row.iccid, now));
+      // A silent camera's router reports nothing new: the platform still has its last report,
+      // the one from before the silence began.
+      return rows.map((row) =>
+        simulatedRouterStatus(
+          row.iccid,
+          row.silentSince && row.silentSince < now ? new Date(row.silentSince.getTime() - 1) : now,
+        ),
+      );
     },
 
     async getDailyUsage({ iccids, from, to }) {
@@ -266,6 +280,15 @@ export function createLocalSimPlatform(deps: {
       return toPlatformSim(row);
     },
 
+    async setSilentSince(iccid, since) {
+      const [row] = await db
+        .update(sims)
+        .set({ localSilentSince: since, updatedAt: clock.now() })
+        .where(eq(sims.iccid, iccid))
+        .returning({ iccid: sims.iccid });
+      if (!row) throw notFound('The SIM platform does not know this SIM');
+    },
+
     async recordUsage(now = clock.now()) {
       const untilHour = Math.floor(now.getTime() / hourMs) * hourMs;
       return db.transaction(async (transaction) => {
@@ -294,6 +317,8 @@ export function createLocalSimPlatform(deps: {
           let perSim = bytesByDay.get(day);
           if (!perSim) bytesByDay.set(day, (perSim = new Map()));
           for (const sim of meteredSims) {
+            // A silent camera (no power, no signal) uses nothing from the hour it went silent.
+            if (sim.silentSince !== null && hour + hourMs > sim.silentSince) continue;
             const bytes = simulatedHourlyBytes(sim.iccid, sim.allowanceGb, hourStart);
             perSim.set(sim.iccid, (perSim.get(sim.iccid) ?? 0) + bytes);
           }
@@ -323,11 +348,16 @@ export function createLocalSimPlatform(deps: {
 /** Live, unbarred SIMs with the allowance of their current subscription's product. */
 async function meteredSimsWithAllowance(
   executor: Executor,
-): Promise<{ iccid: string; allowanceGb: number }[]> {
-  const rows = await queryRows<{ iccid: string; allowance_gb: number | null }>(
+): Promise<{ iccid: string; allowanceGb: number; silentSince: number | null }[]> {
+  const rows = await queryRows<{
+    iccid: string;
+    allowance_gb: number | null;
+    silent_since_ms: number | null;
+  }>(
     executor,
     sql`
-      select s.iccid, plan.data_allowance_gb as allowance_gb
+      select s.iccid, plan.data_allowance_gb as allowance_gb,
+        floor(date_part('epoch', s.local_silent_since) * 1000) as silent_since_ms
       from sims s
       left join lateral (
         select pr.data_allowance_gb
@@ -344,5 +374,6 @@ async function meteredSimsWithAllowance(
   return rows.map((row) => ({
     iccid: row.iccid,
     allowanceGb: Number(row.allowance_gb ?? defaultAllowanceGb),
+    silentSince: row.silent_since_ms === null ? null : Number(row.silent_since_ms),
   }));
 }

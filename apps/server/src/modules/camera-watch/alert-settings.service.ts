@@ -1,0 +1,144 @@
+/**
+ * A camera's alert settings (decision 094), stored here and read by each alert: silence (this
+ * module), the data share and the pause at the allowance (budget protection), hours without a
+ * clip (livestream). And each person's own choice to receive camera alert e-mails.
+ */
+import type { CameraAlertSettings, CameraAlertSettingsResponse } from '@farmcam/contract';
+import { cameraAlertLimits } from '@farmcam/contract/rules';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { accountMembers } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import { auditActorOf, writeAudit } from '../../lib/audit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Principal } from '../auth/auth.service.ts';
+import { hasAbility, type Access } from '../members/access.ts';
+import { requireOwnedSim } from '../ownership/ownership.ts';
+import { cameraWatchRepository, type WatchSettingsRow } from './camera-watch.repository.ts';
+
+/** A camera without a settings row has these (the table's defaults). */
+export const defaultAlertSettings: CameraAlertSettings = {
+  silenceHours: cameraAlertLimits.silenceHours.default,
+  dataAlertPercent: 80,
+  pauseDataAtAllowance: false,
+  noClipHours: null,
+};
+
+const settingsOf = (row: WatchSettingsRow | undefined): CameraAlertSettings =>
+  row
+    ? {
+        silenceHours: row.silenceHours,
+        dataAlertPercent: row.dataAlertPercent,
+        pauseDataAtAllowance: row.pauseDataAtAllowance,
+        noClipHours: row.noClipHours,
+      }
+    : defaultAlertSettings;
+
+export function createAlertSettingsService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function requireCamera(customerId: string, iccid: string) {
+    const sim = await requireOwnedSim(db, customerId, iccid);
+    if (sim.state === 'stock') throw notFound('Camera not found');
+    return sim;
+  }
+
+  return {
+    /** The camera's settings (the defaults without a row) and whether this person may change them. */
+    async getSettings(
+      customerId: string,
+      access: Access,
+      iccid: string,
+    ): Promise<CameraAlertSettingsResponse> {
+      await requireCamera(customerId, iccid);
+      const row = await cameraWatchRepository.findSettings(db, iccid);
+      return { ...settingsOf(row), canChange: hasAbility(access, 'manageCameras') };
+    },
+
+    async saveSettings(
+      principal: Principal,
+      customerId: string,
+      access: Access,
+      iccid: string,
+      settings: CameraAlertSettings,
+      context: { ip: string; userAgent?: string | undefined },
+    ): Promise<CameraAlertSettingsResponse> {
+      const now = clock.now();
+      const saved = await db.transaction(async (transaction) => {
+        const sim = await requireOwnedSim(transaction, customerId, iccid);
+        if (sim.state === 'stock') throw notFound('Camera not found');
+        const before = settingsOf(await cameraWatchRepository.findSettings(transaction, iccid));
+        const row = await cameraWatchRepository.saveSettings(transaction, iccid, settings, now);
+        const after = settingsOf(row);
+        if (JSON.stringify(before) !== JSON.stringify(after)) {
+          await writeAudit(transaction, {
+            ...auditActorOf(principal),
+            action: 'camera.alert-settings',
+            subjectType: 'sim',
+            subjectId: iccid,
+            details: { name: sim.nickname, before, after },
+            ip: context.ip,
+            userAgent: context.userAgent ?? null,
+          });
+        }
+        return after;
+      });
+      return { ...saved, canChange: hasAbility(access, 'manageCameras') };
+    },
+
+    /** Whether this person receives camera alert e-mails; the owner always does. */
+    async getMyCameraAlerts(customerId: string, access: Access) {
+      if (!access.memberId) return { cameraAlerts: true, isOwner: true };
+      const [member] = await db
+        .select({ cameraAlerts: accountMembers.cameraAlerts })
+        .from(accountMembers)
+        .where(
+          and(
+            eq(accountMembers.id, access.memberId),
+            eq(accountMembers.customerId, customerId),
+            isNull(accountMembers.removedAt),
+          ),
+        );
+      if (!member) throw notFound('You are no longer a member of this account');
+      return { cameraAlerts: member.cameraAlerts, isOwner: false };
+    },
+
+    /** A member's own choice (each person chooses for themselves); the owner's stays on. */
+    async setMyCameraAlerts(
+      principal: Principal,
+      customerId: string,
+      access: Access,
+      cameraAlerts: boolean,
+      context: { ip: string; userAgent?: string | undefined },
+    ) {
+      if (!access.memberId) return { cameraAlerts: true, isOwner: true };
+      const memberId = access.memberId;
+      return db.transaction(async (transaction) => {
+        const [member] = await transaction
+          .update(accountMembers)
+          .set({ cameraAlerts, updatedAt: clock.now() })
+          .where(
+            and(
+              eq(accountMembers.id, memberId),
+              eq(accountMembers.customerId, customerId),
+              isNull(accountMembers.removedAt),
+            ),
+          )
+          .returning({ cameraAlerts: accountMembers.cameraAlerts });
+        if (!member) throw notFound('You are no longer a member of this account');
+        await writeAudit(transaction, {
+          ...auditActorOf(principal),
+          action: 'member.camera-alerts',
+          subjectType: 'member',
+          subjectId: memberId,
+          details: { cameraAlerts },
+          ip: context.ip,
+          userAgent: context.userAgent ?? null,
+        });
+        return { cameraAlerts: member.cameraAlerts, isOwner: false };
+      });
+    },
+  };
+}
+
+export type AlertSettingsService = ReturnType<typeof createAlertSettingsService>;

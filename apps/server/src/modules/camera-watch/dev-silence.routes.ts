@@ -1,0 +1,78 @@
+import { devSilenceBody, iccidParams } from '@farmcam/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { LocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
+import { cameraWatchRepository } from './camera-watch.repository.ts';
+
+/**
+ * Development only (never in production, local SIM platform only; app.ts guards it): make a
+ * camera silent or live again without hardware, and run the watch (the connectivity sync, then
+ * the silence detection) at once instead of waiting for the jobs (decision 094).
+ */
+export const devSilenceRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  platform: LocalSimPlatform;
+  clock: Clock;
+  runWatch: () => Promise<unknown>;
+}> = async (app, { db, platform, clock, runWatch }) => {
+  const summary = z.object({ ok: z.literal(true) });
+
+  app.post(
+    '/dev/cameras/:iccid/silence',
+    {
+      schema: {
+        tags: ['dev'],
+        operationId: 'devSilenceCamera',
+        security: [],
+        summary: "The local platform's camera goes silent from `since` (default now)",
+        params: iccidParams,
+        body: devSilenceBody,
+        response: { 200: summary },
+      },
+    },
+    async (request) => {
+      const since = request.body.since ? new Date(request.body.since) : clock.now();
+      await platform.setSilentSince(request.params.iccid, since);
+      // As if it had gone silent then: what was heard since is forgotten.
+      await cameraWatchRepository.rewindHeartbeat(db, request.params.iccid, since);
+      return { ok: true as const };
+    },
+  );
+
+  app.delete(
+    '/dev/cameras/:iccid/silence',
+    {
+      schema: {
+        tags: ['dev'],
+        operationId: 'devHearCamera',
+        security: [],
+        summary: "The local platform's camera is live again",
+        params: iccidParams,
+        response: { 200: summary },
+      },
+    },
+    async (request) => {
+      await platform.setSilentSince(request.params.iccid, null);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/dev/camera-watch/run',
+    {
+      schema: {
+        tags: ['dev'],
+        operationId: 'devRunCameraWatch',
+        security: [],
+        summary: 'Run the connectivity sync and the silence detection now',
+        response: { 200: summary },
+      },
+    },
+    async () => {
+      await runWatch();
+      return { ok: true as const };
+    },
+  );
+};
