@@ -281,6 +281,32 @@ const routes: Record<string, Row> = {
       is_active: true,
     })),
   },
+  'GET /api/livestreaming/links': {
+    rule: read(true),
+    request: get(`/api/livestreaming/links?camera_id=${thisIccid}`),
+  },
+  'POST /api/livestreaming/links': {
+    rule: cameraChange,
+    request: post('/api/livestreaming/links', () => ({
+      camera_id: thisIccid,
+      kind: 'link',
+      days: 7,
+    })),
+  },
+  'POST /api/livestreaming/links/revoke': {
+    rule: cameraChange,
+    request: post('/api/livestreaming/links/revoke', () => ({
+      camera_id: thisIccid,
+      link_id: '00000000-0000-4000-8000-000000000017',
+    })),
+  },
+  'POST /api/livestreaming/links/reissue': {
+    rule: cameraChange,
+    request: post('/api/livestreaming/links/reissue', () => ({
+      camera_id: thisIccid,
+      link_id: '00000000-0000-4000-8000-000000000017',
+    })),
+  },
   'GET /api/livestreaming/showcase': {
     rule: read(false),
     request: get('/api/livestreaming/showcase'),

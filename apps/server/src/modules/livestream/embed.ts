@@ -113,3 +113,29 @@ export function renderMissingEmbedPage(): string {
 </html>
 `;
 }
+
+/**
+ * A public link that may not play here (not on this site, expired, switched off): the frame shows
+ * a poster with the reason, never a blank (docs/decisions/096).
+ */
+export function renderRefusedEmbedPage(message: string): string {
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Farm camera livestream</title>
+<link rel="stylesheet" href="${embedStylePath}">
+</head>
+<body>
+<div class="player failed refused">
+<div class="status poster" role="status">${posterIcon}<span class="status-text">${escapeHtml(message)}</span></div>
+</div>
+</body>
+</html>
+`;
+}
+
+/** A camera with a line through it, drawn inline (the page's policy allows no other source). */
+const posterIcon =
+  '<svg class="poster-icon" viewBox="0 0 48 48" width="48" height="48" aria-hidden="true" focusable="false"><rect x="6" y="14" width="26" height="20" rx="3" fill="none" stroke="currentColor" stroke-width="3"/><path d="M32 21l10-6v18l-10-6z" fill="none" stroke="currentColor" stroke-width="3" stroke-linejoin="round"/><path d="M6 42L42 6" stroke="currentColor" stroke-width="3" stroke-linecap="round"/></svg>';

@@ -16,6 +16,34 @@ import type { LivestreamServiceDependencies } from './livestream-access.ts';
 import { livestreamRepository as repository } from './livestream.repository.ts';
 import { showcaseFailureKey, type ShowcaseFailure } from './recording.service.ts';
 import { ukWallClock } from './schedule.ts';
+import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
+import {
+  ownCodeSubject,
+  publicLinksRepository as links,
+  type LivestreamLinkRow,
+} from './public-links.repository.ts';
+import { isLinkToken, isSiteAllowed, viewerDayHash } from './public-links.rules.ts';
+import type { LivestreamRow } from './livestream.repository.ts';
+
+/** Why a public link does not play (decision 096); the player shows the sentence as a poster. */
+export type PublicRefusal = 'not-allowed' | 'expired' | 'revoked';
+export const publicRefusalMessages: Record<PublicRefusal, string> = {
+  'not-allowed': 'This livestream is not allowed on this site.',
+  expired: 'This link has expired.',
+  revoked: 'This link has been switched off.',
+};
+
+/** A public viewer: the address and browser, as far as counting goes; the raw IP is never stored. */
+export interface PublicViewer {
+  ip: string;
+  fingerprint: string;
+  /** The User-Agent, for the keyed viewer-day hash. */
+  userAgent?: string;
+  /** Whether the request looks like a person's browser (public-links.rules.ts isBrowserRequest). */
+  isBrowser?: boolean;
+}
+
+const viewerKeyName = 'livestream-viewer-key';
 
 export type LivestreamPlaybackDependencies = Pick<
   LivestreamServiceDependencies,
@@ -81,6 +109,75 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
     });
   }
 
+  /** A livestream's own public id, or a public link's token with its livestream. */
+  async function resolve(
+    id: string,
+  ): Promise<{ livestream: LivestreamRow; link: LivestreamLinkRow | null } | null> {
+    if (!isLinkToken(id)) {
+      const livestream = await repository.findByPublicId(db, id);
+      return livestream ? { livestream, link: null } : null;
+    }
+    const link = await links.findByToken(db, id);
+    const livestream = link ? await repository.findById(db, link.livestreamId) : undefined;
+    return link && livestream ? { livestream, link } : null;
+  }
+
+  /**
+   * Why a link may not play now for `site` (the site a browser named; undefined: not checked,
+   * for a refresh that names none), or null when it may.
+   */
+  function refusalOf(
+    link: LivestreamLinkRow,
+    site: string | null | undefined,
+    now: Date,
+  ): PublicRefusal | null {
+    if (link.revokedAt) return 'revoked';
+    if (link.expiresAt && link.expiresAt <= now) return 'expired';
+    if (site !== undefined && link.kind === 'embed' && !isSiteAllowed(site, link.allowedDomains)) {
+      return 'not-allowed';
+    }
+    return null;
+  }
+
+  let viewerKey: Promise<string> | undefined;
+
+  /**
+   * Counts a view (or a refused play) of a link or of the livestream's own code, per site and UK
+   * day: only from browsers, and once per viewer, subject and day (a keyed hash of address,
+   * browser and day decides; decision 096).
+   */
+  async function countPublic(
+    livestream: LivestreamRow,
+    linkId: string | null,
+    site: string | null,
+    viewer: PublicViewer,
+    column: 'views' | 'refused',
+  ): Promise<void> {
+    if (!viewer.isBrowser) return;
+    const day = ukWallClock(clock.now()).date;
+    const subject = linkId ?? ownCodeSubject(livestream.id);
+    viewerKey ??= ensureDatabaseSecret(db, viewerKeyName);
+    const viewerHash = viewerDayHash(
+      await viewerKey,
+      { ip: viewer.ip, userAgent: viewer.userAgent ?? '' },
+      day,
+    );
+    const isFirst = await links.noteViewerDay(db, {
+      subject: column === 'views' ? subject : `refused:${subject}`,
+      day,
+      viewerHash,
+    });
+    if (!isFirst) return;
+    await links.count(db, {
+      subject,
+      livestreamId: livestream.id,
+      day,
+      siteHost: site ?? 'direct',
+      column,
+      sitesPerDay: publicLivestreamLimits.sitesPerDay,
+    });
+  }
+
   return {
     /**
      * Whether an embed page may be served for this id, and whether its clips carry sound (the
@@ -88,12 +185,18 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
      */
     async embeddable(
       publicId: string,
-      viewer: { ip: string },
-    ): Promise<{ hasAudio: boolean } | null> {
+      viewer: PublicViewer,
+      site: string | null = null,
+    ): Promise<{ hasAudio: boolean; refusal: PublicRefusal | null } | null> {
       await limitPublicRequest(viewer.ip);
-      const livestream = await repository.findByPublicId(db, publicId);
+      const found = await resolve(publicId);
+      if (!found) return null;
       // Recorded with audio: the player offers an unmute button (decision 046).
-      return livestream ? { hasAudio: livestream.includeAudio } : null;
+      const hasAudio = found.livestream.includeAudio;
+      if (!found.link) return { hasAudio, refusal: null };
+      const refusal = refusalOf(found.link, site, clock.now());
+      if (refusal) await countPublic(found.livestream, found.link.id, site, viewer, 'refused');
+      return { hasAudio, refusal };
     },
 
     /**
@@ -105,11 +208,12 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
     async latestClipUrl(input: {
       publicId: string;
       site: string | null;
-      viewer: { ip: string; fingerprint: string };
+      viewer: PublicViewer;
       isRefresh: boolean;
     }): Promise<{ url: string; caption: string }> {
       await limitPublicRequest(input.viewer.ip);
-      const livestream = await repository.findByPublicId(db, input.publicId);
+      const found = await resolve(input.publicId);
+      const livestream = found?.livestream;
       const plan = livestream
         ? await repository.findCameraPlanByLivestream(db, livestream.id)
         : undefined;
@@ -128,11 +232,30 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
           'x-livestream-state': 'off',
         });
       }
+      const site = input.site !== null && input.site !== portalHost ? input.site : null;
+      const link = found?.link ?? null;
+      if (link) {
+        // A refresh carries no page-load token: only a site the browser names (Origin) that is
+        // not on the list refuses it; the first request must name an allowed site.
+        const checkedSite = input.isRefresh && site === null ? undefined : site;
+        const refusal = refusalOf(link, checkedSite, now);
+        if (refusal) {
+          if (!input.isRefresh)
+            await countPublic(livestream, link.id, site, input.viewer, 'refused');
+          throw new AppError(
+            refusal === 'not-allowed' ? 'FORBIDDEN' : 'NOT_FOUND',
+            publicRefusalMessages[refusal],
+            {
+              'x-livestream-state': refusal,
+            },
+          );
+        }
+      }
       const clip = await repository.latestPlayableClip(db, livestream.id);
       if (!clip?.storageKey) throw notFound('No clip has been recorded yet');
 
-      const site = input.site !== null && input.site !== portalHost ? input.site : null;
       if (!input.isRefresh) {
+        await countPublic(livestream, link?.id ?? null, site, input.viewer, 'views');
         const day = ukWallClock(now).date;
         const host = site ?? 'direct';
         const viewerKey = createHash('sha256')

@@ -21,8 +21,10 @@ import {
   livestreamUrlPath,
   renderEmbedPage,
   renderMissingEmbedPage,
+  renderRefusedEmbedPage,
 } from './embed.ts';
-import type { LivestreamService } from './livestream.service.ts';
+import { isBrowserRequest, isLinkToken } from './public-links.rules.ts';
+import { publicRefusalMessages, type LivestreamService } from './livestream.service.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
@@ -53,13 +55,23 @@ function sendPlainError(reply: FastifyReply, error: AppError, cacheControl: stri
     .send(error.message);
 }
 
-const viewerOf = (request: FastifyRequest) => ({
-  ip: request.ip,
-  fingerprint: viewerFingerprint({
+const viewerOf = (request: FastifyRequest) => {
+  const userAgent = String(request.headers['user-agent'] ?? '');
+  const acceptLanguage = request.headers['accept-language'];
+  return {
     ip: request.ip,
-    userAgent: String(request.headers['user-agent'] ?? ''),
-  }),
-});
+    fingerprint: viewerFingerprint({ ip: request.ip, userAgent }),
+    userAgent,
+    isBrowser: isBrowserRequest({
+      userAgent,
+      acceptLanguage: Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage,
+    }),
+  };
+};
+
+/** A public link's answers depend on the site asking (Origin): never one shared cache copy. */
+const cacheControlOf = (id: string) =>
+  isLinkToken(id) ? `private, max-age=${urlCacheSeconds}` : `public, max-age=${urlCacheSeconds}`;
 
 export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
   livestream: LivestreamService;
@@ -122,16 +134,19 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
           viewer,
           isRefresh: request.query.refresh === '1',
         });
+        if (isLinkToken(publicId)) reply.header('vary', 'origin');
         return reply
           .type('text/plain; charset=utf-8')
-          .header('cache-control', `public, max-age=${urlCacheSeconds}`)
+          .header('cache-control', cacheControlOf(publicId))
           .header('x-clip-caption', caption)
           .send(url);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (error.code === 'NOT_FOUND') {
-          return sendPlainError(reply, error, `public, max-age=${urlCacheSeconds}`);
+          return sendPlainError(reply, error, cacheControlOf(publicId));
         }
+        // A link's embed code on a site not on its list (decision 096).
+        if (error.code === 'FORBIDDEN') return sendPlainError(reply, error, 'no-store');
         if (error.code === 'RATE_LIMITED') return sendPlainError(reply, error, 'no-store');
         throw error;
       }
@@ -173,17 +188,6 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const { publicId } = request.params;
       const viewer = viewerOf(request);
-      let embeddable: { hasAudio: boolean } | null = null;
-      try {
-        embeddable = livestreamUrlQuery.shape.camera_id.safeParse(publicId).success
-          ? await livestream.embeddable(publicId, viewer)
-          : null;
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'RATE_LIMITED') {
-          return sendPlainError(reply, error, 'no-store');
-        }
-        throw error;
-      }
       // A browser loading the frame inside a page names that page as the Referer (a frame's own
       // navigation, which page scripts cannot make up; Sec-Fetch-Dest says so where sent).
       const fetchDestination = request.headers['sec-fetch-dest'];
@@ -191,7 +195,27 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         fetchDestination === undefined || fetchDestination === 'iframe'
           ? websiteHost(request.headers.referer, portalHost)
           : null;
+      let embeddable: Awaited<ReturnType<LivestreamService['embeddable']>> = null;
+      try {
+        embeddable = livestreamUrlQuery.shape.camera_id.safeParse(publicId).success
+          ? await livestream.embeddable(publicId, viewer, site)
+          : null;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED') {
+          return sendPlainError(reply, error, 'no-store');
+        }
+        throw error;
+      }
       const isKnown = embeddable !== null;
+      if (embeddable?.refusal) {
+        // Not on this site, expired or switched off: a poster that says so, never a blank.
+        return reply
+          .code(200)
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', pagePolicy)
+          .header('cache-control', 'private, no-store')
+          .send(renderRefusedEmbedPage(publicRefusalMessages[embeddable.refusal]));
+      }
       const pageLoad = isKnown && site ? pageLoads.issue(publicId, site, viewer.fingerprint) : null;
       return (
         reply

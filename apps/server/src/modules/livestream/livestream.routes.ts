@@ -7,6 +7,11 @@ import {
   clipStatusResponse,
   configureRtspBody,
   configureRtspResponse,
+  createLivestreamLinkBody,
+  livestreamLinkActionBody,
+  livestreamLinkResponse,
+  livestreamLinksQuery,
+  livestreamLinksResponse,
   demoCameraResponse,
   errorBody,
   livestreamActiveBody,
@@ -230,5 +235,78 @@ export const livestreamRoutes: FastifyPluginAsyncZod<{ livestream: LivestreamSer
       requireCustomerScope(request);
       return livestream.demoCamera();
     },
+  );
+
+  // ── Public links (decision 096): a link to share or an embed code for listed sites ─────────
+
+  app.get(
+    '/livestreaming/links',
+    {
+      schema: {
+        ...common,
+        operationId: 'listLivestreamLinks',
+        summary: "The livestream's public links and embed codes, with views per site (30 days)",
+        querystring: livestreamLinksQuery,
+        response: { 200: livestreamLinksResponse, ...errors },
+      },
+    },
+    async (request) => {
+      // Every role sees the links of the cameras it may reach; only managers change them.
+      const { access } = requireCustomerScope(request);
+      requireCameraAccess(access, request.query.camera_id);
+      return livestream.listLinks(scopeOf(request), request.query.camera_id);
+    },
+  );
+
+  app.post(
+    '/livestreaming/links',
+    {
+      schema: {
+        ...common,
+        operationId: 'createLivestreamLink',
+        summary:
+          'Make a link to share (with an expiry) or an embed code for listed website domains',
+        body: createLivestreamLinkBody,
+        response: { 200: livestreamLinkResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.createLink(changeScopeOf(request, request.body.camera_id), request.body),
+  );
+
+  app.post(
+    '/livestreaming/links/revoke',
+    {
+      schema: {
+        ...common,
+        operationId: 'revokeLivestreamLink',
+        summary: 'Switch a public link or embed code off for good',
+        body: livestreamLinkActionBody,
+        response: { 200: livestreamLinkResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.revokeLink(changeScopeOf(request, request.body.camera_id), {
+        iccid: request.body.camera_id,
+        linkId: request.body.link_id,
+      }),
+  );
+
+  app.post(
+    '/livestreaming/links/reissue',
+    {
+      schema: {
+        ...common,
+        operationId: 'reissueLivestreamLink',
+        summary: 'Switch a link off and make a new one with the same settings (a new address)',
+        body: livestreamLinkActionBody,
+        response: { 200: livestreamLinkResponse, ...errors },
+      },
+    },
+    async (request) =>
+      livestream.reissueLink(changeScopeOf(request, request.body.camera_id), {
+        iccid: request.body.camera_id,
+        linkId: request.body.link_id,
+      }),
   );
 };

@@ -18,11 +18,13 @@ import {
 import { createLivestreamManagementService } from './livestream-management.service.ts';
 import { createLivestreamPlaybackService } from './livestream-playback.service.ts';
 import { createLivestreamSetupService } from './livestream-setup.service.ts';
+import { createPublicLinksService } from './public-links.service.ts';
 
 export type { CustomerScope, LivestreamServiceDependencies };
 export {
   playbackLifetimeSeconds,
   publicLivestreamLimits,
+  publicRefusalMessages,
   recordedAtCaption,
   showcaseRetryAfterFailureMs,
 } from './livestream-playback.service.ts';
@@ -38,5 +40,6 @@ export function createLivestreamService(deps: LivestreamServiceDependencies) {
     ...createLivestreamSetupService(deps),
     ...createLivestreamManagementService(deps),
     ...createLivestreamPlaybackService(deps),
+    ...createPublicLinksService(deps),
   };
 }

@@ -16,6 +16,8 @@
   var renewAfterMs = 30 * 60 * 1000;
   var failureText = 'Could not load the livestream.';
   var offlineText = 'This livestream is switched off.';
+  /** Answers that stop the player and show a poster instead of the last clip. */
+  var posterStates = ['off', 'not-allowed', 'expired', 'revoked'];
 
   var player = document.querySelector('[data-stream-url]');
   if (!player) return;
@@ -52,7 +54,7 @@
   }
 
   function showFailure(error) {
-    if (error && error.isOffline) return showOffline();
+    if (error && error.isOffline) return showOffline(error.posterText);
     player.classList.remove('offline');
     player.classList.add('failed');
     player.setAttribute('aria-busy', 'false');
@@ -62,7 +64,7 @@
 
   // Switched off (the answer says so): stop the old clip and show the offline poster, since a
   // loop of an old clip would pass for live (docs/decisions/046).
-  function showOffline() {
+  function showOffline(text) {
     pending = null;
     current = { url: '', path: '', caption: '', loadedAt: 0 };
     video.pause();
@@ -71,7 +73,7 @@
     caption.hidden = true;
     player.classList.add('failed', 'offline');
     player.setAttribute('aria-busy', 'false');
-    statusText.textContent = offlineText;
+    statusText.textContent = text || offlineText;
     status.hidden = false;
   }
 
@@ -98,8 +100,15 @@
     return fetch(requestAddress(isRefresh), { credentials: 'omit' }).then(function (response) {
       if (!response.ok) {
         var error = new Error('HTTP ' + response.status);
-        error.isOffline = response.headers.get('x-livestream-state') === 'off';
-        throw error;
+        var state = response.headers.get('x-livestream-state');
+        error.isOffline = Boolean(state && posterStates.indexOf(state) >= 0);
+        if (!error.isOffline || state === 'off') throw error;
+        // A public link refused here (not on this site, expired, switched off): the server's
+        // sentence is the poster (decision 096).
+        return response.text().then(function (text) {
+          error.posterText = text.trim().slice(0, 200);
+          throw error;
+        });
       }
       return response.text().then(function (text) {
         var url = text.trim();
@@ -173,7 +182,7 @@
       function (error) {
         // Switched off: say so now. Otherwise keep playing what we have; the next check may
         // succeed.
-        if (error && error.isOffline) showOffline();
+        if (error && error.isOffline) showOffline(error.posterText);
       },
     );
   }, refreshIntervalMs);
