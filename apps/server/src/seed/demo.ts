@@ -37,6 +37,7 @@ import {
   numberInvoicesInCreationOrder,
 } from '../providers/billing/local/ledger.ts';
 import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
+import { demoSilentSerial, seedDemoWatch } from './demo-watch.ts';
 
 const seedMarker = 'demo-seed-version';
 const seedVersion = 1;
@@ -196,6 +197,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
     await db.transaction(async (transaction) => {
       await transaction.execute(sql`select pg_advisory_xact_lock(${advisoryLockKeys.demoSeed})`);
       await seedDemoTeam(transaction, clock.now());
+      await seedDemoWatch(transaction, demoWatchInput(clock.now()));
     });
     return false;
   }
@@ -230,6 +232,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
     }
     await numberInvoicesInCreationOrder(transaction);
     await seedDemoTeam(transaction, now);
+    await seedDemoWatch(transaction, demoWatchInput(now));
     for (const stock of demoStockSims) {
       await transaction
         .insert(sims)
@@ -248,6 +251,12 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
     return true;
   });
 }
+
+const demoWatchInput = (now: Date) => ({
+  now,
+  ownerEmail: 'demo@example.com',
+  iccid: demoIccid(demoSilentSerial),
+});
 
 /** The vet on the demo account, accepted so they can sign in with their e-mail; once. */
 async function seedDemoTeam(executor: Executor, now: Date): Promise<void> {
