@@ -120,6 +120,11 @@ const routes: Record<string, Row> = {
     rule: read(true),
     request: get(`/api/cameras/router-info/${thisIccid}`),
   },
+  // Every role that may see the camera watches and downloads its timelapses (decision 097).
+  'GET /api/cameras/:iccid/timelapses': {
+    rule: read(true),
+    request: get(`/api/cameras/${thisIccid}/timelapses`),
+  },
   'POST /api/cameras/update-nickname': {
     rule: cameraChange,
     request: post('/api/cameras/update-nickname', () => ({

@@ -5,6 +5,8 @@
  * ports replaced (manual clock, outbox mailer, in-memory job queue); buildApp only registers the
  * plugins and routes of what it is handed.
  */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { PlansResponse } from '@farmcam/contract';
 import type { Config } from '../config/config.ts';
@@ -12,7 +14,6 @@ import type { DatabaseHandle } from '../db/client.ts';
 import { activationFulfilmentJob } from '../jobs/activation-fulfilment.job.ts';
 import { billingCycleJob } from '../jobs/billing-cycle.job.ts';
 import { deliverBillingEventsJob } from '../jobs/deliver-billing-events.job.ts';
-import { detectSilentCamerasJob } from '../jobs/detect-silent-cameras.job.ts';
 import type { JobDefinition, JobRunner } from '../jobs/job-runner.ts';
 import {
   createLivestreaming,
@@ -21,6 +22,8 @@ import {
 } from '../jobs/livestreaming.ts';
 import { purgeActivityJob } from '../jobs/purge-activity.job.ts';
 import { purgeExpiredJob } from '../jobs/purge-expired.job.ts';
+import { buildTimelapseJob } from '../jobs/build-timelapse.job.ts';
+import { purgeTimelapsesJob } from '../jobs/purge-timelapses.job.ts';
 import { recordLocalSimUsageJob } from '../jobs/record-local-sim-usage.job.ts';
 import { sendLoginMailJob } from '../jobs/send-login-mail.job.ts';
 import { syncConnectivityJob } from '../jobs/sync-connectivity.job.ts';
@@ -55,14 +58,6 @@ import {
 } from '../modules/auth/staff-accounts.service.ts';
 import { createBillingModule, type BillingModule } from '../modules/billing/billing-module.ts';
 import { createCamerasService, type CamerasService } from '../modules/cameras/cameras.service.ts';
-import {
-  createAlertSettingsService,
-  type AlertSettingsService,
-} from '../modules/camera-watch/alert-settings.service.ts';
-import {
-  createSilenceDetection,
-  type SilenceDetection,
-} from '../modules/camera-watch/silence-detection.service.ts';
 import { createReadCache, invalidateOnCameraChanges } from '../modules/cameras/plans-cache.ts';
 import {
   createCoverageService,
@@ -81,7 +76,13 @@ import type { CoverageProvider } from '../providers/coverage/coverage.ts';
 import { createCoverageProvider } from '../providers/coverage/create-coverage-provider.ts';
 import { createMailer } from '../providers/mail/create-mailer.ts';
 import type { Mailer } from '../providers/mail/mail.ts';
-import { createRecorder } from '../providers/recorder/create-recorder.ts';
+import { createRecorder, createTimelapseMaker } from '../providers/recorder/create-recorder.ts';
+import type { TimelapseMaker } from '../providers/recorder/timelapse-maker.ts';
+import {
+  createTimelapseService,
+  type TimelapseService,
+} from '../modules/timelapse/timelapse.service.ts';
+import { instanceTemporaryFolder } from '../lib/instance-workspace.ts';
 import type { Recorder } from '../providers/recorder/recorder.ts';
 import { createClipStorage } from '../providers/storage/create-clip-storage.ts';
 import type { ClipStorage } from '../providers/storage/storage.ts';
@@ -105,6 +106,7 @@ export interface PortOverrides {
   coverage?: CoverageProvider;
   storage?: ClipStorage;
   recorder?: Recorder;
+  timelapseMaker?: TimelapseMaker;
   /** Where services queue jobs; by default bound to pg-boss by attachJobRunner. */
   jobQueue?: JobQueue;
   readiness?: Readiness;
@@ -137,12 +139,8 @@ export interface Services {
   /** The farm's team: members, invitations (docs/decisions/091). */
   members: MembersService;
   activity: ActivityService;
-  /** Per-camera alert settings and each person's own camera-alert choice (decision 094). */
-  alertSettings: AlertSettingsService;
-  /** Silence alerts: the detection the job runs (decision 094). */
-  silenceDetection: SilenceDetection;
-  /** One usage sync and one silence detection, now (the dev "make silent" route, tests). */
-  runCameraWatch(): Promise<void>;
+  /** Daily timelapses: built by a job, listed on the camera details page (decision 097). */
+  timelapses: TimelapseService;
   /** Every job this program runs, for startJobs (a worker runs them, an API only queues). */
   // Each definition checks its own payload type; the list only needs the common shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -284,17 +282,21 @@ export async function composeServices(
     retentionDays: config.activityRetentionDays,
   });
 
-  const alertSettings = createAlertSettingsService({ db, clock });
-  const silenceDetection = createSilenceDetection({
+  const timelapseInstanceId = parts.instanceId ?? randomUUID();
+  const timelapses = createTimelapseService({
     db,
-    mailer,
     clock,
-    publicUrl: config.publicUrl,
+    storage,
+    maker: overrides.timelapseMaker ?? createTimelapseMaker(config.livestreaming),
+    retentionDays: config.timelapseRetentionDays,
+    instanceId: timelapseInstanceId,
+    processClock: overrides.processClock,
+    workFolder: path.join(
+      instanceTemporaryFolder(config.dataDir, timelapseInstanceId),
+      'timelapses',
+    ),
+    log,
   });
-  async function runCameraWatch(): Promise<void> {
-    await syncFromPlatform({ db, platform: connectivity, clock });
-    await silenceDetection.detectSilentCameras();
-  }
 
   const alerts = () => sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl });
   const jobs = [
@@ -310,11 +312,10 @@ export async function composeServices(
     billingCycleJob({ billing }),
     deliverBillingEventsJob({ billing }),
     activationFulfilmentJob({ activation }),
-    detectSilentCamerasJob({
-      detectSilentCameras: () => silenceDetection.detectSilentCameras(),
-    }),
     sendLoginMailJob({ loginMail }),
     ...livestreaming.jobs,
+    buildTimelapseJob({ timelapses }),
+    purgeTimelapsesJob({ timelapses }),
   ];
 
   return {
@@ -339,9 +340,7 @@ export async function composeServices(
     livestreaming,
     members,
     activity,
-    alertSettings,
-    silenceDetection,
-    runCameraWatch,
+    timelapses,
     jobs,
     attachJobRunner(runner) {
       livestreaming.attachJobRunner(runner);

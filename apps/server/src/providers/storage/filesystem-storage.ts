@@ -8,7 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
-import { assertStorageKey, roundedExpiry, type ClipStorage } from './storage.ts';
+import {
+  assertDownloadName,
+  assertStorageKey,
+  roundedExpiry,
+  type ClipStorage,
+} from './storage.ts';
 
 export const mediaRoutePrefix = '/media/clips/';
 
@@ -27,11 +32,14 @@ export interface FilesystemStorage extends ClipStorage {
     key: string,
     expires: string | undefined,
     signature: string | undefined,
-  ): { filePath: string; expiresAt: number } | { refusal: string };
+    download?: string,
+  ): { filePath: string; expiresAt: number; downloadName?: string } | { refusal: string };
 }
 
-function sign(secret: string, key: string, expires: number): string {
-  return createHmac('sha256', secret).update(`${key}\n${expires}`).digest('base64url');
+/** A download name is signed with the key: a URL cannot be turned into another download. */
+function sign(secret: string, key: string, expires: number, download?: string): string {
+  const signed = download === undefined ? `${key}\n${expires}` : `${key}\n${expires}\n${download}`;
+  return createHmac('sha256', secret).update(signed).digest('base64url');
 }
 
 export function createFilesystemStorage(options: FilesystemStorageOptions): FilesystemStorage {
@@ -58,26 +66,34 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
       return { sizeBytes: size };
     },
 
-    async playbackUrl(key, minimumLifetimeSeconds) {
+    async playbackUrl(key, minimumLifetimeSeconds, playback = {}) {
       assertStorageKey(key);
       const expires = roundedExpiry(options.clock.now(), minimumLifetimeSeconds);
-      const signature = sign(options.secret, key, expires);
-      return `${options.publicUrl}${mediaRoutePrefix}${key}?expires=${expires}&signature=${signature}`;
+      const { downloadName } = playback;
+      if (downloadName !== undefined) assertDownloadName(downloadName);
+      const signature = sign(options.secret, key, expires, downloadName);
+      const download = downloadName === undefined ? '' : `&download=${downloadName}`;
+      return `${options.publicUrl}${mediaRoutePrefix}${key}?expires=${expires}${download}&signature=${signature}`;
+    },
+
+    async copyToFile(key, filePath) {
+      await fs.promises.copyFile(filePathOf(key), filePath);
     },
 
     async delete(key) {
       await fs.promises.rm(filePathOf(key), { force: true });
     },
 
-    resolveSignedPath(key, expires, signature) {
+    resolveSignedPath(key, expires, signature, download) {
       try {
         assertStorageKey(key);
+        if (download !== undefined) assertDownloadName(download);
       } catch {
         return { refusal: 'Not a clip address' };
       }
       const expiresAt = Number(expires);
       if (!Number.isInteger(expiresAt) || !signature) return { refusal: 'The link is not signed' };
-      const expected = Buffer.from(sign(options.secret, key, expiresAt));
+      const expected = Buffer.from(sign(options.secret, key, expiresAt, download));
       const given = Buffer.from(signature);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
         return { refusal: 'The link is not valid' };
@@ -85,7 +101,7 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
       if (expiresAt * 1000 <= options.clock.now().getTime()) {
         return { refusal: 'The link has expired' };
       }
-      return { filePath: filePathOf(key), expiresAt };
+      return { filePath: filePathOf(key), expiresAt, downloadName: download };
     },
   };
 }
@@ -119,7 +135,10 @@ export async function filesystemMediaRoutes(
 ) {
   // GET and HEAD answered here: Fastify's automatic HEAD route would replace the bodiless
   // answer's content-length with 0, and players and caches read the real size from HEAD.
-  app.route<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>({
+  app.route<{
+    Params: { '*': string };
+    Querystring: { expires?: string; signature?: string; download?: string };
+  }>({
     method: ['GET', 'HEAD'],
     url: `${mediaRoutePrefix}*`,
     config: { securityHeaders: 'public-embed' },
@@ -128,6 +147,7 @@ export async function filesystemMediaRoutes(
         request.params['*'],
         request.query.expires,
         request.query.signature,
+        request.query.download,
       );
       if ('refusal' in resolved) {
         return reply.code(403).type('text/plain; charset=utf-8').send(resolved.refusal);
@@ -148,6 +168,9 @@ export async function filesystemMediaRoutes(
         .header('cache-control', `public, max-age=${maxAge}, immutable`)
         .header('access-control-allow-origin', '*')
         .header('last-modified', stat.mtime.toUTCString());
+      if (resolved.downloadName) {
+        reply.header('content-disposition', `attachment; filename="${resolved.downloadName}"`);
+      }
 
       const rangeHeader = request.headers.range;
       if (rangeHeader) {

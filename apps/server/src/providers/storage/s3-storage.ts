@@ -14,7 +14,14 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../errors.ts';
 import { trackProviderCall } from '../../lib/provider-calls.ts';
-import { assertStorageKey, roundedExpiry, type ClipStorage } from './storage.ts';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import {
+  assertDownloadName,
+  assertStorageKey,
+  roundedExpiry,
+  type ClipStorage,
+} from './storage.ts';
 
 /** The bucket refused or could not be reached: the recording job retries later. */
 function storageUnavailable(action: string, cause: unknown): AppError {
@@ -89,16 +96,35 @@ export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind
       return { sizeBytes: size };
     },
 
-    async playbackUrl(key, minimumLifetimeSeconds) {
+    async playbackUrl(key, minimumLifetimeSeconds, playback = {}) {
       assertStorageKey(key);
+      const { downloadName } = playback;
+      if (downloadName !== undefined) assertDownloadName(downloadName);
       const now = options.clock.now();
       const expires = roundedExpiry(now, minimumLifetimeSeconds);
       // Signing at the start of the expiry step makes every URL within the step identical.
       const signingDate = new Date(Math.floor(now.getTime() / 600_000) * 600_000);
-      return getSignedUrl(client, new GetObjectCommand({ Bucket: options.bucket, Key: key }), {
+      const command = new GetObjectCommand({
+        Bucket: options.bucket,
+        Key: key,
+        ResponseContentDisposition:
+          downloadName === undefined ? undefined : `attachment; filename="${downloadName}"`,
+      });
+      return getSignedUrl(client, command, {
         signingDate,
         expiresIn: expires - Math.floor(signingDate.getTime() / 1000),
       });
+    },
+
+    async copyToFile(key, filePath) {
+      assertStorageKey(key);
+      try {
+        const command = new GetObjectCommand({ Bucket: options.bucket, Key: key });
+        const answer = await trackProviderCall('s3', 'get-object', () => client.send(command));
+        await pipeline(answer.Body as Readable, fs.createWriteStream(filePath));
+      } catch (error) {
+        throw storageUnavailable('read the clip', error);
+      }
     },
 
     async delete(key) {

@@ -20,11 +20,34 @@ export interface ClipStorage {
    * valid for at least `minimumLifetimeSeconds`. Calls close together return the same URL, so
    * browsers and the livestream-url cache can reuse it.
    */
-  playbackUrl(key: string, minimumLifetimeSeconds: number): Promise<string>;
+  playbackUrl(
+    key: string,
+    minimumLifetimeSeconds: number,
+    options?: PlaybackOptions,
+  ): Promise<string>;
+  /** Copies the object into a local file (a worker reading clips it stored, e.g. a timelapse). */
+  copyToFile(key: string, filePath: string): Promise<void>;
   /** Deletes the object; deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Origins other than the portal's own that playback URLs point at (for media-src). */
   readonly mediaOrigins: readonly string[];
+}
+
+export interface PlaybackOptions {
+  /**
+   * Served as a download (`Content-Disposition: attachment`) under this file name (letters,
+   * digits, `.`, `_`, `-`; see `assertDownloadName`), instead of for playing in the page.
+   */
+  downloadName?: string;
+}
+
+const downloadNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$/;
+
+/** Download names go into a header and a signature unescaped: plain characters only. */
+export function assertDownloadName(name: string): void {
+  if (!downloadNamePattern.test(name)) {
+    throw new AppError('VALIDATION_FAILED', `Not a download name: ${name}`);
+  }
 }
 
 const keyPattern = /^[A-Za-z0-9_-][A-Za-z0-9_./-]{0,250}$/;

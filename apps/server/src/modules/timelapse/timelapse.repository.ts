@@ -1,0 +1,180 @@
+/**
+ * The SQL of daily timelapses (decision 097): which camera-days are due, the claim one process
+ * takes on a camera-day (unique per livestream and day; a dead process's claim is taken over,
+ * docs/decisions/073), the day's scheduled clips, and the rows a camera lists.
+ */
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import { livestreams, sims, timelapses } from '../../db/schema.ts';
+import { isAliveSql } from '../../lib/instance.ts';
+
+export type TimelapseRow = typeof timelapses.$inferSelect;
+
+/** A clip the schedule recorded (not a preview or a "record now": their slots say so). */
+const isScheduledClip = sql`c.slot is not null and c.slot not like 'preview:%' and c.slot not like 'now:%'`;
+
+export interface DayBounds {
+  day: string;
+  start: Date;
+  end: Date;
+}
+
+export const timelapseRepository = {
+  /**
+   * Livestreams that recorded scheduled clips (of any outcome) on the day and have no timelapse
+   * for it yet, or one a dead process was building.
+   */
+  async listDue(
+    executor: Executor,
+    bounds: DayBounds,
+    aliveAt: Date,
+  ): Promise<{ id: string; sim_iccid: string }[]> {
+    return queryRows(
+      executor,
+      sql`select l.id, l.sim_iccid from livestreams l
+          where exists (select 1 from clips c where c.livestream_id = l.id
+                          and c.recorded_at >= ${bounds.start.toISOString()}
+                          and c.recorded_at < ${bounds.end.toISOString()} and ${isScheduledClip})
+            and not exists (select 1 from timelapses t where t.livestream_id = l.id
+                              and t.day = ${bounds.day}
+                              and (t.status <> 'building' or ${isAliveSql(sql`t.claimed_by`, aliveAt)}))
+          order by l.id`,
+    );
+  },
+
+  /**
+   * Claims the camera-day for `claimedBy`: a new row 'building', or a 'building' row whose
+   * process is dead. Undefined when another living process has it or it is finished.
+   */
+  async claim(
+    executor: Executor,
+    values: {
+      livestreamId: string;
+      simIccid: string;
+      day: string;
+      claimedBy: string;
+      now: Date;
+      aliveAt: Date;
+    },
+  ): Promise<string | undefined> {
+    const [row] = await queryRows<{ id: string }>(
+      executor,
+      sql`insert into timelapses (livestream_id, sim_iccid, day, status, claimed_by, created_at, updated_at)
+          values (${values.livestreamId}, ${values.simIccid}, ${values.day}, 'building',
+                  ${values.claimedBy}, ${values.now.toISOString()}, ${values.now.toISOString()})
+          on conflict (livestream_id, day) do update
+            set claimed_by = excluded.claimed_by, updated_at = excluded.updated_at
+          where timelapses.status = 'building'
+            and (timelapses.claimed_by is null
+                 or not ${isAliveSql(sql`timelapses.claimed_by`, values.aliveAt)})
+          returning id`,
+    );
+    return row?.id;
+  },
+
+  /** The day's ready scheduled clips, in the order they were recorded. */
+  async readyClipsOfDay(
+    executor: Executor,
+    livestreamId: string,
+    bounds: DayBounds,
+  ): Promise<{ id: string; storage_key: string; duration_seconds: number; recorded_at: string }[]> {
+    const rows = await queryRows<{
+      id: string;
+      storage_key: string;
+      duration_seconds: number;
+      recorded_at: string | Date;
+    }>(
+      executor,
+      sql`select c.id, c.storage_key, c.duration_seconds, c.recorded_at from clips c
+          where c.livestream_id = ${livestreamId} and c.status = 'ready'
+            and c.storage_key is not null
+            and c.recorded_at >= ${bounds.start.toISOString()}
+            and c.recorded_at < ${bounds.end.toISOString()} and ${isScheduledClip}
+          order by c.recorded_at, c.id`,
+    );
+    return rows.map((row) => ({ ...row, recorded_at: new Date(row.recorded_at).toISOString() }));
+  },
+
+  /** Writes the outcome, only while `claimedBy` still holds the claim; false if it lost it. */
+  async finish(
+    executor: Executor,
+    id: string,
+    claimedBy: string,
+    outcome: Partial<
+      Pick<
+        TimelapseRow,
+        | 'status'
+        | 'storageKey'
+        | 'clipCount'
+        | 'frameCount'
+        | 'durationMs'
+        | 'sizeBytes'
+        | 'cpuMs'
+        | 'error'
+        | 'updatedAt'
+      >
+    >,
+  ): Promise<boolean> {
+    const rows = await executor
+      .update(timelapses)
+      .set({ ...outcome, claimedBy: null })
+      .where(
+        and(
+          eq(timelapses.id, id),
+          eq(timelapses.claimedBy, claimedBy),
+          eq(timelapses.status, 'building'),
+        ),
+      )
+      .returning({ id: timelapses.id });
+    return rows.length > 0;
+  },
+
+  /** Timelapses of days before `firstKeptDay` (oldest first, a batch at a time). */
+  async listExpired(
+    executor: Executor,
+    firstKeptDay: string,
+    limit: number,
+  ): Promise<TimelapseRow[]> {
+    return executor
+      .select()
+      .from(timelapses)
+      .where(lt(timelapses.day, firstKeptDay))
+      .orderBy(timelapses.day)
+      .limit(limit);
+  },
+
+  async delete(executor: Executor, id: string): Promise<void> {
+    await executor.delete(timelapses).where(eq(timelapses.id, id));
+  },
+
+  /** The camera, if it is the customer's, with its livestream's id (null without one). */
+  async findCamera(
+    executor: Executor,
+    customerId: string,
+    iccid: string,
+  ): Promise<{ nickname: string | null; iccid: string; livestreamId: string | null } | undefined> {
+    const [row] = await executor
+      .select({
+        nickname: sims.nickname,
+        iccid: sims.iccid,
+        livestreamId: livestreams.id,
+      })
+      .from(sims)
+      .leftJoin(livestreams, eq(livestreams.simIccid, sims.iccid))
+      .where(and(eq(sims.iccid, iccid), eq(sims.customerId, customerId)));
+    return row;
+  },
+
+  /** The camera's timelapses from `firstKeptDay` on, newest first. */
+  async listForCamera(
+    executor: Executor,
+    iccid: string,
+    firstKeptDay: string,
+  ): Promise<TimelapseRow[]> {
+    return executor
+      .select()
+      .from(timelapses)
+      .where(and(eq(timelapses.simIccid, iccid), sql`${timelapses.day} >= ${firstKeptDay}`))
+      .orderBy(desc(timelapses.day));
+  },
+};
