@@ -22,6 +22,8 @@ import { stripePricingTableOrigins } from './modules/activation/pricing-tables.t
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes.ts';
 import { camerasRoutes } from './modules/cameras/cameras.routes.ts';
+import { cameraWatchRoutes } from './modules/camera-watch/camera-watch.routes.ts';
+import { devSilenceRoutes } from './modules/camera-watch/dev-silence.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
@@ -46,6 +48,7 @@ import { livestreamRoutes } from './modules/livestream/livestream.routes.ts';
 import { timelapseRoutes } from './modules/timelapse/timelapse.routes.ts';
 import { trustProxyOption } from './lib/client-address.ts';
 import type { Services } from './process/compose.ts';
+import type { LocalSimPlatform } from './providers/connectivity/local-sim-platform.ts';
 
 export interface AppOptions {
   /** Folder of the built SPA; defaults to the configured WEB_DIST_DIR. */
@@ -121,6 +124,7 @@ export async function buildApp(
       await api.register(teamRoutes, { members: services.members });
       await api.register(activityRoutes, { activity: services.activity });
       await api.register(timelapseRoutes, { timelapses: services.timelapses });
+      await api.register(cameraWatchRoutes, { alertSettings: services.alertSettings });
     },
     { prefix: '/api' },
   );
@@ -150,6 +154,15 @@ export async function buildApp(
   // Never in production, whatever mailer it was given: the outbox holds sign-in links.
   if (isOutboxMailer(services.mailer) && config.nodeEnv !== 'production') {
     await app.register(devMailRoutes, { outbox: services.mailer });
+  }
+  // Making a camera silent: development and the local SIM platform only (decision 094).
+  if (config.nodeEnv !== 'production' && services.connectivity.kind === 'local') {
+    await app.register(devSilenceRoutes, {
+      db,
+      platform: services.connectivity as LocalSimPlatform,
+      clock: services.clock,
+      runWatch: () => services.runCameraWatch(),
+    });
   }
   await app.register(staticSpaPlugin, { root: options.webRoot ?? config.webDistDir });
   return app;

@@ -14,6 +14,7 @@ import type { DatabaseHandle } from '../db/client.ts';
 import { activationFulfilmentJob } from '../jobs/activation-fulfilment.job.ts';
 import { billingCycleJob } from '../jobs/billing-cycle.job.ts';
 import { deliverBillingEventsJob } from '../jobs/deliver-billing-events.job.ts';
+import { detectSilentCamerasJob } from '../jobs/detect-silent-cameras.job.ts';
 import type { JobDefinition, JobRunner } from '../jobs/job-runner.ts';
 import {
   createLivestreaming,
@@ -58,6 +59,14 @@ import {
 } from '../modules/auth/staff-accounts.service.ts';
 import { createBillingModule, type BillingModule } from '../modules/billing/billing-module.ts';
 import { createCamerasService, type CamerasService } from '../modules/cameras/cameras.service.ts';
+import {
+  createAlertSettingsService,
+  type AlertSettingsService,
+} from '../modules/camera-watch/alert-settings.service.ts';
+import {
+  createSilenceDetection,
+  type SilenceDetection,
+} from '../modules/camera-watch/silence-detection.service.ts';
 import { createReadCache, invalidateOnCameraChanges } from '../modules/cameras/plans-cache.ts';
 import {
   createCoverageService,
@@ -141,6 +150,12 @@ export interface Services {
   activity: ActivityService;
   /** Daily timelapses: built by a job, listed on the camera details page (decision 097). */
   timelapses: TimelapseService;
+  /** Per-camera alert settings and each person's own camera-alert choice (decision 094). */
+  alertSettings: AlertSettingsService;
+  /** Silence alerts: the detection the job runs (decision 094). */
+  silenceDetection: SilenceDetection;
+  /** One usage sync and one silence detection, now (the dev "make silent" route, tests). */
+  runCameraWatch(): Promise<void>;
   /** Every job this program runs, for startJobs (a worker runs them, an API only queues). */
   // Each definition checks its own payload type; the list only needs the common shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -282,6 +297,18 @@ export async function composeServices(
     retentionDays: config.activityRetentionDays,
   });
 
+  const alertSettings = createAlertSettingsService({ db, clock });
+  const silenceDetection = createSilenceDetection({
+    db,
+    mailer,
+    clock,
+    publicUrl: config.publicUrl,
+  });
+  async function runCameraWatch(): Promise<void> {
+    await syncFromPlatform({ db, platform: connectivity, clock });
+    await silenceDetection.detectSilentCameras();
+  }
+
   const timelapseInstanceId = parts.instanceId ?? randomUUID();
   const timelapses = createTimelapseService({
     db,
@@ -312,6 +339,9 @@ export async function composeServices(
     billingCycleJob({ billing }),
     deliverBillingEventsJob({ billing }),
     activationFulfilmentJob({ activation }),
+    detectSilentCamerasJob({
+      detectSilentCameras: () => silenceDetection.detectSilentCameras(),
+    }),
     sendLoginMailJob({ loginMail }),
     ...livestreaming.jobs,
     buildTimelapseJob({ timelapses }),
@@ -341,6 +371,9 @@ export async function composeServices(
     members,
     activity,
     timelapses,
+    alertSettings,
+    silenceDetection,
+    runCameraWatch,
     jobs,
     attachJobRunner(runner) {
       livestreaming.attachJobRunner(runner);
