@@ -34,6 +34,13 @@ export type CameraAlertSettings = z.infer<typeof cameraAlertSettings>;
 
 export const cameraAlertSettingsResponse = cameraAlertSettings.extend({
   canChange: z.boolean().describe("The person's role may change these settings"),
+  silence: z
+    .object({
+      since: z.string().describe('When the camera was last heard (ISO instant)'),
+      hours: z.number().int().describe('Whole hours since then'),
+    })
+    .nullable()
+    .describe("The camera's open silence (the same as plansV2's), for the details page's banner"),
 });
 export type CameraAlertSettingsResponse = z.infer<typeof cameraAlertSettingsResponse>;
 

@@ -43,6 +43,15 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
     return sim;
   }
 
+  async function openSilenceOf(iccid: string) {
+    const open = await cameraWatchRepository.findOpenSilence(db, iccid);
+    if (!open) return null;
+    return {
+      since: open.silentSince.toISOString(),
+      hours: Math.floor((clock.now().getTime() - open.silentSince.getTime()) / 3_600_000),
+    };
+  }
+
   return {
     /** The camera's settings (the defaults without a row) and whether this person may change them. */
     async getSettings(
@@ -52,7 +61,11 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
     ): Promise<CameraAlertSettingsResponse> {
       await requireCamera(customerId, iccid);
       const row = await cameraWatchRepository.findSettings(db, iccid);
-      return { ...settingsOf(row), canChange: hasAbility(access, 'manageCameras') };
+      return {
+        ...settingsOf(row),
+        canChange: hasAbility(access, 'manageCameras'),
+        silence: await openSilenceOf(iccid),
+      };
     },
 
     async saveSettings(
@@ -83,7 +96,11 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
         }
         return after;
       });
-      return { ...saved, canChange: hasAbility(access, 'manageCameras') };
+      return {
+        ...saved,
+        canChange: hasAbility(access, 'manageCameras'),
+        silence: await openSilenceOf(iccid),
+      };
     },
 
     /** Whether this person receives camera alert e-mails; the owner always does. */

@@ -96,6 +96,15 @@ export const cameraWatchRepository = {
       order by s.iccid`,
     ),
 
+  /** The camera's open silence, if any. */
+  findOpenSilence: async (executor: Executor, iccid: string) => {
+    const [row] = await executor
+      .select()
+      .from(cameraSilences)
+      .where(and(eq(cameraSilences.simIccid, iccid), isNull(cameraSilences.endedAt)));
+    return row;
+  },
+
   /** Opens a silence unless one is open already (another run, another process): its id or null. */
   openSilence: async (executor: Executor, iccid: string, silentSince: Date, now: Date) => {
     const [row] = await executor

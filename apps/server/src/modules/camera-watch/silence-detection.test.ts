@@ -124,6 +124,8 @@ describe('silence alerts', () => {
       .json<{ cameras: { SIM_ICCID: string; silence: { hours: number } | null }[] }>()
       .cameras.find((candidate) => candidate.SIM_ICCID === topGate);
     expect(camera?.silence?.hours).toBe(7);
+    const settings = await inject('GET', `/api/cameras/alert-settings/${topGate}`);
+    expect(settings.json().silence).toEqual(camera?.silence);
 
     const audit = await context.database.db
       .select()
@@ -182,6 +184,7 @@ describe('silence alerts', () => {
       pauseDataAtAllowance: false,
       noClipHours: null,
       canChange: true,
+      silence: null,
     });
     const settings = {
       silenceHours: 12,
@@ -190,7 +193,7 @@ describe('silence alerts', () => {
       noClipHours: 24,
     };
     const saved = await inject('PUT', `/api/cameras/alert-settings/${topGate}`, settings);
-    expect(saved.json()).toEqual({ ...settings, canChange: true });
+    expect(saved.json()).toEqual({ ...settings, canChange: true, silence: null });
     for (const wrong of [
       { ...settings, silenceHours: 0 },
       { ...settings, dataAlertPercent: 100 },
