@@ -17,6 +17,8 @@ import { queueLivestreamRecordingsJob } from './queue-livestream-recordings.job.
 import { recordLivestreamClipJob } from './record-livestream-clip.job.ts';
 import { recoverDeadWorkersJob } from './recover-dead-workers.job.ts';
 import { switchOffUnusedLivestreamsJob } from './switch-off-unused-livestreams.job.ts';
+import { alertLivestreamClipsJob } from './alert-livestream-clips.job.ts';
+import { createLivestreamAlertsService } from '../modules/livestream/livestream-alerts.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { recordingWorkFolder } from '../lib/instance-workspace.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
@@ -142,6 +144,14 @@ export function createLivestreaming(
     demoCamera: deps.demoCamera,
   });
 
+  const alerts = createLivestreamAlertsService({
+    db: deps.db,
+    clock: deps.clock,
+    mailer: deps.mailer,
+    publicUrl: config.publicUrl,
+    log: deps.log,
+  });
+
   return {
     service,
     recording,
@@ -149,7 +159,8 @@ export function createLivestreaming(
     jobs: [
       recordJob,
       queueLivestreamRecordingsJob({ recording }),
-      switchOffUnusedLivestreamsJob({ recording }),
+      switchOffUnusedLivestreamsJob({ recording, alerts }),
+      alertLivestreamClipsJob({ alerts }),
       recoverDeadWorkersJob({ recording }),
     ],
     attachJobRunner(jobRunner) {

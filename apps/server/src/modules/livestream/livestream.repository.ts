@@ -556,7 +556,8 @@ export const livestreamRepository = {
   async markSeenOnSite(executor: Executor, livestreamId: string, at: Date): Promise<void> {
     await executor
       .update(livestreams)
-      .set({ lastSeenOnSiteAt: at })
+      // Seen again: a new 10-day grace, whose day-7 warning may go out again (decision 096).
+      .set({ lastSeenOnSiteAt: at, switchOffWarnedAt: null })
       .where(eq(livestreams.id, livestreamId));
   },
 
