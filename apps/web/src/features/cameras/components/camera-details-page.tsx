@@ -8,6 +8,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useDataUsage } from '../api/get-data-usage.ts';
 import { useSimInfo } from '../api/get-sim-info.ts';
 import { currentMonthUsageRange, type UsageRange } from '../usage-range.ts';
+import { DailyTimelapseSection } from './daily-timelapse-section.tsx';
 import styles from './camera-details-page.module.css';
 import { RouterInfoCard } from './router-info-card.tsx';
 import { SimInfoCard } from './sim-info-card.tsx';
@@ -56,6 +57,7 @@ export function CameraDetailsPage() {
         <RouterInfoCard iccid={cameraId} />
       </div>
       <UsageSection iccid={cameraId} />
+      <DailyTimelapseSection iccid={cameraId} />
     </div>
   );
 }
