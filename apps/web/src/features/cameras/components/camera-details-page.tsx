@@ -10,6 +10,7 @@ import { useSimInfo } from '../api/get-sim-info.ts';
 import { currentMonthUsageRange, type UsageRange } from '../usage-range.ts';
 import { DailyTimelapseSection } from './daily-timelapse-section.tsx';
 import styles from './camera-details-page.module.css';
+import { CameraAlertsCard, CameraSilenceBanner } from './camera-alerts-card.tsx';
 import { RouterInfoCard } from './router-info-card.tsx';
 import { SimInfoCard } from './sim-info-card.tsx';
 import { UsageTable } from './usage-table.tsx';
@@ -52,9 +53,11 @@ export function CameraDetailsPage() {
   return (
     <div className={styles.page}>
       <p className={styles.cameraName}>{nickname ?? `Camera ${sim.physicalId.slice(-4)}`}</p>
+      <CameraSilenceBanner iccid={cameraId} />
       <div className={styles.cards}>
         <SimInfoCard simInfo={sim} />
         <RouterInfoCard iccid={cameraId} />
+        <CameraAlertsCard iccid={cameraId} />
       </div>
       <UsageSection iccid={cameraId} />
       <DailyTimelapseSection iccid={cameraId} />

@@ -1,6 +1,7 @@
 import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { memo } from 'react';
 import { formatDay } from '@farmcam/contract/rules';
+import { SilenceBanner } from '../../../components/camera-watch/silence-banner.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { classNames } from '../../../components/ui/class-names.ts';
 import {
@@ -63,6 +64,7 @@ export const CameraCard = memo(function CameraCard({
       <div className={styles.status}>
         <Chip tone={chipToneOf(camera.labelDashboard)}>{chipTextOf(camera.labelDashboard)}</Chip>
       </div>
+      {camera.silence && <SilenceBanner silence={camera.silence} />}
       <p className={styles.iccid}>
         <span className={styles.iccidLabel}>SIM</span> {camera.SIM_ICCID}
       </p>

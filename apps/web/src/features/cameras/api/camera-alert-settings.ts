@@ -1,0 +1,61 @@
+import type {
+  CameraAlertSettings,
+  CameraAlertSettingsResponse,
+  MyCameraAlertsResponse,
+} from '@farmcam/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+const settingsKey = (iccid: string) => ['cameras', 'alert-settings', iccid] as const;
+const myAlertsKey = ['team', 'me', 'camera-alerts'] as const;
+
+/** GET /api/cameras/alert-settings/{iccid}: the camera's alerts and its open silence. */
+export function alertSettingsQueryOptions(iccid: string) {
+  return queryOptions({
+    queryKey: settingsKey(iccid),
+    queryFn: ({ signal }) =>
+      apiRequest<CameraAlertSettingsResponse>(
+        `/api/cameras/alert-settings/${encodeURIComponent(iccid)}`,
+        { signal },
+      ),
+  });
+}
+
+export function useAlertSettings(iccid: string) {
+  return useQuery(alertSettingsQueryOptions(iccid));
+}
+
+/** PUT /api/cameras/alert-settings/{iccid} (owner and managers). */
+export function useSaveAlertSettings(iccid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CameraAlertSettings) =>
+      apiRequest<CameraAlertSettingsResponse>(
+        `/api/cameras/alert-settings/${encodeURIComponent(iccid)}`,
+        { method: 'PUT', body },
+      ),
+    onSuccess: (response) => queryClient.setQueryData(settingsKey(iccid), response),
+  });
+}
+
+/** GET /api/team/me/camera-alerts: whether the signed-in person receives camera alert e-mails. */
+export function useMyCameraAlerts() {
+  return useQuery({
+    queryKey: myAlertsKey,
+    queryFn: ({ signal }) =>
+      apiRequest<MyCameraAlertsResponse>('/api/team/me/camera-alerts', { signal }),
+  });
+}
+
+/** PUT /api/team/me/camera-alerts: each member chooses for themselves. */
+export function useSetMyCameraAlerts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (cameraAlerts: boolean) =>
+      apiRequest<MyCameraAlertsResponse>('/api/team/me/camera-alerts', {
+        method: 'PUT',
+        body: { cameraAlerts },
+      }),
+    onSuccess: (response) => queryClient.setQueryData(myAlertsKey, response),
+  });
+}
