@@ -5,18 +5,10 @@
  */
 import { z } from 'zod';
 import { iccid } from './common.ts';
+import { livestreamLinkLimits } from './rules.ts';
 
 export const livestreamLinkKinds = ['link', 'embed'] as const;
 export type LivestreamLinkKind = (typeof livestreamLinkKinds)[number];
-
-/** Bounds a farmer meets on the form (the server says the same in its refusals). */
-export const livestreamLinkLimits = {
-  labelMaxLength: 80,
-  maxDays: 365,
-  maxDomains: 20,
-  /** Days of views shown per link and per site. */
-  viewsDays: 30,
-} as const;
 
 export const livestreamLinkStates = ['active', 'expired', 'revoked'] as const;
 

@@ -121,3 +121,12 @@ const ukClockFormat = new Intl.DateTimeFormat('en-GB', {
 /** An instant's UK wall-clock time, "07:12". */
 export const formatUkTime = (value: string | Date): string =>
   ukClockFormat.format(typeof value === 'string' ? new Date(value) : value);
+
+/** Public livestream links (decision 096): bounds a farmer meets on the form and the server says. */
+export const livestreamLinkLimits = {
+  labelMaxLength: 80,
+  maxDays: 365,
+  maxDomains: 20,
+  /** Days of views shown per link and per site. */
+  viewsDays: 30,
+} as const;

@@ -10,6 +10,7 @@ import { toast } from '../../../lib/toast.tsx';
 import { useLivestreamCameras } from '../api/livestream-cameras.ts';
 import { useSetLivestreamActive } from '../api/set-livestream-active.ts';
 import { describeSchedule } from '../livestream-settings.ts';
+import { PublicLinks } from './public-links.tsx';
 import { useTemporaryLabel } from './use-temporary-label.ts';
 import styles from './livestreaming-page.module.css';
 
@@ -182,6 +183,7 @@ function LivestreamCard({
           {copyLabel}
         </Button>
       </div>
+      <PublicLinks iccid={camera.SIM_ICCID} cameraName={name} canManage={canManage} />
     </Card>
   );
 }
