@@ -5,10 +5,11 @@ import type { JobDefinition } from './job-runner.ts';
 export const buildTimelapseJobName = 'build-timelapse';
 
 /**
- * Hourly (at 20 past, UTC): builds yesterday's timelapses (UK day) and makes up the few days
- * before that a stopped worker missed (decision 097). The first run after UK midnight makes
- * them; later runs find nothing due, or a day a dead worker left half-built. Safe on every
- * worker at once: each camera-day is claimed by one conditional insert.
+ * Every minute: builds yesterday's timelapses (UK day), the few days before that a stopped
+ * worker missed, and days queued without a claim (the demo's), decision 097. The first run after
+ * UK midnight makes them; the others cost five indexed look-ups and find nothing, or a day a dead
+ * worker left half-built (taken over within a minute), or the demo's day soon after the first
+ * start. Safe on every worker at once: each camera-day is claimed by one conditional write.
  */
 export function buildTimelapseJob(deps: {
   timelapses: Pick<TimelapseService, 'buildDue'>;
@@ -16,7 +17,7 @@ export function buildTimelapseJob(deps: {
   return {
     name: buildTimelapseJobName,
     payload: z.object({}),
-    cron: '20 * * * *',
+    cron: '* * * * *',
     async handle() {
       await deps.timelapses.buildDue();
     },

@@ -38,6 +38,7 @@ import {
 } from '../providers/billing/local/ledger.ts';
 import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
 import { demoSilentSerial, seedDemoWatch } from './demo-watch.ts';
+import { demoTimelapseSerial, seedDemoTimelapse } from './demo-timelapse.ts';
 
 const seedMarker = 'demo-seed-version';
 const seedVersion = 1;
@@ -198,6 +199,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
       await transaction.execute(sql`select pg_advisory_xact_lock(${advisoryLockKeys.demoSeed})`);
       await seedDemoTeam(transaction, clock.now());
       await seedDemoWatch(transaction, demoWatchInput(clock.now()));
+      await seedDemoTimelapse(transaction, demoTimelapseInput(clock.now()));
     });
     return false;
   }
@@ -233,6 +235,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
     await numberInvoicesInCreationOrder(transaction);
     await seedDemoTeam(transaction, now);
     await seedDemoWatch(transaction, demoWatchInput(now));
+    await seedDemoTimelapse(transaction, demoTimelapseInput(now));
     for (const stock of demoStockSims) {
       await transaction
         .insert(sims)
@@ -256,6 +259,12 @@ const demoWatchInput = (now: Date) => ({
   now,
   ownerEmail: 'demo@example.com',
   iccid: demoIccid(demoSilentSerial),
+});
+
+const demoTimelapseInput = (now: Date) => ({
+  now,
+  ownerEmail: 'demo@example.com',
+  iccid: demoIccid(demoTimelapseSerial),
 });
 
 /** The vet on the demo account, accepted so they can sign in with their e-mail; once. */

@@ -3,7 +3,7 @@
  * takes on a camera-day (unique per livestream and day; a dead process's claim is taken over,
  * docs/decisions/073), the day's scheduled clips, and the rows a camera lists.
  */
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { livestreams, sims, timelapses } from '../../db/schema.ts';
 import { isAliveSql } from '../../lib/instance.ts';
@@ -70,6 +70,35 @@ export const timelapseRepository = {
           returning id`,
     );
     return row?.id;
+  },
+
+  /**
+   * Days queued for building without a claim (the demo seed queues its day this way), with the
+   * livestream's SIM.
+   */
+  async listQueued(executor: Executor): Promise<TimelapseRow[]> {
+    return executor
+      .select()
+      .from(timelapses)
+      .where(and(eq(timelapses.status, 'building'), isNull(timelapses.claimedBy)))
+      .orderBy(timelapses.day);
+  },
+
+  /** Claims a queued day for `claimedBy`; false when another process took it first. */
+  async claimQueued(
+    executor: Executor,
+    id: string,
+    claimedBy: string,
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await executor
+      .update(timelapses)
+      .set({ claimedBy, updatedAt: now })
+      .where(
+        and(eq(timelapses.id, id), eq(timelapses.status, 'building'), isNull(timelapses.claimedBy)),
+      )
+      .returning({ id: timelapses.id });
+    return rows.length > 0;
   },
 
   /** The day's ready scheduled clips, in the order they were recorded. */

@@ -32,6 +32,8 @@ import { clipLabel, createTimelapseService, downloadNameOf } from './timelapse.s
 const run = promisify(execFile);
 const farmyard = demoIccid(103);
 const calvingPen = demoIccid(104);
+/** Lambing shed: a livestream whose only clip yesterday failed (its day is empty). */
+const lambingShed = demoIccid(102);
 /** The manual clock says 2026-03-10 12:00 UTC: yesterday is the 9th (GMT, no summer time). */
 const yesterday = '2026-03-09';
 
@@ -39,7 +41,7 @@ let context: TestContext;
 let folder: string;
 let storage: FilesystemStorage;
 let farmyardLivestream: string;
-let calvingPenLivestream: string;
+let lambingShedLivestream: string;
 const workerIds = [randomUUID(), randomUUID()];
 
 async function makeClip(key: string, seconds: number): Promise<void> {
@@ -112,7 +114,7 @@ beforeAll(async () => {
   });
   await seedDemoData(context.database.db, context.clock);
   farmyardLivestream = await addLivestream(farmyard, 'ls_timelapse_farmyard_000');
-  calvingPenLivestream = await addLivestream(calvingPen, 'ls_timelapse_calving_0000');
+  lambingShedLivestream = await addLivestream(lambingShed, 'ls_timelapse_lambing_0000');
   // Three ready scheduled clips yesterday, a failed one, a preview (not scheduled), one today.
   const rows = [
     { slot: `${yesterday}T09`, at: `${yesterday}T09:00:00Z`, status: 'ready' as const },
@@ -134,9 +136,9 @@ beforeAll(async () => {
       recordedAt: new Date(row.at),
     });
   }
-  // The calving pen's only clip yesterday failed: its day is empty.
+  // The lambing shed's only clip yesterday failed: its day is empty.
   await context.database.db.insert(clips).values({
-    livestreamId: calvingPenLivestream,
+    livestreamId: lambingShedLivestream,
     slot: `${yesterday}T09`,
     status: 'failed',
     durationSeconds: 2,
@@ -165,7 +167,8 @@ describe('daily timelapse', () => {
 
   it('two workers build each camera-day once: H.264, yuv420p, 640 px, two frames per clip', async () => {
     const [first, second] = await Promise.all(workerIds.map((id) => serviceFor(id).buildDue()));
-    expect(first!.ready + second!.ready).toBe(1);
+    // Farmyard's day, and the demo's queued day of Calving pen (seed/demo-timelapse.ts).
+    expect(first!.ready + second!.ready).toBe(2);
     expect(first!.empty + second!.empty).toBe(1);
     const rows = await context.database.db
       .select()
@@ -203,16 +206,32 @@ describe('daily timelapse', () => {
     const [row] = await context.database.db
       .select()
       .from(timelapses)
-      .where(eq(timelapses.livestreamId, calvingPenLivestream));
+      .where(eq(timelapses.livestreamId, lambingShedLivestream));
     expect(row).toMatchObject({ status: 'empty', clipCount: 0, storageKey: null });
+  });
+
+  it("the demo's queued day is made from made-up clips, with the hours burnt in", async () => {
+    const [row] = await context.database.db
+      .select()
+      .from(timelapses)
+      .where(eq(timelapses.simIccid, calvingPen));
+    expect(row).toMatchObject({
+      day: yesterday,
+      status: 'ready',
+      clipCount: 10,
+      frameCount: 20,
+      durationMs: 5000,
+    });
+    const file = path.join(storage.root, ...row!.storageKey!.split('/'));
+    expect(await probe(file)).toMatchObject({ codec_name: 'h264', nb_read_frames: '20' });
   });
 
   it("a dead worker's half-built day is taken over by the next run", async () => {
     const day = '2026-03-08';
-    const key = `livestreams/${calvingPenLivestream}/${day}T09.mp4`;
+    const key = `livestreams/${lambingShedLivestream}/${day}T09.mp4`;
     await makeClip(key, 2);
     await context.database.db.insert(clips).values({
-      livestreamId: calvingPenLivestream,
+      livestreamId: lambingShedLivestream,
       slot: `${day}T09`,
       status: 'ready',
       durationSeconds: 2,
@@ -220,8 +239,8 @@ describe('daily timelapse', () => {
       recordedAt: new Date(`${day}T09:00:00Z`),
     });
     await context.database.db.insert(timelapses).values({
-      livestreamId: calvingPenLivestream,
-      simIccid: calvingPen,
+      livestreamId: lambingShedLivestream,
+      simIccid: lambingShed,
       day,
       status: 'building',
       claimedBy: randomUUID(),
@@ -300,7 +319,7 @@ describe('daily timelapse', () => {
     context.clock.set(new Date('2026-04-08T12:00:00Z'));
     expect(await service.purgeExpired()).toEqual({ deleted: 1 });
     context.clock.set(new Date('2026-04-09T12:00:00Z'));
-    expect(await service.purgeExpired()).toEqual({ deleted: 2 });
+    expect(await service.purgeExpired()).toEqual({ deleted: 3 });
     expect(fs.existsSync(file)).toBe(false);
     expect(await context.database.db.select().from(timelapses)).toEqual([]);
   });

@@ -101,13 +101,29 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
       .slice(0, 10);
   }
 
+  /** The demo's day, where no camera records: made-up clips on the hour, 08:00 to 17:00. */
+  async function sampleClips(folder: string, bounds: DayBounds): Promise<TimelapseClip[]> {
+    const made: TimelapseClip[] = [];
+    for (let hour = 8; hour <= 17; hour += 1) {
+      const filePath = path.join(folder, `sample-${hour}.mp4`);
+      await deps.maker.makeSampleClip(filePath, { seconds: 1, seed: hour * 7919 });
+      made.push({
+        filePath,
+        durationSeconds: 1,
+        label: clipLabel(new Date(bounds.start.getTime() + hour * 3_600_000)),
+      });
+    }
+    return made;
+  }
+
   async function makeFromClips(
     timelapseId: string,
     livestreamId: string,
     bounds: DayBounds,
+    options: { isSample?: boolean } = {},
   ): Promise<TimelapseOutcome> {
     const clips = await repository.readyClipsOfDay(db, livestreamId, bounds);
-    if (clips.length === 0) {
+    if (clips.length === 0 && !options.isSample) {
       await repository.finish(db, timelapseId, instanceId, {
         status: 'empty',
         updatedAt: processClock.now(),
@@ -117,7 +133,7 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
     const folder = path.join(deps.workFolder, randomUUID());
     await fs.promises.mkdir(folder, { recursive: true });
     try {
-      const local: TimelapseClip[] = [];
+      const local: TimelapseClip[] = clips.length === 0 ? await sampleClips(folder, bounds) : [];
       for (const [index, clip] of clips.entries()) {
         const filePath = path.join(folder, `clip-${index}.mp4`);
         try {
@@ -175,14 +191,20 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
       aliveAt: processClock.now(),
     });
     if (!timelapseId) return 'not-claimed';
+    return buildClaimed(timelapseId, livestream.id, day);
+  }
+
+  async function buildClaimed(
+    timelapseId: string,
+    livestreamId: string,
+    day: string,
+    options: { isSample?: boolean } = {},
+  ): Promise<TimelapseOutcome> {
     try {
-      return await makeFromClips(timelapseId, livestream.id, boundsOf(day));
+      return await makeFromClips(timelapseId, livestreamId, boundsOf(day), options);
     } catch (error) {
       const reason = error instanceof TimelapseError ? error.reason : timelapseFailedReason;
-      deps.log.warn(
-        { err: error, livestreamId: livestream.id, day },
-        `Timelapse failed: ${reason}`,
-      );
+      deps.log.warn({ err: error, livestreamId, day }, `Timelapse failed: ${reason}`);
       await repository.finish(db, timelapseId, instanceId, {
         status: 'failed',
         error: reason,
@@ -208,6 +230,12 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
         failed: 0,
         'not-claimed': 0,
       };
+      // Days queued without a claim: the demo's, made from its clips or, having none, from
+      // made-up ones (seed/demo-timelapse.ts).
+      for (const row of await repository.listQueued(db)) {
+        if (!(await repository.claimQueued(db, row.id, instanceId, processClock.now()))) continue;
+        counts[await buildClaimed(row.id, row.livestreamId, row.day, { isSample: true })] += 1;
+      }
       let day = previousDay(businessDay(clock.now()));
       for (let index = 0; index <= catchUpDays; index += 1, day = previousDay(day)) {
         if (day < firstKeptDay()) break;

@@ -42,6 +42,11 @@ export interface TimelapseResult {
 export interface TimelapseMaker {
   /** Builds the MP4. Rejects with TimelapseError when no clip gives a still or encoding fails. */
   make(request: TimelapseRequest): Promise<TimelapseResult>;
+  /**
+   * A made-up clip (a slowly moving synthetic sky, `seed` varying it) for the demo's timelapse,
+   * where there is no camera: the demo's day is then made through `make` like any other.
+   */
+  makeSampleClip(outputPath: string, options: { seconds: number; seed: number }): Promise<void>;
 }
 
 export class TimelapseError extends Error {
@@ -226,6 +231,36 @@ export function createFfmpegTimelapseMaker(options: {
   }
 
   return {
+    async makeSampleClip(outputPath, sample) {
+      const result = await run(
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-loglevel',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          `gradients=size=480x270:rate=5:duration=${sample.seconds}:seed=${sample.seed}:speed=0.02`,
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-pix_fmt',
+          'yuv420p',
+          '-y',
+          outputPath,
+        ],
+        stillsTimeoutMs,
+      );
+      if (result.code !== 0) {
+        throw new TimelapseError(
+          'The timelapse could not be made on our side. We have been told.',
+          lastLines(result.stderr) || `exit ${result.code}`,
+        );
+      }
+    },
+
     async make(request) {
       if (!fs.existsSync(fontPath)) {
         throw new TimelapseError(
