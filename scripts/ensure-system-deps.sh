@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the app and its tests need, or stops with one line saying which.
 # One list says what they are: apps/server/src/providers/camera/system-requirements.json
-# (docs/decisions/060). Binaries are looked up on PATH; the local camera's Python bindings,
-# typelibs and GStreamer elements by `local-camera.py --check`, the way the camera itself uses
-# them. GStreamer's elements can only be looked up once its bindings are there, so until then
+# (docs/decisions/060). Binaries are looked up on PATH, files (a font) by their path; the local
+# camera's Python bindings, typelibs and GStreamer elements by `local-camera.py --check`, the way
+# the camera itself uses them. GStreamer's elements can only be looked up once its bindings are there, so until then
 # their packages count as missing too, and after installing we look again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,13 @@ missing() {
   done < <(node -e '
     const { requirements } = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
     for (const entry of requirements) if (entry.kind === "binary") console.log(entry.name, entry.package);
+  ' "$list")
+  # Files the app reads at a fixed path (the timelapse font).
+  while read -r name package; do
+    [ -e "$name" ] || echo "$package $name"
+  done < <(node -e '
+    const { requirements } = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+    for (const entry of requirements) if (entry.kind === "file") console.log(entry.name, entry.package);
   ' "$list")
   [ -x /usr/bin/python3 ] || return 0
   output=$(/usr/bin/python3 "$camera" --check 2>&1) || status=$?

@@ -37,7 +37,7 @@ describe('the local camera’s system requirements', () => {
   it('names a Debian package for every requirement', () => {
     for (const requirement of readSystemRequirements()) {
       expect(requirement.package).toMatch(/^[a-z0-9][a-z0-9.+-]+$/);
-      expect(['binary', 'python-module', 'typelib', 'element']).toContain(requirement.kind);
+      expect(['binary', 'file', 'python-module', 'typelib', 'element']).toContain(requirement.kind);
     }
   });
 

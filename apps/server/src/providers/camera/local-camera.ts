@@ -19,7 +19,8 @@ export interface LocalCameraAddress {
   port: number;
 }
 
-export type RequirementKind = 'binary' | 'python-module' | 'typelib' | 'element';
+/** `file`: a file the app reads at that path (a font), checked by scripts/ensure-system-deps.sh. */
+export type RequirementKind = 'binary' | 'file' | 'python-module' | 'typelib' | 'element';
 
 export interface SystemRequirement {
   kind: RequirementKind;
