@@ -96,6 +96,7 @@ const labelOf = (kind: RequirementKind, names: string[]) => {
     case 'python-module':
       return `Python's ${names.join(', ')} ${names.length === 1 ? 'module' : 'modules'}`;
     case 'binary':
+    case 'file':
       return names.map((name) => path.basename(name)).join(', ');
   }
 };
