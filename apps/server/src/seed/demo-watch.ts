@@ -7,7 +7,14 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { appSettings, cameraHeartbeats, cameraSilences, customers, sims } from '../db/schema.ts';
+import {
+  appSettings,
+  cameraHeartbeats,
+  cameraSilences,
+  customers,
+  routerStatus,
+  sims,
+} from '../db/schema.ts';
 
 const watchSeedMarker = 'demo-watch-seed-version';
 export const demoSilentSerial = 102;
@@ -33,6 +40,11 @@ export async function seedDemoWatch(
       .update(sims)
       .set({ localSilentSince: since, updatedAt: input.now })
       .where(eq(sims.iccid, camera.iccid));
+    // Its router's last report is the one before the silence, as the platform would give it.
+    await executor
+      .update(routerStatus)
+      .set({ updatedAt: since })
+      .where(eq(routerStatus.simIccid, camera.iccid));
     await executor
       .insert(cameraHeartbeats)
       .values({ simIccid: camera.iccid, lastReportAt: since, updatedAt: input.now })
