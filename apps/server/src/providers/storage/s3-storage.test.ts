@@ -88,6 +88,25 @@ describe('S3 storage', () => {
     expect(storage().mediaOrigins).toEqual([s3.endpoint]);
   });
 
+  it('reads a stored clip back into a file, and serves a download under its signed name', async () => {
+    const key = 'timelapses/ls-1/2026-03-09-abc.mp4';
+    await storage().putFile(key, clipPath, 'video/mp4');
+    const copy = path.join(folder, 'copy.mp4');
+    await storage().copyToFile(key, copy);
+    expect(await fs.promises.readFile(copy)).toEqual(clip);
+    const url = await storage().playbackUrl(key, 3600, {
+      downloadName: 'Top-gate-2026-03-09-timelapse.mp4',
+    });
+    const answer = await fetch(url);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-disposition')).toBe(
+      'attachment; filename="Top-gate-2026-03-09-timelapse.mp4"',
+    );
+    await expect(storage().copyToFile('timelapses/missing.mp4', copy)).rejects.toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+    });
+  });
+
   it('gives the same URL for calls close together, and it expires', async () => {
     const key = 'livestreams/abc/expiring.mp4';
     await storage().putFile(key, clipPath, 'video/mp4');
