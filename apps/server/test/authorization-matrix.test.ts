@@ -121,9 +121,9 @@ const routes: Record<string, Row> = {
     request: get(`/api/cameras/router-info/${thisIccid}`),
   },
   // Every role that may see the camera watches and downloads its timelapses (decision 097).
-  'GET /api/cameras/:iccid/timelapses': {
+  'GET /api/cameras/timelapses/:iccid': {
     rule: read(true),
-    request: get(`/api/cameras/${thisIccid}/timelapses`),
+    request: get(`/api/cameras/timelapses/${thisIccid}`),
   },
   'POST /api/cameras/update-nickname': {
     rule: cameraChange,

@@ -16,7 +16,7 @@ export const timelapseRoutes: FastifyPluginAsyncZod<{ timelapses: TimelapseServi
   { timelapses },
 ) => {
   app.get(
-    '/cameras/:iccid/timelapses',
+    '/cameras/timelapses/:iccid',
     {
       schema: {
         tags: ['cameras'],

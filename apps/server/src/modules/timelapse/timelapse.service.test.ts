@@ -257,7 +257,7 @@ describe('daily timelapse', () => {
     const token = await signInCustomer(context, 'demo@example.com');
     const answer = await context.app.inject({
       method: 'GET',
-      url: `/api/cameras/${farmyard}/timelapses`,
+      url: `/api/cameras/timelapses/${farmyard}`,
       headers: bearer(token),
     });
     expect(answer.statusCode).toBe(200);
@@ -291,7 +291,7 @@ describe('daily timelapse', () => {
     // A camera without a livestream says so; another customer's camera is not found.
     const topGate = await context.app.inject({
       method: 'GET',
-      url: `/api/cameras/${demoIccid(101)}/timelapses`,
+      url: `/api/cameras/timelapses/${demoIccid(101)}`,
       headers: bearer(token),
     });
     expect(topGate.json<TimelapsesResponse>()).toMatchObject({
@@ -300,7 +300,7 @@ describe('daily timelapse', () => {
     });
     const other = await context.app.inject({
       method: 'GET',
-      url: `/api/cameras/${demoIccid(201)}/timelapses`,
+      url: `/api/cameras/timelapses/${demoIccid(201)}`,
       headers: bearer(token),
     });
     expect(other.statusCode).toBe(404);

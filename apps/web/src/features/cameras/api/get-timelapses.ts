@@ -2,9 +2,9 @@ import type { TimelapsesResponse } from '@farmcam/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-/** GET /api/cameras/{iccid}/timelapses: the camera's daily timelapses, newest first. */
+/** GET /api/cameras/timelapses/{iccid}: the camera's daily timelapses, newest first. */
 export function fetchTimelapses(iccid: string, signal?: AbortSignal): Promise<TimelapsesResponse> {
-  return apiRequest<TimelapsesResponse>(`/api/cameras/${encodeURIComponent(iccid)}/timelapses`, {
+  return apiRequest<TimelapsesResponse>(`/api/cameras/timelapses/${encodeURIComponent(iccid)}`, {
     signal,
   });
 }

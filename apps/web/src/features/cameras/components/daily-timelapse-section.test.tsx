@@ -25,7 +25,7 @@ const readyDay = (day: string, sizeBytes = 412_000): TimelapseDay => ({
 function renderSection(answer: TimelapsesResponse | Response) {
   authStore.signIn('token');
   mockFetch((url) =>
-    url.pathname === `/api/cameras/${iccid}/timelapses`
+    url.pathname === `/api/cameras/timelapses/${iccid}`
       ? answer instanceof Response
         ? answer
         : jsonResponse(200, answer)
