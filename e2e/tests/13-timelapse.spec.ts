@@ -40,7 +40,7 @@ test.describe('daily timelapse', () => {
     await expect(section).toBeVisible({ timeout: 20_000 });
     await expect(section.getByText(/uses no extra mobile data/)).toBeVisible();
     // The job makes the demo's day within a minute or two of the server's start.
-    const player = section.getByLabel(`Timelapse of ${longDay(yesterday)}`);
+    const player = section.getByLabel(`Timelapse of ${longDay(yesterday)}`, { exact: true });
     await expect(async () => {
       if (!(await player.isVisible())) {
         await page.reload();
