@@ -38,6 +38,7 @@ import {
 } from '../providers/billing/local/ledger.ts';
 import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
 import { demoSilentSerial, seedDemoWatch } from './demo-watch.ts';
+import { demoLinksSerial, seedDemoLinks } from './demo-links.ts';
 import { demoTimelapseSerial, seedDemoTimelapse } from './demo-timelapse.ts';
 
 const seedMarker = 'demo-seed-version';
@@ -199,6 +200,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
       await transaction.execute(sql`select pg_advisory_xact_lock(${advisoryLockKeys.demoSeed})`);
       await seedDemoTeam(transaction, clock.now());
       await seedDemoWatch(transaction, demoWatchInput(clock.now()));
+      await seedDemoLinks(transaction, demoLinksInput(clock.now()));
       await seedDemoTimelapse(transaction, demoTimelapseInput(clock.now()));
     });
     return false;
@@ -235,6 +237,7 @@ export async function seedDemoData(db: Database, clock: Clock): Promise<boolean>
     await numberInvoicesInCreationOrder(transaction);
     await seedDemoTeam(transaction, now);
     await seedDemoWatch(transaction, demoWatchInput(now));
+    await seedDemoLinks(transaction, demoLinksInput(now));
     await seedDemoTimelapse(transaction, demoTimelapseInput(now));
     for (const stock of demoStockSims) {
       await transaction
@@ -265,6 +268,12 @@ const demoTimelapseInput = (now: Date) => ({
   now,
   ownerEmail: 'demo@example.com',
   iccid: demoIccid(demoTimelapseSerial),
+});
+
+const demoLinksInput = (now: Date) => ({
+  now,
+  ownerEmail: 'demo@example.com',
+  iccid: demoIccid(demoLinksSerial),
 });
 
 /** The vet on the demo account, accepted so they can sign in with their e-mail; once. */

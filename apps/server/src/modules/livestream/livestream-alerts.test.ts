@@ -31,6 +31,9 @@ beforeAll(async () => {
   // Tuesday noon, UK winter time.
   context.clock.set('2026-11-24T12:00:00Z');
   await seedDemoData(context.database.db, context.clock);
+  // The demo's own Calving pen livestream (seed/demo-links.ts) would be warned too: these tests
+  // make their own.
+  await context.database.db.delete(livestreams).where(eq(livestreams.simIccid, calvingPen));
 });
 afterAll(() => context.close());
 

@@ -35,6 +35,9 @@ describe('livestreaming endpoints', () => {
     context = await createLivestreamTestContext({ maxClipSeconds: 2 });
     actors = await createActors(context, demoCustomerEmail);
     await seedDemoData(context.database.db, context.clock);
+    // These tests set cameras up from scratch: the demo's own Calving pen livestream (its public
+    // links and timelapse, seed/demo-links.ts) is not theirs.
+    await context.database.db.delete(livestreams).where(eq(livestreams.simIccid, calvingPen));
     owner = actors.headers.owner;
   });
 
