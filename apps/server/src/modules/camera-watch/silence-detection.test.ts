@@ -18,9 +18,11 @@ import {
   signInCustomer,
   type TestContext,
 } from '../../../test/helpers/test-app.ts';
+import { signInMember } from '../../../test/helpers/members.ts';
 
 let context: TestContext;
 let token: string;
+let notOptedId: string;
 const owner = 'watch@example.com';
 const topGate = '8944660000000000018';
 const shed = '8944660000000000026';
@@ -65,7 +67,8 @@ beforeAll(async () => {
       .values({ customerId, email, role: 'viewer', acceptedAt: accepted, ...values })
       .returning({ id: accountMembers.id });
   await member('opted-in@example.com', { cameraAlerts: true });
-  await member('not-opted@example.com', { cameraAlerts: false });
+  const [notOpted] = await member('not-opted@example.com', { cameraAlerts: false });
+  notOptedId = notOpted!.id;
   await member('removed@example.com', { cameraAlerts: true, removedAt: accepted });
   await member('ended@example.com', { cameraAlerts: true, accessUntil: accepted });
   const [other] = await member('other-camera@example.com', {
@@ -214,5 +217,40 @@ describe('silence alerts', () => {
   it("keeps the owner's camera alerts on", async () => {
     const mine = await inject('PUT', '/api/team/me/camera-alerts', { cameraAlerts: false });
     expect(mine.json()).toEqual({ cameraAlerts: true, isOwner: true });
+  });
+
+  it('lets a member turn camera alerts on for themselves, and they are e-mailed', async () => {
+    const memberToken = await signInMember(context, notOptedId);
+    const asMember = (method: 'GET' | 'PUT', payload?: object) =>
+      context.app.inject({
+        method,
+        url: '/api/team/me/camera-alerts',
+        payload,
+        headers: bearer(memberToken),
+      });
+    expect((await asMember('GET')).json()).toEqual({ cameraAlerts: false, isOwner: false });
+    expect((await asMember('PUT', { cameraAlerts: true })).json()).toEqual({
+      cameraAlerts: true,
+      isOwner: false,
+    });
+    // Viewers read the settings but do not change them.
+    const settings = await context.app.inject({
+      method: 'PUT',
+      url: `/api/cameras/alert-settings/${topGate}`,
+      payload: {
+        silenceHours: 1,
+        dataAlertPercent: 80,
+        pauseDataAtAllowance: false,
+        noClipHours: null,
+      },
+      headers: bearer(memberToken),
+    });
+    expect(settings.statusCode).toBe(403);
+
+    await inject('POST', `/dev/cameras/${topGate}/silence`, {});
+    context.clock.advance(13 * hourMs);
+    await runWatch();
+    const mails = await context.mailer.list({ to: 'not-opted@example.com', limit: 10 });
+    expect(mails.map((mail) => mail.subject)).toContain('Top gate has gone silent');
   });
 });
