@@ -163,7 +163,7 @@ describe('Public links on the livestream screen', () => {
     expect(within(links).getAllByRole('button', { name: /Copy/ })).toHaveLength(1);
   });
 
-  it('makes an embed code for listed domains, says what is wrong, and switches one off', async () => {
+  it('makes an embed code for listed domains, says what is wrong, and revokes one', async () => {
     const user = userEvent.setup();
     const calls = mockApi({
       links: { links: [embed], sites: [], ownCode: { views: 0, refused: 0 } },
@@ -193,7 +193,7 @@ describe('Public links on the livestream screen', () => {
     );
     expect(toast.success).toHaveBeenCalledWith('New one: made');
 
-    await user.click(within(links).getByRole('button', { name: 'Switch off' }));
+    await user.click(within(links).getByRole('button', { name: 'Revoke' }));
     await waitFor(() =>
       expect(calls.find((call) => call.path === '/api/livestreaming/links/revoke')?.body).toEqual({
         camera_id: iccid,
@@ -240,7 +240,7 @@ describe('Public links on the livestream screen', () => {
     const links = await section();
     await within(links).findByText('Farm shop website');
     expect(within(links).getByRole('button', { name: 'Copy code' })).toBeTruthy();
-    expect(within(links).queryByRole('button', { name: 'Switch off' })).toBeNull();
+    expect(within(links).queryByRole('button', { name: 'Revoke' })).toBeNull();
     expect(within(links).queryByRole('form', { name: 'New public link' })).toBeNull();
   });
 });

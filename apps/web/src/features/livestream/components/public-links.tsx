@@ -28,9 +28,10 @@ const lastDayOf = (expiresAt: string) => ukDate.format(new Date(Date.parse(expir
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function stateChip(link: LivestreamLink) {
-  if (link.state === 'revoked') return <Chip tone="inactive">Switched off</Chip>;
+  // Not "Active"/"Off": those name the livestream's own state on the same card.
+  if (link.state === 'revoked') return <Chip tone="inactive">Revoked</Chip>;
   if (link.state === 'expired') return <Chip tone="warning">Expired</Chip>;
-  return <Chip tone="success">Active</Chip>;
+  return <Chip tone="success">Valid</Chip>;
 }
 
 /**
@@ -125,7 +126,7 @@ function LinkItem({
   }
 
   return (
-    <li className={styles.item}>
+    <li className={styles.item} aria-label={link.label}>
       <div className={styles.itemHead}>
         <strong>{link.label}</strong>
         <Chip tone="neutral">{link.kind === 'embed' ? 'Embed code' : 'Link'}</Chip>
@@ -179,7 +180,7 @@ function LinkItem({
                     {
                       onSuccess: () =>
                         toast.success(
-                          `${link.label}: new address made; the old one is switched off`,
+                          `${link.label}: new address made; the old one is revoked`,
                         ),
                       onError: onError('Could not re-issue the link'),
                     },
@@ -195,13 +196,13 @@ function LinkItem({
                   revoke.mutate(
                     { camera_id: iccid, link_id: link.id },
                     {
-                      onSuccess: () => toast.success(`${link.label}: switched off`),
-                      onError: onError('Could not switch the link off'),
+                      onSuccess: () => toast.success(`${link.label}: revoked`),
+                      onError: onError('Could not revoke the link'),
                     },
                   )
                 }
               >
-                Switch off
+                Revoke
               </Button>
             </>
           )}
