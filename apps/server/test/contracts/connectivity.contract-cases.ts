@@ -154,5 +154,21 @@ export function describeConnectivityPlatform(name: string, setup: () => Platform
         { iccid, day: '2026-03-10', bytes: 3_000 },
       ]);
     });
+
+    it("stops a SIM's data at the customer's request and lets it through again, harmlessly twice", async () => {
+      const { platform, addSim } = setup();
+      const [live, ended, unknown] = [freshIccid(), freshIccid(), freshIccid()];
+      await addSim({ iccid: live, state: 'active' });
+      await addSim({ iccid: ended, state: 'terminated' });
+      expect(await platform.setDataStopped(live, true)).toEqual({ iccid: live, stopped: true });
+      expect(await platform.setDataStopped(live, true)).toEqual({ iccid: live, stopped: true });
+      // The customer's stop is neither a state change nor the provider's bar.
+      const [sim] = await platform.getSims([live]);
+      expect([sim?.state, sim?.isBarred]).toEqual(['active', false]);
+      expect(await platform.setDataStopped(live, false)).toEqual({ iccid: live, stopped: false });
+      expect(await platform.setDataStopped(live, false)).toEqual({ iccid: live, stopped: false });
+      expect(await errorCode(platform.setDataStopped(ended, true))).toBe('CONFLICT');
+      expect(await errorCode(platform.setDataStopped(unknown, true))).toBe('NOT_FOUND');
+    });
   });
 }

@@ -60,6 +60,8 @@ export interface FakeSimPlatform {
   url: string;
   sims: Map<string, FakeSim>;
   routers: Map<string, FakeRouter>;
+  /** SIMs whose data the customer stopped. */
+  dataStopped: Set<string>;
   /** iccid → day → bytes */
   usage: Map<string, Map<string, number>>;
   requests: RecordedRequest[];
@@ -87,6 +89,8 @@ export async function startFakeSimPlatform(
   const usage = new Map<string, Map<string, number>>();
   const requests: RecordedRequest[] = [];
   const appliedChanges: { iccid: string; action: string }[] = [];
+  /** SIMs whose data the customer stopped (POST /v1/sims/:iccid/data-stop). */
+  const dataStopped = new Set<string>();
   const faults: (InjectedFault & { remaining: number })[] = [];
   const idempotentAnswers = new Map<string, { status: number; body: unknown }>();
 
@@ -195,6 +199,23 @@ export async function startFakeSimPlatform(
         },
       };
     }
+    const dataStop = /^\/v1\/sims\/(\d{19,20})\/data-stop$/.exec(url.pathname);
+    if (method === 'POST' && dataStop) {
+      const sim = findSim(dataStop[1]!);
+      if (!sim) return error(404, 'not_found', 'Unknown SIM');
+      if (sim.state === 'terminated') {
+        return error(409, 'sim_terminated', "A terminated SIM's data cannot be stopped or started");
+      }
+      const stopped = (requestBody as { stopped?: unknown } | undefined)?.stopped;
+      if (typeof stopped !== 'boolean')
+        return error(400, 'bad_request', 'stopped must be true or false');
+      if (dataStopped.has(sim.iccid) !== stopped) {
+        if (stopped) dataStopped.add(sim.iccid);
+        else dataStopped.delete(sim.iccid);
+        appliedChanges.push({ iccid: sim.iccid, action: stopped ? 'data-stop' : 'data-start' });
+      }
+      return { status: 200, body: { dataStop: { iccid: sim.iccid, stopped } } };
+    }
     const change = /^\/v1\/sims\/(\d{19,20})\/(activate|pause|resume|terminate)$/.exec(
       url.pathname,
     );
@@ -277,6 +298,7 @@ export async function startFakeSimPlatform(
     url: `http://127.0.0.1:${port}`,
     sims,
     routers,
+    dataStopped,
     usage,
     requests,
     appliedChanges,

@@ -72,6 +72,15 @@ export const openableCameraPorts: readonly number[] = [554];
 /** The most ICCIDs one batch call takes. */
 export const maxPlatformBatchSize = 100;
 
+/**
+ * A data stop the customer chose (decision 095: pause data at the plan's allowance), kept apart
+ * from `isBarred` (the provider's own decision): the SIM stays active, only its data is held.
+ */
+export interface PlatformDataStop {
+  iccid: string;
+  stopped: boolean;
+}
+
 export interface StateChangeOptions {
   /** Repeating a call with the same key applies it once (the HTTP adapter sends it as a header). */
   idempotencyKey?: string;
@@ -112,6 +121,17 @@ export interface ConnectivityPlatform {
    * A port other than those in openableCameraPorts: VALIDATION_FAILED.
    */
   openCameraPorts(iccid: string, ports: readonly number[]): Promise<CameraAccess>;
+
+  /**
+   * Stops (true) or lets through again (false) the data of this SIM at the customer's request;
+   * it says nothing about the SIM's state or the provider's bar. Asking for what already holds is
+   * no change. Unknown SIM: NOT_FOUND. Terminated SIM: CONFLICT.
+   */
+  setDataStopped(
+    iccid: string,
+    stopped: boolean,
+    options?: StateChangeOptions,
+  ): Promise<PlatformDataStop>;
 }
 
 /** The check both implementations make on the ports asked for. */

@@ -63,6 +63,9 @@ const cameraAccessAnswer = z.object({
     ),
   }),
 });
+const dataStopAnswer = z.object({
+  dataStop: z.object({ iccid: z.string(), stopped: z.boolean() }),
+});
 const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export interface HttpSimPlatformOptions {
@@ -289,6 +292,17 @@ export function createHttpSimPlatform(options: HttpSimPlatformOptions): HttpSimP
         throw platformUnavailable('it did not open every camera port asked for');
       }
       return { iccid, host: answer.access.host, ports: mapped };
+    },
+
+    async setDataStopped(iccid, stopped, changeOptions = {}) {
+      const answer = await call(
+        dataStopAnswer,
+        'POST',
+        `/v1/sims/${encodeURIComponent(iccid)}/data-stop`,
+        { 'idempotency-key': changeOptions.idempotencyKey ?? randomUUID() },
+        { stopped },
+      );
+      return { iccid, stopped: answer.dataStop.stopped };
     },
   };
 }

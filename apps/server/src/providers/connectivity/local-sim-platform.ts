@@ -12,6 +12,8 @@
  *   the day and the week, and a SIM now and then moves to another network.
  * - A SIM with `local_silent_since` plays a camera that lost power or signal: from then on it
  *   uses no data and its router sends no new report (decision 094).
+ * - A SIM whose data the customer stopped (decision 095) has an `app_settings` row
+ *   `local-sim-platform:data-stopped:<iccid>` and uses no data while it is there.
  */
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
@@ -37,6 +39,7 @@ const maxCatchUpHours = 7 * 24;
 /** Allowance assumed for a live SIM whose plan is unknown (the smallest plan). */
 const defaultAllowanceGb = 5;
 const usageMarkerKey = 'local-sim-platform:usage-recorded-until';
+const dataStoppedKeyPrefix = 'local-sim-platform:data-stopped:';
 
 const networks = ['Vodafone UK', 'O2 - UK', 'EE', 'Three UK'] as const;
 
@@ -270,6 +273,24 @@ export function createLocalSimPlatform(deps: {
       };
     },
 
+    async setDataStopped(iccid, stopped) {
+      const [row] = await db.select({ state: sims.state }).from(sims).where(eq(sims.iccid, iccid));
+      if (!row) throw notFound('The SIM platform does not know this SIM');
+      if (row.state === 'terminated') {
+        throw new AppError('CONFLICT', "A terminated SIM's data cannot be stopped or started");
+      }
+      const key = `${dataStoppedKeyPrefix}${iccid}`;
+      if (stopped) {
+        await db
+          .insert(appSettings)
+          .values({ key, value: clock.now().toISOString() })
+          .onConflictDoNothing();
+      } else {
+        await db.delete(appSettings).where(eq(appSettings.key, key));
+      }
+      return { iccid, stopped };
+    },
+
     async setBarred(iccid, isBarred) {
       const [row] = await db
         .update(sims)
@@ -345,7 +366,7 @@ export function createLocalSimPlatform(deps: {
   };
 }
 
-/** Live, unbarred SIMs with the allowance of their current subscription's product. */
+/** Live, unbarred SIMs whose data is not stopped, with the allowance of their current subscription's product. */
 async function meteredSimsWithAllowance(
   executor: Executor,
 ): Promise<{ iccid: string; allowanceGb: number; silentSince: number | null }[]> {
@@ -369,6 +390,10 @@ async function meteredSimsWithAllowance(
         limit 1
       ) plan on true
       where s.state = 'active' and not s.is_barred
+        and not exists (
+          select 1 from app_settings stop
+          where stop.key = ${dataStoppedKeyPrefix} || s.iccid
+        )
       order by s.iccid`,
   );
   return rows.map((row) => ({
