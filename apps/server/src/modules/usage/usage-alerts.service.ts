@@ -5,8 +5,12 @@ import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import { bytesPerGb, roundTo, usageFigures } from '../cameras/camera-state.ts';
 import { usageRepository, type UsageAlertCandidate } from './usage.repository.ts';
 
-/** Shares of the monthly allowance at which the customer is e-mailed, once each per month. */
-export const usageAlertThresholds = [80, 100] as const;
+/**
+ * The early alert's share of the monthly allowance for a camera without alert settings; each
+ * camera may choose its own share (camera_watch_settings.data_alert_percent) or none, and is
+ * always e-mailed at 100 %. Once each per month (decision 095).
+ */
+export const defaultDataAlertPercent = 80;
 
 export interface UsageAlertsDependencies {
   db: Database;
@@ -50,7 +54,8 @@ function alertEmail(
         `${formatGb(allowanceGb)} in its ${candidate.product_name} plan this month (${percent}%).`,
       threshold >= 100
         ? 'It has now used its whole allowance. If it needs more data every month, a bigger plan keeps it streaming.'
-        : `At its current rate it will use about ${formatGb(figures.forecastMonthEndGB ?? usedGb)} by the end of the month.`,
+        : `At its current rate it will use about ${formatGb(figures.forecastMonthEndGB ?? usedGb)} by the end of the month. ` +
+          `You chose to be told at ${threshold}% of its data; you can change that in the camera's alert settings.`,
       'Plans reset on the 1st of each month.',
     ],
     action: {
@@ -61,8 +66,9 @@ function alertEmail(
 }
 
 /**
- * E-mails customers whose camera passed 80% or 100% of its plan this month, once per threshold
- * per camera per month. A camera that jumps past both at once gets one e-mail (the 100% one).
+ * E-mails customers whose camera passed its chosen share (80 % unless chosen otherwise) or 100 %
+ * of its plan this month, once per threshold per camera per month. A camera that jumps past both
+ * at once gets one e-mail (the 100 % one).
  * Each threshold is claimed in the database before the e-mail is sent, so two runs cannot both
  * send it; if sending fails the claim is withdrawn and the next run tries again.
  */
@@ -72,7 +78,7 @@ export async function sendUsageAlerts(deps: UsageAlertsDependencies): Promise<{ 
   const candidates = await usageRepository.usageAlertCandidates(deps.db, {
     month,
     monthStart: isoDay(monthStart(now)),
-    minimumPercent: Math.min(...usageAlertThresholds),
+    defaultAlertPercent: defaultDataAlertPercent,
   });
   let sent = 0;
   const failures: unknown[] = [];
@@ -80,7 +86,9 @@ export async function sendUsageAlerts(deps: UsageAlertsDependencies): Promise<{ 
     const percent =
       (Number(candidate.month_bytes) / (Number(candidate.allowance_gb) * bytesPerGb)) * 100;
     const alreadySent = new Set(candidate.sent_thresholds.map(Number));
-    const reached = usageAlertThresholds.filter(
+    const thresholds =
+      candidate.alert_percent === null ? [100] : [Number(candidate.alert_percent), 100];
+    const reached = thresholds.filter(
       (threshold) => percent >= threshold && !alreadySent.has(threshold),
     );
     if (reached.length === 0) continue;

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingCustomers, dailyUsage, sims, subscriptions } from '../../db/schema.ts';
+import {
+  billingCustomers,
+  cameraWatchSettings,
+  dailyUsage,
+  sims,
+  subscriptions,
+} from '../../db/schema.ts';
 import { seedCatalogue } from '../../seed/demo.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
 import {
@@ -132,6 +138,44 @@ describe('usage alert e-mails', () => {
       await expect(send(brokenMailer)).rejects.toThrow('1 usage alert e-mails could not be sent');
       expect(await send()).toEqual({ sent: 1 });
       expect((await inbox())[0]!.subject).toBe('Top gate has used 80% of its data this month');
+    } finally {
+      context.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it("alerts at the camera's chosen share instead of 80%, once", async () => {
+    context.clock.set('2026-06-03T12:00:00Z');
+    try {
+      await context.database.db
+        .insert(cameraWatchSettings)
+        .values({ simIccid: iccid, dataAlertPercent: 60 })
+        .onConflictDoUpdate({
+          target: cameraWatchSettings.simIccid,
+          set: { dataAlertPercent: 60 },
+        });
+      await use(iccid, '2026-06-01', 2.9);
+      expect(await send()).toEqual({ sent: 0 });
+      await use(iccid, '2026-06-02', 0.2);
+      expect(await send()).toEqual({ sent: 1 });
+      await use(iccid, '2026-06-03', 1);
+      expect(await send()).toEqual({ sent: 0 });
+      const [message] = await inbox();
+      expect(message!.subject).toBe('Top gate has used 60% of its data this month');
+      expect(message!.text).toContain('You chose to be told at 60% of its data');
+    } finally {
+      context.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('with no early alert chosen, e-mails only at 100%', async () => {
+    context.clock.set('2026-07-03T12:00:00Z');
+    try {
+      await context.database.db.update(cameraWatchSettings).set({ dataAlertPercent: null });
+      await use(iccid, '2026-07-01', 4.9);
+      expect(await send()).toEqual({ sent: 0 });
+      await use(iccid, '2026-07-02', 0.2);
+      expect(await send()).toEqual({ sent: 1 });
+      expect((await inbox())[0]!.subject).toBe('Top gate has used all of its data this month');
     } finally {
       context.clock.set('2026-03-10T12:00:00Z');
     }

@@ -10,6 +10,8 @@ export interface UsageAlertCandidate {
   allowance_gb: number;
   product_name: string;
   activated_at_ms: number | null;
+  /** The camera's chosen early-alert share (camera_watch_settings, 80 without a row); null: 100 % only. */
+  alert_percent: number | null;
   /** Thresholds already e-mailed this month. */
   sent_thresholds: number[];
 }
@@ -27,12 +29,13 @@ export const usageRepository = {
     ),
 
   /**
-   * Customers' live cameras whose use this month reached `minimumPercent` of a plan in force,
-   * with the thresholds already e-mailed. One statement over the month's roll-up rows.
+   * Customers' live cameras whose use this month reached their chosen alert share (or 100 %) of
+   * a plan in force, with the thresholds already e-mailed. One statement over the month's
+   * roll-up rows.
    */
   usageAlertCandidates: (
     executor: Executor,
-    input: { month: string; monthStart: string; minimumPercent: number },
+    input: { month: string; monthStart: string; defaultAlertPercent: number },
   ) =>
     queryRows<UsageAlertCandidate>(
       executor,
@@ -45,6 +48,7 @@ export const usageRepository = {
       select s.iccid, s.nickname, c.email, used.bytes as month_bytes,
         plan.data_allowance_gb as allowance_gb, plan.name as product_name,
         (extract(epoch from s.activated_at) * 1000)::float8 as activated_at_ms,
+        watch.alert_percent,
         coalesce(
           (select array_agg(a.threshold_percent order by a.threshold_percent)
            from usage_alerts a where a.sim_iccid = s.iccid and a.month = ${input.month}),
@@ -62,10 +66,16 @@ export const usageRepository = {
         order by ${currentSubscriptionFirst('sub')}
         limit 1
       ) plan on true
+      cross join lateral (
+        select case when w.sim_iccid is null then ${input.defaultAlertPercent}::int
+          else w.data_alert_percent end as alert_percent
+        from (select 1) one
+        left join camera_watch_settings w on w.sim_iccid = s.iccid
+      ) watch
       where s.state <> 'terminated'
         and plan.status in ('active', 'past_due', 'overdue')
         and plan.data_allowance_gb > 0
-        and used.bytes * 100 >= plan.data_allowance_gb * 1e9 * ${input.minimumPercent}
+        and used.bytes * 100 >= plan.data_allowance_gb * 1e9 * coalesce(watch.alert_percent, 100)
       order by s.iccid`,
     ),
 
