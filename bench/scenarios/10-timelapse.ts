@@ -3,8 +3,8 @@
  * build-timelapse job makes it: BENCH_TIMELAPSE_CLIPS (24, an hourly schedule) stored clips of
  * BENCH_TIMELAPSE_CLIP_SECONDS (15) SD H.264 (640x360, 15 fps, a key frame every 2 s, as cameras
  * send), read back through the filesystem storage, two stills per clip with the time burnt in,
- * encoded into the MP4 and stored. Reports the CPU-seconds of the camera-day (ffmpeg's own
- * -benchmark figures, cross-checked with this process's reaped children in /proc), wall time and
+ * encoded into the MP4 and stored. Reports the CPU-seconds of the camera-day (what the job writes
+ * in timelapses.cpu_ms, cross-checked with this process's reaped children in /proc), wall time and
  * output size; the clips are made before the clock starts. Runs BENCH_TIMELAPSE_DAYS (3) days and
  * reports the median. No target: a measurement for capacity planning (docs/operations.md).
  */
@@ -143,13 +143,13 @@ const scenario: Scenario = {
         metrics: [
           metric(
             name,
-            `CPU per camera-day (ffmpeg, ${clipCount} clips of ${clipSeconds} s)`,
+            `CPU per camera-day (ffmpeg, cpu_ms; ${clipCount} clips of ${clipSeconds} s)`,
             Number(median(runs.map((entry) => entry.ffmpegCpu)).toFixed(3)),
             'CPU-s',
           ),
           metric(
             name,
-            'CPU per camera-day (reaped ffmpeg children, /proc)',
+            'CPU per camera-day (reaped children in /proc: ffmpeg and its shell)',
             Number(median(runs.map((entry) => entry.childrenCpu)).toFixed(2)),
             'CPU-s',
           ),

@@ -5,9 +5,10 @@
  * writes one still per point, scaled to `widthPx` with the clip's date and time burnt in
  * (drawtext with the DejaVu font, fonts-dejavu-core, listed in camera/system-requirements.json);
  * then one run encodes the stills in order at `framesPerSecond` into a yuv420p, `+faststart` MP4
- * that every browser plays. Each ffmpeg run is started with `-benchmark`, which prints the CPU
- * time ffmpeg itself used (getrusage of the child, user + system): Node gives no child's rusage,
- * so that is how `cpuMs` is measured (decision 097).
+ * that every browser plays. Node gives no child's rusage, and ffmpeg's own `-benchmark` leaves
+ * out its start-up and input probing (a third of the real cost here), so each run goes through
+ * `/bin/sh`, which waits for ffmpeg and prints its children's user and system time (`times`):
+ * that is `cpuMs` (decision 097).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -131,7 +132,7 @@ export function stillsArguments(input: {
     '-y',
     path.join(input.workFolder, `frame-${String(input.firstIndex + index).padStart(5, '0')}.jpg`),
   ]);
-  return ['-hide_banner', '-nostdin', '-nostats', '-benchmark', ...inputs, ...outputs];
+  return ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', ...inputs, ...outputs];
 }
 
 /** The second run: the numbered stills, in order, into an MP4 browsers play. */
@@ -144,7 +145,8 @@ export function encodeArguments(input: {
     '-hide_banner',
     '-nostdin',
     '-nostats',
-    '-benchmark',
+    '-loglevel',
+    'error',
     '-framerate',
     String(input.framesPerSecond),
     '-i',
@@ -167,11 +169,21 @@ export function encodeArguments(input: {
   ];
 }
 
-/** `bench: utime=0.045s stime=0.017s rtime=0.048s` → 62 (ms); 0 when absent. */
-export function benchmarkCpuMs(stderr: string): number {
-  const match = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(stderr);
+/**
+ * The shell runs ffmpeg (`$0`, its arguments `$@`), then prints the CPU time of the children it
+ * waited for (`times`: its own line, then its children's "0m0.540000s 0m0.050000s") and exits
+ * with ffmpeg's status.
+ */
+const measuredRun = '"$0" "$@"; status=$?; times >&2; exit $status';
+const timesLine = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/;
+
+/** The children's user + system time from the last line `times` printed, in ms; 0 if absent. */
+export function childCpuMs(stderr: string): number {
+  const match = timesLine.exec(stderr.trimEnd());
   if (!match) return 0;
-  return Math.round((Number(match[1]) + Number(match[2])) * 1000);
+  const seconds = (minutes: string | undefined, rest: string | undefined) =>
+    Number(minutes) * 60 + Number(rest);
+  return Math.round((seconds(match[1], match[2]) + seconds(match[3], match[4])) * 1000);
 }
 
 function runFfmpeg(
@@ -180,14 +192,20 @@ function runFfmpeg(
   timeoutMs: number,
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Its own process group, so a time-out kills ffmpeg with the shell.
+    const child = spawn('/bin/sh', ['-c', measuredRun, program, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       // The benchmark lines and the error come last: the tail is enough.
       stderr = (stderr + chunk).slice(-6000);
     });
-    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const killer = setTimeout(() => {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(killer);
       reject(error);
@@ -203,7 +221,7 @@ const lastLines = (stderr: string) =>
   stderr
     .trim()
     .split('\n')
-    .filter((line) => !line.startsWith('bench:'))
+    .filter((line) => !timesLine.test(line))
     .slice(-3)
     .join(' | ');
 
@@ -286,7 +304,7 @@ export function createFfmpegTimelapseMaker(options: {
           }),
           stillsTimeoutMs,
         );
-        cpuMs += benchmarkCpuMs(result.stderr);
+        cpuMs += childCpuMs(result.stderr);
         // Stills are numbered without gaps (the encoder reads frame-%05d in order): count what
         // this clip really gave and renumber if a seek past its end gave fewer.
         const made: string[] = [];
@@ -326,7 +344,7 @@ export function createFfmpegTimelapseMaker(options: {
         }),
         encodeTimeoutMs,
       );
-      cpuMs += benchmarkCpuMs(encode.stderr);
+      cpuMs += childCpuMs(encode.stderr);
       if (encode.code !== 0) {
         throw new TimelapseError(
           'The timelapse could not be made on our side. We have been told.',
