@@ -114,6 +114,28 @@ export const activityActions = {
       return name ? `Changed the alerts of ${name}` : "Changed a camera's alerts";
     },
   },
+  // Budget protection (decision 095): data paused at the plan's allowance, and back on.
+  'camera.data-paused': {
+    category: 'cameras',
+    summary: (details) => {
+      const name = quoted(details.name);
+      return `Paused the data of ${name ?? 'a camera'}: it used its plan's allowance this month`;
+    },
+  },
+  'camera.data-resumed': {
+    category: 'cameras',
+    summary: (details) => {
+      const name = quoted(details.name);
+      return `Resumed the data of ${name ?? 'a camera'} until the end of the month`;
+    },
+  },
+  'camera.data-restored': {
+    category: 'cameras',
+    summary: (details) => {
+      const name = quoted(details.name);
+      return `Data of ${name ?? 'a camera'} back on: ${text(details.reason) ?? 'a new month began'}`;
+    },
+  },
   'member.camera-alerts': {
     category: 'team',
     summary: (details) =>
