@@ -179,7 +179,11 @@ test.describe('livestreaming', () => {
 
     // The portal now shows the livestream, seen on a website, with its view.
     await page.goto('/livestreaming');
-    const card = page.getByRole('region', { name: 'Your livestreams' });
+    // Farmyard's card: the demo's Calving pen livestream (with its public links) is there too.
+    const card = page
+      .getByRole('region', { name: 'Your livestreams' })
+      .locator('section')
+      .filter({ has: page.getByRole('heading', { level: 2, name: /Farmyard/ }) });
     await expect(card.getByText('Farmyard')).toBeVisible();
     await expect(card.getByText('Active')).toBeVisible();
     await expect(card.getByText(/1 view in the last 14 days/)).toBeVisible();
