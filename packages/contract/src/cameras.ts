@@ -132,6 +132,16 @@ export const camera = z.object({
     })
     .nullable()
     .describe('The camera has sent no data and no router report for its alert time (decision 094)'),
+  dataCap: z
+    .object({
+      stoppedAt: z.string().describe('When its data was paused at the allowance (ISO instant)'),
+      canResume: z.boolean().describe('"Resume until the end of the month" would be accepted'),
+      costNote: z.string().describe('What resuming costs, in a sentence for the farmer'),
+    })
+    .nullable()
+    .describe(
+      "The camera's data is paused this month: it used its plan's allowance (decision 095)",
+    ),
 });
 export type Camera = z.infer<typeof camera>;
 

@@ -143,3 +143,20 @@ export function usageFigures(input: {
     forecastMonthEndGB: roundTo(forecastGb, 2),
   };
 }
+
+/**
+ * What resuming a camera's paused data costs, in a farmer's words (decision 095). The plans
+ * have no charge for data over the allowance (no metered price in the catalogue or the billing
+ * engine), so it costs nothing more; the sentence says so rather than a price.
+ */
+export function dataCapCostNote(productName: string | null, allowanceGb: number | null): string {
+  const plan = productName ? `the ${productName} plan` : 'its plan';
+  const allowance =
+    allowanceGb === null
+      ? 'its allowance'
+      : `its ${allowanceGb.toLocaleString('en-GB', { maximumFractionDigits: 1 })} GB`;
+  return (
+    `Resuming adds nothing to your bill: ${plan} has no charge for data used over ${allowance}. ` +
+    'The camera then uses data until the 1st, when the allowance starts again.'
+  );
+}

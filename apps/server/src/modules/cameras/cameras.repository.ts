@@ -21,6 +21,8 @@ export interface CameraRow {
   month_bytes: number;
   /** The open silence's start (decision 094), as epoch milliseconds; null when heard. */
   silent_since_ms: number | null;
+  /** This month's open data cap's start (decision 095), epoch milliseconds; null when none. */
+  capped_at_ms: number | null;
 }
 
 /**
@@ -71,6 +73,7 @@ export const camerasRepository = {
         prices: Record<string, PlanTuple> | null;
         cameras: CameraTuple[];
         silences: Record<string, number> | null;
+        caps: Record<string, number> | null;
       };
     }>(
       executor,
@@ -105,6 +108,12 @@ export const camerasRepository = {
           from camera_silences
           where ended_at is null and sim_iccid = any(array(select iccid from cams))
         ),
+        'caps', (
+          select json_object_agg(sim_iccid, floor(date_part('epoch', capped_at) * 1000))
+          from data_caps
+          where month = left(${month}, 7) and capped_at is not null and resumed_at is null
+            and sim_iccid = any(array(select iccid from cams))
+        ),
         'cameras', coalesce((
           select json_agg(json_build_array(
             c.iccid, c.nickname, c.state, c.is_barred, c.billing_customer_id,
@@ -122,6 +131,7 @@ export const camerasRepository = {
     if (!result) return [];
     const prices = result.plans.prices ?? {};
     const silences = result.plans.silences ?? {};
+    const caps = result.plans.caps ?? {};
     return result.plans.cameras.map((camera): CameraRow => {
       // A subscription always has a price (foreign key), and a price its product.
       const plan = camera[11] === null ? undefined : prices[camera[11]];
@@ -142,6 +152,7 @@ export const camerasRepository = {
         data_allowance_gb: plan?.[2] ?? null,
         month_bytes: camera[12],
         silent_since_ms: silences[camera[0]] ?? null,
+        capped_at_ms: caps[camera[0]] ?? null,
       };
     });
   },

@@ -18,6 +18,7 @@ import { switchRefusal } from '../billing/plan-switch-rule.ts';
 import { livestreamEligibility } from '../livestream/eligibility.ts';
 import {
   bytesPerGb,
+  dataCapCostNote,
   deriveCardState,
   deriveDashboardLabel,
   deriveSimStatus,
@@ -162,6 +163,14 @@ export function createCamerasService({
           : {
               since: new Date(Number(row.silent_since_ms)).toISOString(),
               hours: Math.floor((now.getTime() - Number(row.silent_since_ms)) / 3_600_000),
+            },
+      dataCap:
+        row.capped_at_ms === null
+          ? null
+          : {
+              stoppedAt: new Date(Number(row.capped_at_ms)).toISOString(),
+              canResume: row.state === 'active',
+              costNote: dataCapCostNote(row.product_name, row.data_allowance_gb),
             },
     };
     return {

@@ -31,6 +31,7 @@ export function buildCamera(overrides: Partial<Camera> = {}): Camera {
     canSwitch: true,
     switchReason: null,
     silence: null,
+    dataCap: null,
     ...overrides,
   };
 }
