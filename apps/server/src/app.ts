@@ -23,6 +23,7 @@ import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes.ts';
 import { camerasRoutes } from './modules/cameras/cameras.routes.ts';
 import { cameraWatchRoutes } from './modules/camera-watch/camera-watch.routes.ts';
+import { budgetRoutes } from './modules/budget/budget.routes.ts';
 import { devSilenceRoutes } from './modules/camera-watch/dev-silence.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
@@ -125,6 +126,7 @@ export async function buildApp(
       await api.register(activityRoutes, { activity: services.activity });
       await api.register(timelapseRoutes, { timelapses: services.timelapses });
       await api.register(cameraWatchRoutes, { alertSettings: services.alertSettings });
+      await api.register(budgetRoutes, { dataCaps: services.dataCaps });
     },
     { prefix: '/api' },
   );

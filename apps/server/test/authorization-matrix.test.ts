@@ -132,6 +132,11 @@ const routes: Record<string, Row> = {
       nickname: 'Top gate',
     })),
   },
+  // Nothing is paused: resuming changes nothing (decision 095).
+  'POST /api/cameras/data-cap/:iccid/resume': {
+    rule: cameraChange,
+    request: post(`/api/cameras/data-cap/${thisIccid}/resume`, () => ({})),
+  },
   'GET /api/cameras/alert-settings/:iccid': {
     rule: read(true),
     request: get(`/api/cameras/alert-settings/${thisIccid}`),

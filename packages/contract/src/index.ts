@@ -11,3 +11,4 @@ export * from './team.ts';
 export * from './camera-alerts.ts';
 export * from './livestream-links.ts';
 export * from './timelapse.ts';
+export * from './budget.ts';

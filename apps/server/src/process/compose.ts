@@ -75,6 +75,7 @@ import {
 import { createReadiness, type Readiness } from '../modules/health/readiness.ts';
 import { syncFromPlatform } from '../modules/usage/connectivity-sync.service.ts';
 import { sendUsageAlerts } from '../modules/usage/usage-alerts.service.ts';
+import { createDataCaps, type DataCaps } from '../modules/budget/data-caps.service.ts';
 import { createUsageService, type UsageService } from '../modules/usage/usage.service.ts';
 import type { LocalCamera } from '../providers/camera/local-camera.ts';
 import type { ConnectivityPlatform } from '../providers/connectivity/connectivity.ts';
@@ -152,6 +153,8 @@ export interface Services {
   timelapses: TimelapseService;
   /** Per-camera alert settings and each person's own camera-alert choice (decision 094). */
   alertSettings: AlertSettingsService;
+  /** Budget protection: data paused at the allowance, resumed until the month's end (decision 095). */
+  dataCaps: DataCaps;
   /** Silence alerts: the detection the job runs (decision 094). */
   silenceDetection: SilenceDetection;
   /** One usage sync and one silence detection, now (the dev "make silent" route, tests). */
@@ -325,7 +328,18 @@ export async function composeServices(
     log,
   });
 
-  const alerts = () => sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl });
+  const dataCaps = createDataCaps({
+    db,
+    platform: connectivity,
+    mailer,
+    clock,
+    publicUrl: config.publicUrl,
+  });
+  // After each usage sync: the usage e-mails, then the data caps on the same figures (decision 095).
+  const alerts = async () => {
+    await sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl });
+    await dataCaps.applyDataCaps();
+  };
   const jobs = [
     purgeExpiredJob({ db, clock }),
     purgeActivityJob({ activity }),
@@ -372,6 +386,7 @@ export async function composeServices(
     activity,
     timelapses,
     alertSettings,
+    dataCaps,
     silenceDetection,
     runCameraWatch,
     jobs,
