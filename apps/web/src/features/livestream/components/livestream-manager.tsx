@@ -183,7 +183,7 @@ function LivestreamCard({
           {copyLabel}
         </Button>
       </div>
-      <PublicLinks iccid={camera.SIM_ICCID} cameraName={name} canManage={canManage} />
+      <PublicLinks iccid={camera.SIM_ICCID} canManage={canManage} />
     </Card>
   );
 }

@@ -154,7 +154,8 @@ describe('Public links on the livestream screen', () => {
     expect(
       within(links).getByText("Your livestream's own code: 4 viewers in the last 30 days."),
     ).toBeTruthy();
-    const table = within(links).getByRole('table', { name: 'Viewers per site, last 30 days' });
+    const item = within(links).getByRole('listitem', { name: 'Farm shop website' });
+    const table = within(item).getByRole('table', { name: 'Viewers per site, last 30 days' });
     expect(within(table).getByRole('rowheader', { name: 'www.farm-shop.example' })).toBeTruthy();
     expect(within(table).getByRole('rowheader', { name: 'copycat.example' })).toBeTruthy();
     // The expired link says so and offers nothing to copy.

@@ -40,15 +40,7 @@ function stateChip(link: LivestreamLink) {
  * switch off; viewers per link and per site over the last 30 days. Managers change them; every
  * role sees them.
  */
-export function PublicLinks({
-  iccid,
-  cameraName,
-  canManage,
-}: {
-  iccid: string;
-  cameraName: string;
-  canManage: boolean;
-}) {
+export function PublicLinks({ iccid, canManage }: { iccid: string; canManage: boolean }) {
   const headingId = useId();
   const links = useLivestreamLinks(iccid);
   return (
@@ -57,8 +49,8 @@ export function PublicLinks({
         Public links
       </h3>
       <p className={styles.muted}>
-        Share {cameraName} with a link that stops on a date, or an embed code that plays only on the
-        websites you list.
+        Share this livestream with a link that stops on a date, or an embed code that plays only on
+        the websites you list.
       </p>
       {links.isPending && <p className={styles.muted}>Loading public links…</p>}
       {links.isError && (
@@ -68,10 +60,10 @@ export function PublicLinks({
       )}
       {links.isSuccess && (
         <>
-          <p className={styles.muted}>
-            Your livestream&apos;s own code: {plural(links.data.ownCode.views, 'viewer')} in the
-            last {livestreamLinkLimits.viewsDays} days.
-          </p>
+          <OwnCode
+            views={links.data.ownCode.views}
+            sites={links.data.sites.filter((site) => site.linkId === null)}
+          />
           {links.data.links.length === 0 ? (
             <p className={styles.empty}>No public links yet.</p>
           ) : (
@@ -91,6 +83,44 @@ export function PublicLinks({
       )}
       {canManage && <NewLinkForm iccid={iccid} />}
     </section>
+  );
+}
+
+/** The livestream's own embed code: its viewers, and per site when there are any. */
+function OwnCode({ views, sites }: { views: number; sites: LivestreamLinkSiteViews[] }) {
+  const text = `Your livestream's own code: ${plural(views, 'viewer')} in the last ${livestreamLinkLimits.viewsDays} days.`;
+  if (sites.length === 0) return <p className={styles.muted}>{text}</p>;
+  return (
+    <details className={styles.ownCode}>
+      <summary className={styles.muted}>{text}</summary>
+      <SitesTable sites={sites} />
+    </details>
+  );
+}
+
+/** Viewers and refused plays per site over the last 30 days: a table, for eyes and readers. */
+function SitesTable({ sites }: { sites: LivestreamLinkSiteViews[] }) {
+  if (sites.length === 0) return null;
+  return (
+    <table className={styles.sites}>
+      <caption>Viewers per site, last {livestreamLinkLimits.viewsDays} days</caption>
+      <thead>
+        <tr>
+          <th scope="col">Site</th>
+          <th scope="col">Viewers</th>
+          <th scope="col">Refused</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sites.map((site) => (
+          <tr key={site.siteHost}>
+            <th scope="row">{site.siteHost === 'direct' ? 'Opened directly' : site.siteHost}</th>
+            <td>{site.views}</td>
+            <td>{site.refused}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -141,29 +171,7 @@ function LinkItem({
         {link.refused > 0 && ` · ${plural(link.refused, 'refused play')}`}
       </p>
       {isActive && <code className={styles.address}>{link.url}</code>}
-      {sites.length > 0 && (
-        <table className={styles.sites}>
-          <caption>Viewers per site, last {livestreamLinkLimits.viewsDays} days</caption>
-          <thead>
-            <tr>
-              <th scope="col">Site</th>
-              <th scope="col">Viewers</th>
-              <th scope="col">Refused</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sites.map((site) => (
-              <tr key={site.siteHost}>
-                <th scope="row">
-                  {site.siteHost === 'direct' ? 'Opened directly' : site.siteHost}
-                </th>
-                <td>{site.views}</td>
-                <td>{site.refused}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SitesTable sites={sites} />
       {isActive && (
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => void copy()} aria-live="polite">
@@ -179,9 +187,7 @@ function LinkItem({
                     { camera_id: iccid, link_id: link.id },
                     {
                       onSuccess: () =>
-                        toast.success(
-                          `${link.label}: new address made; the old one is revoked`,
-                        ),
+                        toast.success(`${link.label}: new address made; the old one is revoked`),
                       onError: onError('Could not re-issue the link'),
                     },
                   )
