@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client.ts';
-import { billingEngineEvents } from '../db/schema.ts';
+import { billingEngineEvents, livestreamViewerDays } from '../db/schema.ts';
 import { dayMs } from '../lib/business-calendar.ts';
 import { ManualClock } from '../lib/clock.ts';
 import { openTestDatabase } from '../../test/helpers/test-database.ts';
@@ -33,5 +33,21 @@ describe('purge-expired', () => {
       .select({ type: billingEngineEvents.type })
       .from(billingEngineEvents);
     expect(left.map((row) => row.type).sort()).toEqual(['old-undelivered', 'recent-delivered']);
+  });
+
+  it('deletes livestream viewer-days before yesterday (UK), which count nothing any more', async () => {
+    const clock = new ManualClock('2026-06-10T00:30:00+01:00');
+    await database.db.insert(livestreamViewerDays).values(
+      ['2026-06-07', '2026-06-08', '2026-06-09', '2026-06-10'].map((day) => ({
+        subject: 'stream:x',
+        day,
+        viewerHash: 'h',
+      })),
+    );
+    await purgeExpiredJob({ db: database.db, clock }).handle({});
+    const left = await database.db
+      .select({ day: livestreamViewerDays.day })
+      .from(livestreamViewerDays);
+    expect(left.map((row) => row.day).sort()).toEqual(['2026-06-09', '2026-06-10']);
   });
 });

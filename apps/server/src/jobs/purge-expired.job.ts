@@ -3,12 +3,13 @@ import { z } from 'zod';
 import type { Database } from '../db/client.ts';
 import {
   billingEngineEvents,
+  livestreamViewerDays,
   loginTokens,
   rateLimits,
   sessions,
   staffPasswordTokens,
 } from '../db/schema.ts';
-import { dayMs } from '../lib/business-calendar.ts';
+import { businessDay, dayMs, previousDay } from '../lib/business-calendar.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { JobDefinition } from './job-runner.ts';
 
@@ -19,8 +20,9 @@ import type { JobDefinition } from './job-runner.ts';
 export const deliveredBillingEventDays = 30;
 
 /**
- * Hourly: delete login and set-password links, sessions, rate-limit windows and delivered
- * billing events that can no longer matter.
+ * Hourly: delete login and set-password links, sessions, rate-limit windows, delivered
+ * billing events and livestream viewer-days (only today's count a viewer once, decision 096)
+ * that can no longer matter.
  */
 export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefinition<object> {
   return {
@@ -42,6 +44,10 @@ export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefini
           ),
         );
       await deps.db.delete(rateLimits).where(lt(rateLimits.resetAt, now));
+      // Yesterday's are kept a day (a request around midnight), older ones counted nothing more.
+      await deps.db
+        .delete(livestreamViewerDays)
+        .where(lt(livestreamViewerDays.day, previousDay(businessDay(now))));
       await deps.db
         .delete(billingEngineEvents)
         .where(
