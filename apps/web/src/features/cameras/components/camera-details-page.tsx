@@ -9,6 +9,7 @@ import { useDataUsage } from '../api/get-data-usage.ts';
 import { useSimInfo } from '../api/get-sim-info.ts';
 import { currentMonthUsageRange, type UsageRange } from '../usage-range.ts';
 import { DailyTimelapseSection } from './daily-timelapse-section.tsx';
+import { CameraDataCapBanner, PauseDataNote } from '../../../components/budget/data-cap-banner.tsx';
 import styles from './camera-details-page.module.css';
 import { CameraAlertsCard, CameraSilenceBanner } from './camera-alerts-card.tsx';
 import { RouterInfoCard } from './router-info-card.tsx';
@@ -54,11 +55,16 @@ export function CameraDetailsPage() {
     <div className={styles.page}>
       <p className={styles.cameraName}>{nickname ?? `Camera ${sim.physicalId.slice(-4)}`}</p>
       <CameraSilenceBanner iccid={cameraId} />
+      <CameraDataCapBanner
+        iccid={cameraId}
+        name={nickname ?? `Camera ${sim.physicalId.slice(-4)}`}
+      />
       <div className={styles.cards}>
         <SimInfoCard simInfo={sim} />
         <RouterInfoCard iccid={cameraId} />
         <CameraAlertsCard iccid={cameraId} />
       </div>
+      <PauseDataNote />
       <UsageSection iccid={cameraId} />
       <DailyTimelapseSection iccid={cameraId} />
     </div>

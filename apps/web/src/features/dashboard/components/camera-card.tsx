@@ -2,6 +2,7 @@ import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { memo } from 'react';
 import { formatDay } from '@farmcam/contract/rules';
 import { SilenceBanner } from '../../../components/camera-watch/silence-banner.tsx';
+import { DataCapBanner } from '../../../components/budget/data-cap-banner.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { classNames } from '../../../components/ui/class-names.ts';
 import {
@@ -65,6 +66,15 @@ export const CameraCard = memo(function CameraCard({
         <Chip tone={chipToneOf(camera.labelDashboard)}>{chipTextOf(camera.labelDashboard)}</Chip>
       </div>
       {camera.silence && <SilenceBanner silence={camera.silence} />}
+      {camera.dataCap && (
+        <DataCapBanner
+          iccid={camera.SIM_ICCID}
+          name={name}
+          allowanceGb={camera.usage.planAllowanceGB}
+          dataCap={camera.dataCap}
+          canManage={abilities.manageCameras}
+        />
+      )}
       <p className={styles.iccid}>
         <span className={styles.iccidLabel}>SIM</span> {camera.SIM_ICCID}
       </p>
