@@ -24,6 +24,7 @@ import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes.ts'
 import { camerasRoutes } from './modules/cameras/cameras.routes.ts';
 import { cameraWatchRoutes } from './modules/camera-watch/camera-watch.routes.ts';
 import { budgetRoutes } from './modules/budget/budget.routes.ts';
+import { devBudgetRoutes } from './modules/budget/dev-budget.routes.ts';
 import { devSilenceRoutes } from './modules/camera-watch/dev-silence.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
@@ -164,6 +165,12 @@ export async function buildApp(
       platform: services.connectivity as LocalSimPlatform,
       clock: services.clock,
       runWatch: () => services.runCameraWatch(),
+    });
+    // A camera using more data now, and the budget checks at once (decision 095).
+    await app.register(devBudgetRoutes, {
+      db,
+      clock: services.clock,
+      runChecks: () => services.runBudgetChecks(),
     });
   }
   await app.register(staticSpaPlugin, { root: options.webRoot ?? config.webDistDir });

@@ -467,6 +467,10 @@ const routes: Record<string, Row> = {
   'GET /dev/mail': { kind: 'internal', why: 'development mail viewer' },
   'GET /dev/mail.css': { kind: 'internal', why: 'development mail viewer' },
   'GET /dev/mail/:id': { kind: 'internal', why: 'development mail viewer' },
+  'POST /dev/cameras/:iccid/data-usage': {
+    kind: 'internal',
+    why: 'development only, local SIM platform: a camera uses more data, the budget checks run (decision 095)',
+  },
   'POST /dev/cameras/:iccid/silence': {
     kind: 'internal',
     why: 'development only, local SIM platform: makes a camera silent (decision 094)',

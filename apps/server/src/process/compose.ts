@@ -155,6 +155,8 @@ export interface Services {
   alertSettings: AlertSettingsService;
   /** Budget protection: data paused at the allowance, resumed until the month's end (decision 095). */
   dataCaps: DataCaps;
+  /** One usage sync, the usage alerts and the data caps, now (the dev usage route, tests). */
+  runBudgetChecks(): Promise<void>;
   /** Silence alerts: the detection the job runs (decision 094). */
   silenceDetection: SilenceDetection;
   /** One usage sync and one silence detection, now (the dev "make silent" route, tests). */
@@ -387,6 +389,10 @@ export async function composeServices(
     timelapses,
     alertSettings,
     dataCaps,
+    async runBudgetChecks() {
+      await syncFromPlatform({ db, platform: connectivity, clock });
+      await alerts();
+    },
     silenceDetection,
     runCameraWatch,
     jobs,
