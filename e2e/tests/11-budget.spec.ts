@@ -1,0 +1,128 @@
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, expectAccessible, test, waitForMail } from '../fixtures/portal.ts';
+import { card, openPortalAs } from './dashboard-helpers.ts';
+
+/**
+ * Budget protection (issue 17 part 2, decision 095): the owner turns on "pause data at the
+ * allowance" for Farmyard, the camera uses more than its plan through the development route
+ * (the local platform), the check pauses its data and e-mails the owner; the dashboard card and
+ * the details page say so with what resuming costs; one click resumes it until the month's end
+ * and the banner goes. Farmyard's setting is put back at the end, as the other journeys expect.
+ */
+const ownerEmail = 'demo@example.com';
+const cameraName = 'Farmyard';
+const banner = /^Data paused: Farmyard used its [\d.]+ GB this month\.$/;
+const resumeName = `Resume until the end of the month for ${cameraName}`;
+
+interface PlanCamera {
+  SIM_ICCID: string;
+  nicknameInDatabase: string | null;
+  usage: { planAllowanceGB: number | null };
+  dataCap: { stoppedAt: string; canResume: boolean; costNote: string } | null;
+}
+
+async function bearer(page: Page) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  return { authorization: `Bearer ${token}` };
+}
+
+async function cameraNamed(page: Page, nickname: string): Promise<PlanCamera> {
+  const response = await page.request.get('/api/cameras/plansV2', { headers: await bearer(page) });
+  expect(response.status()).toBe(200);
+  const camera = ((await response.json()) as { cameras: PlanCamera[] }).cameras.find(
+    (candidate) => candidate.nicknameInDatabase === nickname,
+  );
+  if (!camera) throw new Error(`No camera called ${nickname}`);
+  return camera;
+}
+
+/** Screenshots at 1280 and 390 px, each checked with axe and for sideways scrolling. */
+async function screensAtBothWidths(page: Page, testInfo: TestInfo, name: string) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await expectAccessible(page);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} fits ${viewport.width} px`,
+    ).toBeLessThanOrEqual(viewport.width);
+    await page.screenshot({
+      path: testInfo.outputPath(`${name}-${viewport.width}.png`),
+      fullPage: true,
+    });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.describe('budget protection', () => {
+  test('data paused at the allowance, explained, and resumed with one click', async ({
+    page,
+    signIn,
+    consoleErrors,
+  }, testInfo) => {
+    await openPortalAs(page, signIn, ownerEmail);
+    const farmyard = await cameraNamed(page, cameraName);
+    const settingsUrl = `/api/cameras/alert-settings/${farmyard.SIM_ICCID}`;
+    const settings = (await (
+      await page.request.get(settingsUrl, { headers: await bearer(page) })
+    ).json()) as Record<string, unknown>;
+    const saved = {
+      silenceHours: settings.silenceHours,
+      dataAlertPercent: settings.dataAlertPercent,
+      pauseDataAtAllowance: settings.pauseDataAtAllowance,
+      noClipHours: settings.noClipHours,
+    };
+    const startedAt = new Date(Date.now() - 1000);
+    try {
+      const turnedOn = await page.request.put(settingsUrl, {
+        headers: await bearer(page),
+        data: { ...saved, pauseDataAtAllowance: true },
+      });
+      expect(turnedOn.status()).toBe(200);
+
+      // The camera uses a whole plan's data more today; the checks run at once.
+      const used = await page.request.post(`/dev/cameras/${farmyard.SIM_ICCID}/data-usage`, {
+        data: { gigabytes: (farmyard.usage.planAllowanceGB ?? 50) + 1 },
+      });
+      expect(used.status()).toBe(200);
+      const mail = await waitForMail(page.request, ownerEmail, startedAt, {
+        what: 'the data-paused e-mail',
+        accept: (message) => message.subject.startsWith(`${cameraName}'s data is paused`),
+      });
+      expect(mail.text).toContain('Resume until the end of the month');
+
+      await page.goto('/dashboard');
+      const onCard = card(page, cameraName);
+      await expect(onCard.getByText(banner)).toBeVisible();
+      await expect(onCard.getByText('Resuming adds nothing to your bill')).toBeVisible();
+      await expect(onCard.getByRole('button', { name: resumeName })).toBeVisible();
+      await onCard.scrollIntoViewIfNeeded();
+      await screensAtBothWidths(page, testInfo, 'dashboard-data-paused');
+
+      await page.goto(`/camera/${farmyard.SIM_ICCID}`);
+      await expect(page.getByText(banner)).toBeVisible();
+      await expect(page.getByText('Pause data when the plan is used up:')).toBeVisible();
+      await screensAtBothWidths(page, testInfo, 'camera-details-data-paused');
+
+      await page.getByRole('button', { name: resumeName }).click();
+      await expect(page.getByText(banner)).toHaveCount(0);
+      await page.goto('/dashboard');
+      await expect(card(page, cameraName)).toBeVisible();
+      await expect(card(page, cameraName).getByText(banner)).toHaveCount(0);
+      expect((await cameraNamed(page, cameraName)).dataCap).toBeNull();
+
+      // More data the same month does not pause it again.
+      await page.request.post(`/dev/cameras/${farmyard.SIM_ICCID}/data-usage`, {
+        data: { gigabytes: 1 },
+      });
+      expect((await cameraNamed(page, cameraName)).dataCap).toBeNull();
+    } finally {
+      await page.request.put(settingsUrl, { headers: await bearer(page), data: saved });
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+});
