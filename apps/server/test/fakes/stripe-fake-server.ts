@@ -542,6 +542,25 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
         const subscription = subscriptions.get(String(body.subscription));
         if (!subscription)
           throw new StripeFailure(404, 'invalid_request_error', 'No such subscription');
+        if (!body.subscription_details) {
+          // The subscription's upcoming invoice: its renewal at the current price.
+          if (subscription.status === 'canceled' || subscription.cancel_at_period_end) {
+            throw new StripeFailure(
+              400,
+              'invalid_request_error',
+              'No upcoming invoices for this subscription',
+              'invoice_upcoming_none',
+            );
+          }
+          const price = subscriptionItem(subscription).price as StripeObject;
+          const { invoice } = createInvoice(
+            String(subscription.customer),
+            subscription.id,
+            [{ description: `1 × ${String(price.product)}`, amount: Number(price.unit_amount) }],
+            String(price.currency),
+          );
+          return { ...invoice, id: undefined, status: 'draft' };
+        }
         const details = body.subscription_details as {
           items: { price: string }[];
           proration_date?: string;

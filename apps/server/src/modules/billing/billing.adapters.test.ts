@@ -347,6 +347,41 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
     expect((await subscriptionRow(subscriptionId)).priceId).toBe('price_standard_month_uk');
   });
 
+  it("previews a subscription's upcoming invoice (its renewal), and none for a period in a pause", async () => {
+    const { billingCustomerId, subscriptionId } = await harness.createSubscriber(21);
+    const provider = context.services.billing.provider;
+    const upcoming = await provider.previewUpcomingInvoice({ subscriptionId });
+    expect(upcoming).toMatchObject({
+      subscriptionId,
+      raisedAt: new Date('2026-04-01T00:00:00Z'),
+      total: 1200,
+      amountDue: 1200,
+      currency: 'gbp',
+    });
+    expect(upcoming!.lines.map((line) => line.amount)).toEqual([1200]);
+    // A preview creates nothing.
+    const before = await invoiceCount(billingCustomerId);
+    await provider.previewUpcomingInvoice({ subscriptionId });
+    expect(await invoiceCount(billingCustomerId)).toBe(before);
+
+    const paused = await context.app.inject({
+      method: 'POST',
+      url: '/api/pause/pause-subscription',
+      headers: owner(),
+      payload: { customer_id: billingCustomerId, resume_date: '2026-06-01' },
+    });
+    expect(paused.statusCode).toBe(200);
+    expect(await provider.previewUpcomingInvoice({ subscriptionId })).toBeNull();
+    // The later cases count the account's pauses: this one is taken back.
+    const canceled = await context.app.inject({
+      method: 'POST',
+      url: '/api/pause/cancel-pause-subscription',
+      headers: owner(),
+      payload: { customer_id: billingCustomerId },
+    });
+    expect(canceled.statusCode).toBe(200);
+  });
+
   it('schedules and cancels a pause', async () => {
     const { billingCustomerId, subscriptionId } = await harness.createSubscriber(6);
     const paused = await context.app.inject({

@@ -48,6 +48,22 @@ export interface PlanChangeQuote {
   lines: InvoiceLine[];
 }
 
+/**
+ * The next invoice a subscription will raise, as the provider previews it now (Stripe's "create
+ * preview invoice" for a subscription): nothing is created. Minor units.
+ */
+export interface UpcomingInvoice {
+  subscriptionId: string;
+  /** When it will be raised: the end of the current period (the renewal). */
+  raisedAt: Date;
+  /** The invoice's total, lines waiting for it included. */
+  total: number;
+  /** What will be charged: the total less the customer's credit balance, never below 0. */
+  amountDue: number;
+  currency: string;
+  lines: InvoiceLine[];
+}
+
 export interface PlanChangeResult {
   subscription: SubscriptionRow;
   invoice: { id: string; amountDue: number; currency: string; status: string } | null;
@@ -152,6 +168,12 @@ export interface BillingProvider {
     subscriptionId: string;
     newPriceId: string;
   }): Promise<PlanChangeQuote>;
+
+  /**
+   * The subscription's next invoice (its renewal with any lines waiting for it), previewed now;
+   * null when it will raise none: ended, or its next period falls in a pause. Reads nothing back.
+   */
+  previewUpcomingInvoice(input: { subscriptionId: string }): Promise<UpcomingInvoice | null>;
 
   /**
    * Switches the plan now, invoicing the pro-rata difference at once and charging the default

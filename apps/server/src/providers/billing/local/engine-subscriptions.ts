@@ -12,9 +12,12 @@ import {
   type PlanChangeQuote,
   type PlanChangeResult,
   type SubscriptionRow,
+  type UpcomingInvoice,
 } from '../billing.ts';
 import { isoDay } from '../money.ts';
+import { isPeriodPaused } from '../pause-policy.ts';
 import { calculateProration } from '../proration.ts';
+import { renewalDescription } from './engine-billing-cycle.ts';
 import { loadPrice, type EngineKernel, type EngineSettings } from './engine-kernel.ts';
 import {
   addPendingLines,
@@ -89,7 +92,12 @@ export function createEngineSubscriptions(kernel: EngineKernel, { invoicing }: E
 
   const operations: Pick<
     BillingProvider,
-    'createCustomer' | 'previewPlanChange' | 'changePlan' | 'schedulePause' | 'cancelPause'
+    | 'createCustomer'
+    | 'previewPlanChange'
+    | 'previewUpcomingInvoice'
+    | 'changePlan'
+    | 'schedulePause'
+    | 'cancelPause'
   > = {
     async createCustomer(input) {
       return onceForKey('create-customer', input.idempotencyKey, input, async (transaction) => {
@@ -116,6 +124,43 @@ export function createEngineSubscriptions(kernel: EngineKernel, { invoicing }: E
         credit: Math.max(-withBalance, 0),
         currency: next.price.currency,
         lines: proration.lines.map(({ description, amount }) => ({ description, amount })),
+      };
+    },
+
+    async previewUpcomingInvoice(input): Promise<UpcomingInvoice | null> {
+      await clock.refresh();
+      const subscription = await requireSubscription(db, input.subscriptionId, false);
+      // What the billing cycle renews (engine-billing-cycle.ts): a live plan, not in a pause.
+      if (!['active', 'paused', 'past_due'].includes(subscription.status)) return null;
+      const raisedAt = subscription.currentPeriodEnd;
+      if (isPeriodPaused(subscription, raisedAt)) return null;
+      const plan = await loadPrice(db, subscription.priceId);
+      if (!plan) return null;
+      const [customer] = await db
+        .select()
+        .from(billingCustomers)
+        .where(eq(billingCustomers.id, subscription.billingCustomerId));
+      const waiting = await pendingLines(db, subscription.billingCustomerId);
+      const lines = [
+        ...waiting.map(({ description, amount }) => ({ description, amount })),
+        {
+          description: renewalDescription(
+            plan.product.name,
+            plan.price.unitAmount,
+            plan.price.currency,
+            plan.price.interval,
+          ),
+          amount: plan.price.unitAmount,
+        },
+      ];
+      const total = lines.reduce((sum, line) => sum + line.amount, 0);
+      return {
+        subscriptionId: subscription.id,
+        raisedAt,
+        total,
+        amountDue: Math.max(total + (customer?.balance ?? 0), 0),
+        currency: plan.price.currency,
+        lines,
       };
     },
 

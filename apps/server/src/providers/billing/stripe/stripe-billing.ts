@@ -12,6 +12,7 @@
  *   starts (see applyScheduledPauses) until it ends.
  */
 import Stripe from 'stripe';
+import { isPeriodPaused } from '../pause-policy.ts';
 import { and, eq, isNotNull, lte, gt } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { billingCustomers, prices, products, subscriptions } from '../../../db/schema.ts';
@@ -264,6 +265,42 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
             amount: line.amount,
           })),
         };
+      });
+    },
+
+    async previewUpcomingInvoice(input) {
+      return call(async () => {
+        const row = await requireSubscription(input.subscriptionId);
+        if (!['active', 'paused', 'past_due'].includes(row.status)) return null;
+        // A renewal inside a pause is voided by pause_collection: nothing will be charged.
+        if (isPeriodPaused(row, row.currentPeriodEnd)) return null;
+        try {
+          // Since the 2025-03-31 API the preview is per subscription (no customer-wide one).
+          const preview = await client.invoices.createPreview({
+            customer: row.billingCustomerId,
+            subscription: row.id,
+          });
+          return {
+            subscriptionId: row.id,
+            raisedAt: row.currentPeriodEnd,
+            total: preview.total,
+            amountDue: preview.amount_due,
+            currency: preview.currency,
+            lines: preview.lines.data.map((line) => ({
+              description: line.description ?? '',
+              amount: line.amount,
+            })),
+          };
+        } catch (error) {
+          // A subscription ending at its period's end has no upcoming invoice.
+          if (
+            error instanceof Stripe.errors.StripeInvalidRequestError &&
+            error.code === 'invoice_upcoming_none'
+          ) {
+            return null;
+          }
+          throw error;
+        }
       });
     },
 
