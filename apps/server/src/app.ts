@@ -127,7 +127,10 @@ export async function buildApp(
       await api.register(activityRoutes, { activity: services.activity });
       await api.register(timelapseRoutes, { timelapses: services.timelapses });
       await api.register(cameraWatchRoutes, { alertSettings: services.alertSettings });
-      await api.register(budgetRoutes, { dataCaps: services.dataCaps });
+      await api.register(budgetRoutes, {
+        dataCaps: services.dataCaps,
+        spendAlerts: services.spendAlerts,
+      });
     },
     { prefix: '/api' },
   );

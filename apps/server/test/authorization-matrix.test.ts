@@ -217,6 +217,21 @@ const routes: Record<string, Row> = {
     rule: billing,
     request: () => get(`/api/billing/create-portal-session?customerId=${id()}`)(),
   },
+  // The account's monthly spend alert: the owner's alone (decision 095); no alert stays none.
+  'GET /api/account/spend-alert': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: get('/api/account/spend-alert'),
+    otherCustomer: 'ok',
+  },
+  'PUT /api/account/spend-alert': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: () => ({
+      method: 'PUT' as const,
+      url: '/api/account/spend-alert',
+      payload: { amountMinor: null },
+    }),
+    otherCustomer: 'ok',
+  },
   'GET /api/invoices/fetch-invoices/:customerId': {
     rule: billing,
     request: () => get(`/api/invoices/fetch-invoices/${id()}`)(),

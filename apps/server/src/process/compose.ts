@@ -76,6 +76,8 @@ import { createReadiness, type Readiness } from '../modules/health/readiness.ts'
 import { syncFromPlatform } from '../modules/usage/connectivity-sync.service.ts';
 import { sendUsageAlerts } from '../modules/usage/usage-alerts.service.ts';
 import { createDataCaps, type DataCaps } from '../modules/budget/data-caps.service.ts';
+import { createSpendAlerts, type SpendAlerts } from '../modules/budget/spend-alerts.service.ts';
+import { sendSpendAlertsJob } from '../jobs/send-spend-alerts.job.ts';
 import { createUsageService, type UsageService } from '../modules/usage/usage.service.ts';
 import type { LocalCamera } from '../providers/camera/local-camera.ts';
 import type { ConnectivityPlatform } from '../providers/connectivity/connectivity.ts';
@@ -155,6 +157,8 @@ export interface Services {
   alertSettings: AlertSettingsService;
   /** Budget protection: data paused at the allowance, resumed until the month's end (decision 095). */
   dataCaps: DataCaps;
+  /** The account's monthly spend alert (decision 095). */
+  spendAlerts: SpendAlerts;
   /** One usage sync, the usage alerts and the data caps, now (the dev usage route, tests). */
   runBudgetChecks(): Promise<void>;
   /** Silence alerts: the detection the job runs (decision 094). */
@@ -337,6 +341,13 @@ export async function composeServices(
     clock,
     publicUrl: config.publicUrl,
   });
+  const spendAlerts = createSpendAlerts({
+    db,
+    billing: billing.provider,
+    mailer,
+    clock,
+    publicUrl: config.publicUrl,
+  });
   // After each usage sync: the usage e-mails, then the data caps on the same figures (decision 095).
   const alerts = async () => {
     await sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl });
@@ -360,6 +371,7 @@ export async function composeServices(
     }),
     sendLoginMailJob({ loginMail }),
     ...livestreaming.jobs,
+    sendSpendAlertsJob({ sendSpendAlerts: () => spendAlerts.sendSpendAlerts() }),
     buildTimelapseJob({ timelapses }),
     purgeTimelapsesJob({ timelapses }),
   ];
@@ -389,6 +401,7 @@ export async function composeServices(
     timelapses,
     alertSettings,
     dataCaps,
+    spendAlerts,
     async runBudgetChecks() {
       await syncFromPlatform({ db, platform: connectivity, clock });
       await alerts();

@@ -136,6 +136,13 @@ export const activityActions = {
       return `Data of ${name ?? 'a camera'} back on: ${text(details.reason) ?? 'a new month began'}`;
     },
   },
+  'account.spend-alert': {
+    category: 'billing',
+    summary: (details) =>
+      typeof details.after === 'number'
+        ? `Set the monthly spend alert to ${formatMoney(details.after, text(details.currency) ?? 'GBP')}`
+        : 'Removed the monthly spend alert',
+  },
   'member.camera-alerts': {
     category: 'team',
     summary: (details) =>
