@@ -10,6 +10,7 @@ import { usePlans } from '../api/get-plans.ts';
 import { ActivationCodeHelpModal } from './activation-code-help-modal.tsx';
 import { CameraGrid } from './camera-grid.tsx';
 import { CombinedPlanCard } from './combined-plan-card.tsx';
+import { SpendAlertCard } from './spend-alert-card.tsx';
 import styles from './dashboard-page.module.css';
 import { useRefreshRequest } from './use-refresh-request.ts';
 
@@ -92,6 +93,7 @@ export function DashboardPage() {
           </div>
           <CameraGrid cameras={cameras} supportEmail={supportEmail} abilities={abilities} />
         </section>
+        {abilities.manageBilling && <SpendAlertCard />}
       </>
     );
   }
