@@ -125,4 +125,37 @@ test.describe('budget protection', () => {
     }
     expect(consoleErrors).toEqual([]);
   });
+
+  test('the owner sets a monthly spend alert on the Account page', async ({
+    page,
+    signIn,
+    consoleErrors,
+  }, testInfo) => {
+    await openPortalAs(page, signIn, ownerEmail);
+    await expect(page.getByText(/This month your invoices come to £[\d,]+\.\d\d/)).toBeVisible();
+    const card = page.getByRole('form', { name: 'Monthly spend alert' });
+    const field = card.getByLabel("E-mail me when this month's bill reaches (£)");
+    try {
+      await field.fill('100000');
+      await card.getByRole('button', { name: 'Save spend alert' }).click();
+      await expect(
+        page.getByText("We will e-mail you when this month's bill reaches £100,000.00"),
+      ).toBeVisible();
+      await page.reload();
+      await expect(
+        page
+          .getByRole('form', { name: 'Monthly spend alert' })
+          .getByLabel("E-mail me when this month's bill reaches (£)"),
+      ).toHaveValue('100000');
+      await page.getByRole('form', { name: 'Monthly spend alert' }).scrollIntoViewIfNeeded();
+      await screensAtBothWidths(page, testInfo, 'account-spend-alert');
+    } finally {
+      const token = await page.evaluate(() => localStorage.getItem('token'));
+      await page.request.put('/api/account/spend-alert', {
+        headers: { authorization: `Bearer ${token}` },
+        data: { amountMinor: null },
+      });
+    }
+    expect(consoleErrors).toEqual([]);
+  });
 });
