@@ -101,6 +101,9 @@ describe('local SIM platform: usage metering', () => {
     await addCustomerSim('8944880000000000037', 'paused', 'price_light_month_uk');
     await addCustomerSim('8944880000000000045', 'terminated', 'price_light_month_uk');
     await addCustomerSim('8944880000000000052', 'active', 'price_light_month_uk', true);
+    await addCustomerSim('8944880000000000094', 'active', 'price_light_month_uk');
+    // The customer's own data stop (decision 095): active, unbarred, but nothing metered.
+    await platform.setDataStopped('8944880000000000094', true);
   });
 
   it('starts metering from the first run on, and meters each whole hour once', async () => {
@@ -124,8 +127,13 @@ describe('local SIM platform: usage metering', () => {
     expect(await usageOf(meteredIccid)).toEqual([{ day: '2026-03-10', bytes: expected }]);
   });
 
-  it('meters nothing for paused, terminated and barred SIMs', async () => {
-    for (const iccid of ['8944880000000000037', '8944880000000000045', '8944880000000000052']) {
+  it('meters nothing for paused, terminated and barred SIMs, nor one whose data the customer stopped', async () => {
+    for (const iccid of [
+      '8944880000000000037',
+      '8944880000000000045',
+      '8944880000000000052',
+      '8944880000000000094',
+    ]) {
       expect(await usageOf(iccid)).toEqual([]);
     }
   });
