@@ -350,9 +350,15 @@ export async function composeServices(
   });
   // After each usage sync: the usage e-mails, then the data caps on the same figures (decision 095).
   const alerts = async () => {
-    await sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl });
-    await dataCaps.applyDataCaps();
+    // A usage e-mail that fails must not hold back the caps: both run, the first failure is raised.
+    const failures: unknown[] = [];
+    await sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl }).catch(
+      (error: unknown) => failures.push(error),
+    );
+    await dataCaps.applyDataCaps().catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw failures[0];
   };
+
   const jobs = [
     purgeExpiredJob({ db, clock }),
     purgeActivityJob({ activity }),

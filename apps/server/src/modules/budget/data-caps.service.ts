@@ -108,6 +108,14 @@ export function createDataCaps(deps: DataCapsDependencies) {
         failures.push(error);
         continue;
       }
+      // Resumed by the farmer between the claim and the stop: their choice wins.
+      const after = await dataCapsRepository.capOf(db, camera.iccid, month);
+      if (after?.resumed_at_ms != null) {
+        await platform.setDataStopped(camera.iccid, false, {
+          idempotencyKey: `data-cap-resume:${camera.iccid}:${month}`,
+        });
+        continue;
+      }
       const name = cameraName(camera.iccid, camera.nickname);
       await db.transaction(async (transaction) => {
         await writeAudit(transaction, {

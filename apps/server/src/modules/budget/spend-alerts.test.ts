@@ -77,7 +77,7 @@ beforeAll(async () => {
 });
 afterAll(() => context.close());
 
-const call = async (method: 'GET' | 'PUT', payload?: unknown) =>
+const call = async (method: 'GET' | 'PUT', payload?: Record<string, unknown>) =>
   context.app.inject({
     method,
     url: '/api/account/spend-alert',
