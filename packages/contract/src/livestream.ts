@@ -199,7 +199,9 @@ export const livestreamUrlQuery = z.object({
   camera_id: z
     .string()
     .regex(/^l[sk]_[A-Za-z0-9_-]{16,40}$/, 'camera_id: not a livestream id')
-    .describe("The public id from the embed code, or a public link's token (lk_...); never the ICCID"),
+    .describe(
+      "The public id from the embed code, or a public link's token (lk_...); never the ICCID",
+    ),
   site: z
     .string()
     .max(253)
