@@ -7,7 +7,9 @@
  *   hours (camera_watch_settings.no_clip_hours; null: off) and none arrived, once; the next clip
  *   clears it with a "clips are arriving again" e-mail.
  * Each is claimed by a conditional update before its e-mail, so two processes send it once; a
- * refused e-mail gives the claim back for the next run.
+ * refused e-mail gives the claim back for the next run. The clip e-mails are camera alerts, so
+ * they also go to the members who turned camera alerts on and reach the camera (as the silence
+ * alerts do, decision 094); the switch-off warning is the owner's alone.
  */
 import { unusedLivestreamDays } from '@farmcam/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -15,6 +17,7 @@ import { queryRows, type Database } from '../../db/client.ts';
 import { dayMs } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
+import { cameraWatchRepository } from '../camera-watch/camera-watch.repository.ts';
 import { slotStartsBetween, toSchedule } from './schedule.ts';
 import { sql } from 'drizzle-orm';
 
@@ -40,9 +43,13 @@ const ukLongDate = new Intl.DateTimeFormat('en-GB', {
 export const ukDateText = (instant: Date) => ukLongDate.format(instant).replace(',', '');
 
 interface OwnerRow {
+  customer_id: string;
   email: string;
   nickname: string | null;
 }
+
+/** Who an e-mail goes to: the owner, or the owner and the members who chose camera alerts. */
+type Audience = 'owner' | 'camera-alerts';
 
 export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies) {
   const { db, clock } = deps;
@@ -50,7 +57,7 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
   async function ownerOf(iccid: string): Promise<OwnerRow | undefined> {
     const [owner] = await queryRows<OwnerRow>(
       db,
-      sql`select customers.email, sims.nickname from sims
+      sql`select customers.id as customer_id, customers.email, sims.nickname from sims
           join customers on customers.id = sims.customer_id where sims.iccid = ${iccid}`,
     );
     return owner;
@@ -59,18 +66,26 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
   async function send(
     iccid: string,
     build: (camera: string) => Parameters<typeof renderEmail>[0],
+    audience: Audience = 'owner',
   ): Promise<boolean> {
     const owner = await ownerOf(iccid);
     if (!owner) return true;
-    try {
-      await deps.mailer.send(
-        renderEmail({ ...build(owner.nickname ?? 'your camera'), to: owner.email }),
-      );
-      return true;
-    } catch (error) {
-      deps.log.error({ err: error, iccid }, 'Could not send the livestream e-mail');
-      return false;
+    const members =
+      audience === 'camera-alerts'
+        ? await cameraWatchRepository.optedInMemberEmails(db, owner.customer_id, iccid, clock.now())
+        : [];
+    const recipients = [owner.email, ...members.filter((email) => email !== owner.email)];
+    // The owner's e-mail decides: a member's refused one is logged, not sent again to everyone.
+    let ownerSent = false;
+    for (const to of recipients) {
+      try {
+        await deps.mailer.send(renderEmail({ ...build(owner.nickname ?? 'your camera'), to }));
+        if (to === owner.email) ownerSent = true;
+      } catch (error) {
+        deps.log.error({ err: error, iccid }, 'Could not send the livestream e-mail');
+      }
     }
+    return ownerSent;
   }
 
   return {
@@ -91,16 +106,20 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
       );
       for (const row of rows) {
         const switchOffAt = new Date(new Date(row.since).getTime() + unusedLivestreamDays * dayMs);
-        const sent = await send(row.sim_iccid, (camera) => ({
-          to: '',
-          subject: `Livestream of ${camera} will be switched off on ${ukDateText(switchOffAt)}`,
-          heading: `Your livestream will be switched off on ${ukDateText(switchOffAt)}`,
-          paragraphs: [
-            `We have not seen the livestream of the "${camera}" camera on a website for ${switchOffWarningDays} days. Its scheduled recordings will be switched off on ${ukDateText(switchOffAt)} unless it is seen on your website, to save the camera's data.`,
-            'If the code is on your website, open the page once so we see it. If you no longer need the livestream, you need do nothing.',
-          ],
-          action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
-        }));
+        const sent = await send(
+          row.sim_iccid,
+          (camera) => ({
+            to: '',
+            subject: `Livestream of ${camera} will be switched off on ${ukDateText(switchOffAt)}`,
+            heading: `Your livestream will be switched off on ${ukDateText(switchOffAt)}`,
+            paragraphs: [
+              `We have not seen the livestream of the "${camera}" camera on a website for ${switchOffWarningDays} days. Its scheduled recordings will be switched off on ${ukDateText(switchOffAt)} unless it is seen on your website, to save the camera's data.`,
+              'If the code is on your website, open the page once so we see it. If you no longer need the livestream, you need do nothing.',
+            ],
+            action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
+          }),
+          'camera-alerts',
+        );
         if (!sent) {
           await db.execute(
             sql`update livestreams set switch_off_warned_at = null
@@ -154,15 +173,19 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
           );
           if (cleared.length === 0) continue;
           recovered += 1;
-          await send(row.sim_iccid, (camera) => ({
-            to: '',
-            subject: `Clips from ${camera} are arriving again`,
-            heading: 'Livestream clips are arriving again',
-            paragraphs: [
-              `The "${camera}" camera delivered a livestream clip again, recorded at ${lastClipAt.toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' })} on ${ukDateText(lastClipAt)} (UK time).`,
-            ],
-            action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
-          }));
+          await send(
+            row.sim_iccid,
+            (camera) => ({
+              to: '',
+              subject: `Clips from ${camera} are arriving again`,
+              heading: 'Livestream clips are arriving again',
+              paragraphs: [
+                `The "${camera}" camera delivered a livestream clip again, recorded at ${lastClipAt.toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' })} on ${ukDateText(lastClipAt)} (UK time).`,
+              ],
+              action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
+            }),
+            'camera-alerts',
+          );
           continue;
         }
         const hours = row.no_clip_hours;
@@ -185,16 +208,20 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
         );
         if (claimed.length === 0) continue;
         alerted += 1;
-        const sent = await send(row.sim_iccid, (camera) => ({
-          to: '',
-          subject: `No livestream clips from ${camera} for ${hours} scheduled hours`,
-          heading: 'Your camera has stopped delivering livestream clips',
-          paragraphs: [
-            `The "${camera}" camera has not delivered a livestream clip for the last ${missed.length} hours its schedule asked for one${lastClipAt ? ` (the last one was recorded on ${ukDateText(lastClipAt)})` : ''}.`,
-            'Check that the camera has power and signal, and that its stream is reachable: the Livestreaming page can record a clip now to test it. We will tell you when clips arrive again.',
-          ],
-          action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
-        }));
+        const sent = await send(
+          row.sim_iccid,
+          (camera) => ({
+            to: '',
+            subject: `No livestream clips from ${camera} for ${hours} scheduled hours`,
+            heading: 'Your camera has stopped delivering livestream clips',
+            paragraphs: [
+              `The "${camera}" camera has not delivered a livestream clip for the last ${missed.length} hours its schedule asked for one${lastClipAt ? ` (the last one was recorded on ${ukDateText(lastClipAt)})` : ''}.`,
+              'Check that the camera has power and signal, and that its stream is reachable: the Livestreaming page can record a clip now to test it. We will tell you when clips arrive again.',
+            ],
+            action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
+          }),
+          'camera-alerts',
+        );
         if (!sent) {
           await db.execute(
             sql`update livestreams set no_clip_alerted_at = null

@@ -1,12 +1,20 @@
 /**
- * The livestream's e-mails to its owner (docs/decisions/096): the day-7 warning before the
- * 10-day switch-off, once per grace period; the "no clip for N scheduled hours" alert, once, and
- * the "arriving again" e-mail after the next clip.
+ * The livestream's e-mails (docs/decisions/096): the day-7 warning before the 10-day switch-off
+ * to the owner, once per grace period; the "no clip for N scheduled hours" alert, once, and the
+ * "arriving again" e-mail after the next clip, to the owner and members who chose camera alerts.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertMember } from '../../../test/helpers/members.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
-import { cameraWatchSettings, clips, livestreams, outbox } from '../../db/schema.ts';
+import {
+  accountMembers,
+  cameraWatchSettings,
+  clips,
+  customers,
+  livestreams,
+  outbox,
+} from '../../db/schema.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { createLivestreamAlertsService } from './livestream-alerts.service.ts';
 import { livestreamRepository } from './livestream.repository.ts';
@@ -110,6 +118,22 @@ describe('no clip for the chosen scheduled hours', () => {
       durationSeconds: 15,
       recordedAt: new Date('2026-11-30T15:00:20Z'),
     });
+    // Camera alerts reach the members who turned them on (decision 094), not the others.
+    const [owner] = await context.database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.email, 'demo@example.com'));
+    const herdsman = await insertMember(context, owner!.id, {
+      email: 'herdsman@example.com',
+      role: 'viewer',
+      allCameras: false,
+      iccids: [calvingPen],
+    });
+    await context.database.db
+      .update(accountMembers)
+      .set({ cameraAlerts: true })
+      .where(eq(accountMembers.id, herdsman));
+    await insertMember(context, owner!.id, { email: 'quiet@example.com', role: 'manager' });
     // Off (null): nothing, however long.
     await context.database.db
       .insert(cameraWatchSettings)
@@ -134,6 +158,10 @@ describe('no clip for the chosen scheduled hours', () => {
     expect(await inbox()).toEqual([
       `No livestream clips from ${await nickname()} for 3 scheduled hours`,
     ]);
+    const subjectsTo = async (to: string) =>
+      (await context.mailer.list({ to })).map((message) => message.subject);
+    expect(await subjectsTo('herdsman@example.com')).toEqual(await inbox());
+    expect(await subjectsTo('quiet@example.com')).toEqual([]);
 
     // The next clip: cleared, with one "arriving again" e-mail.
     await context.database.db.insert(clips).values({
@@ -147,6 +175,7 @@ describe('no clip for the chosen scheduled hours', () => {
     expect(await alerts().alertMissingClips()).toEqual({ alerted: 0, recovered: 1 });
     expect(await alerts().alertMissingClips()).toEqual({ alerted: 0, recovered: 0 });
     expect((await inbox())[0]).toMatch(/are arriving again$/);
+    expect((await subjectsTo('herdsman@example.com'))[0]).toMatch(/are arriving again$/);
     const [cleared] = await context.database.db
       .select()
       .from(livestreams)

@@ -201,7 +201,8 @@ function MyAlertsChoice() {
   if (mine.data.isOwner) {
     return (
       <p className={infoStyles.note}>
-        Alert e-mails go to you as the account owner, and to team members who turn them on.
+        Alert e-mails go to you as the account owner. Silence and missing-clip e-mails also go to
+        team members who turn them on; data e-mails only to you.
       </p>
     );
   }
