@@ -929,7 +929,7 @@ export const dataCaps = pgTable(
     simIccid: text('sim_iccid')
       .notNull()
       .references(() => sims.iccid, { onDelete: 'cascade' }),
-    /** YYYY-MM (UK). */
+    /** YYYY-MM: the usage month, which the allowance resets on (decision 095). */
     month: text('month').notNull(),
     cappedAt: timestamp('capped_at', { withTimezone: true }),
     /** The customer chose "resume until the end of the month": not barred again this month. */
