@@ -109,9 +109,9 @@ export function CameraDataCapBanner({ iccid, name }: { iccid: string; name: stri
 }
 
 /** Near the alert settings: what "pause data at the allowance" does, in a farmer's words. */
-export function PauseDataNote() {
+export function PauseDataNote({ id }: { id?: string }) {
   return (
-    <p className={styles.note}>
+    <p id={id} className={styles.note}>
       <strong>Pause data when the plan is used up:</strong> once this camera has used its plan's
       data for the month, we stop its data so it cannot run on, and e-mail you. You can resume it
       until the end of the month with one click; it comes back on by itself on the 1st.

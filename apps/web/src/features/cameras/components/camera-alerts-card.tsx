@@ -1,6 +1,7 @@
 import type { CameraAlertSettings, CameraAlertSettingsResponse } from '@farmcam/contract';
 import { cameraAlertLimits } from '@farmcam/contract/rules';
 import { useId, useState, type ReactNode } from 'react';
+import { PauseDataNote } from '../../../components/budget/data-cap-banner.tsx';
 import { SilenceBanner } from '../../../components/camera-watch/silence-banner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -164,10 +165,12 @@ function AlertsForm({ iccid, saved }: { iccid: string; saved: CameraAlertSetting
         <input
           type="checkbox"
           checked={draft.pauseDataAtAllowance}
+          aria-describedby={`${id}-pause-note`}
           onChange={(event) => set('pauseDataAtAllowance', event.target.checked)}
         />
         <span>Pause the camera's data when the plan's data is used up</span>
       </label>
+      <PauseDataNote id={`${id}-pause-note`} />
       <div className={styles.field}>
         <label htmlFor={`${id}-clips`}>E-mail when the livestream delivers no clip</label>
         <select

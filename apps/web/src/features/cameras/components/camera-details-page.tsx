@@ -9,7 +9,7 @@ import { useDataUsage } from '../api/get-data-usage.ts';
 import { useSimInfo } from '../api/get-sim-info.ts';
 import { currentMonthUsageRange, type UsageRange } from '../usage-range.ts';
 import { DailyTimelapseSection } from './daily-timelapse-section.tsx';
-import { CameraDataCapBanner, PauseDataNote } from '../../../components/budget/data-cap-banner.tsx';
+import { CameraDataCapBanner } from '../../../components/budget/data-cap-banner.tsx';
 import styles from './camera-details-page.module.css';
 import { CameraAlertsCard, CameraSilenceBanner } from './camera-alerts-card.tsx';
 import { RouterInfoCard } from './router-info-card.tsx';
@@ -64,7 +64,6 @@ export function CameraDetailsPage() {
         <RouterInfoCard iccid={cameraId} />
         <CameraAlertsCard iccid={cameraId} />
       </div>
-      <PauseDataNote />
       <UsageSection iccid={cameraId} />
       <DailyTimelapseSection iccid={cameraId} />
     </div>

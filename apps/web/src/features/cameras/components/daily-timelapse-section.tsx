@@ -71,7 +71,8 @@ export function DailyTimelapseSection({ iccid }: { iccid: string }) {
           <video
             key={shown.day}
             className={styles.video}
-            src={shown.videoUrl ?? undefined}
+            // From its first frame (media fragment), so the player shows the day, not black.
+            src={shown.videoUrl ? `${shown.videoUrl}#t=0.1` : undefined}
             controls
             playsInline
             preload="metadata"
