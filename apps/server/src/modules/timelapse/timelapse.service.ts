@@ -175,6 +175,9 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
       return isHeld ? 'ready' : 'not-claimed';
     } finally {
       await fs.promises.rm(folder, { recursive: true, force: true });
+      // And the timelapses folder once no other build uses it, so a clean stop leaves no
+      // temporary folder of this process behind (the recorder's stop removes the rest).
+      await fs.promises.rmdir(deps.workFolder).catch(() => undefined);
     }
   }
 
