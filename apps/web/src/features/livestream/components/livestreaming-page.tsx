@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
+import { Loader, Spinner } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useAbilities } from '../../../lib/access.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDemoCamera } from '../api/demo-camera.ts';
+import { useLivestreamCameras } from '../api/livestream-cameras.ts';
 import { useShowcase } from '../api/showcase.ts';
 import { DemoCameraNotice } from './demo-camera-notice.tsx';
 import { LivestreamManager } from './livestream-manager.tsx';
@@ -39,6 +40,9 @@ const benefits = [
 export function LivestreamingPage() {
   // Setting up is for whoever may manage cameras (user-data access.can); a Viewer watches.
   const canSetUp = useAbilities().manageCameras;
+  // The customer's livestreams come between the hero and the rest: until they are known the rest
+  // waits, so it does not jump down when they arrive (layout shift on a phone).
+  const livestreams = useLivestreamCameras();
   return (
     <div className={styles.page}>
       <DemoCameraNotice />
@@ -59,6 +63,19 @@ export function LivestreamingPage() {
         <LiveDemo />
       </section>
 
+      {livestreams.isPending ? (
+        <Loader label="Loading your livestreams…" />
+      ) : (
+        <LivestreamingPageRest canSetUp={canSetUp} />
+      )}
+    </div>
+  );
+}
+
+/** Your livestreams, then what livestreaming offers and how to set it up. */
+function LivestreamingPageRest({ canSetUp }: { canSetUp: boolean }) {
+  return (
+    <>
       <LivestreamManager />
 
       <section aria-labelledby="livestream-benefits">
@@ -129,7 +146,7 @@ export function LivestreamingPage() {
           </Link>
         </div>
       )}
-    </div>
+    </>
   );
 }
 
