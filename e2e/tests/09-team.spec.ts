@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { staffPasswords } from '../playwright.config.ts';
 import { expect, expectAccessible, test, waitForMail } from '../fixtures/portal.ts';
 import {
@@ -10,7 +10,7 @@ import {
   ukDayPlus,
   waitForInvitation,
 } from '../fixtures/team.ts';
-import { card, openPortalAs } from './dashboard-helpers.ts';
+import { cameraNamed, card, openPortalAs, screensAtBothWidths } from './dashboard-helpers.ts';
 
 /**
  * Farm teams (issue 16, decisions 091-093), through the real e-mails: the owner invites a
@@ -46,30 +46,6 @@ async function camerasOf(page: Page, token: string): Promise<PlanCamera[]> {
   return ((await response.json()) as { cameras: PlanCamera[] }).cameras;
 }
 
-async function cameraNamed(page: Page, token: string, nickname: string): Promise<PlanCamera> {
-  const camera = (await camerasOf(page, token)).find(
-    (candidate) => candidate.nicknameInDatabase === nickname,
-  );
-  if (!camera) throw new Error(`No camera called ${nickname}`);
-  return camera;
-}
-
-/** Screenshots at 1280 and 390 px, each checked with axe and for sideways scrolling. */
-async function screensAtBothWidths(page: Page, testInfo: TestInfo, name: string) {
-  const original = page.viewportSize() ?? { width: 1280, height: 800 };
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await expectAccessible(page);
-  await page.screenshot({ path: testInfo.outputPath(`${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectAccessible(page);
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth),
-    `${name} fits a 390 px screen`,
-  ).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: testInfo.outputPath(`${name}-390.png`), fullPage: true });
-  await page.setViewportSize(original);
-}
-
 /** Who the frame says is signed in (the side bar on a wide screen). */
 const signedIn = (page: Page) => page.getByRole('region', { name: 'Signed in' });
 const mainNavigation = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -97,7 +73,7 @@ test.describe('farm team', () => {
   }, testInfo) => {
     await openPortalAs(page, signIn, ownerEmail);
     const ownerToken = await tokenOf(page);
-    const farmyard = await cameraNamed(page, ownerToken, contractorCamera);
+    const farmyard = await cameraNamed<PlanCamera>(page, contractorCamera, ownerToken);
     await expect(card(page, contractorCamera)).toBeVisible();
     // An overdue camera (the demo data has some until the billing journeys pay them), whose
     // Pay now the owner sees and a Manager must not.
@@ -257,7 +233,7 @@ test.describe('farm team', () => {
     const contractorToken = await tokenOf(member);
     shared.contractorToken = contractorToken;
     const asContractor = { headers: { authorization: `Bearer ${contractorToken}` } };
-    const topGate = await cameraNamed(page, ownerToken, 'Top gate');
+    const topGate = await cameraNamed<PlanCamera>(page, 'Top gate', ownerToken);
     const refusals = {
       paymentMethods: (
         await member.request.get(
@@ -407,7 +383,11 @@ test.describe('farm team', () => {
     expect(own?.nicknameInDatabase).toBe('Top gate');
     const owner = await openPersonContext(browser);
     await signInByEmail(owner.page, ownerEmail);
-    const farmyard = await cameraNamed(owner.page, await tokenOf(owner.page), contractorCamera);
+    const farmyard = await cameraNamed<PlanCamera>(
+      owner.page,
+      contractorCamera,
+      await tokenOf(owner.page),
+    );
     await owner.context.close();
 
     const answers = {
@@ -637,7 +617,7 @@ test.describe('farm team', () => {
     });
     expect(all.status()).toBe(200);
     const { entries } = (await all.json()) as { entries: unknown[] };
-    const farmyard = await cameraNamed(page, ownerToken, contractorCamera);
+    const farmyard = await cameraNamed<PlanCamera>(page, contractorCamera, ownerToken);
     for (let index = entries.length; index <= 26; index += 2) {
       for (const nickname of [`${contractorCamera} ${index}`, contractorCamera]) {
         const response = await page.request.post('/api/cameras/update-nickname', {
@@ -667,7 +647,7 @@ test.describe('farm team', () => {
     await openPortalAs(page, signIn, ownerEmail);
     const ownerToken = await tokenOf(page);
     const asOwner = { headers: { authorization: `Bearer ${ownerToken}` } };
-    const farmyard = await cameraNamed(page, ownerToken, contractorCamera);
+    const farmyard = await cameraNamed<PlanCamera>(page, contractorCamera, ownerToken);
     const access = { allCameras: false, iccids: [farmyard.SIM_ICCID], accessUntil: null };
     const email = `manager.${Date.now().toString(36)}@example.com`;
     const invitedAt = new Date(Date.now() - 1000);
@@ -715,7 +695,7 @@ test.describe('farm team', () => {
     // member's renames made as a Manager still read Manager after the owner made them a Viewer.
     await openPortalAs(page, signIn, ownerEmail);
     const asOwner = { headers: { authorization: `Bearer ${await tokenOf(page)}` } };
-    const farmyard = await cameraNamed(page, await tokenOf(page), contractorCamera);
+    const farmyard = await cameraNamed<PlanCamera>(page, contractorCamera, await tokenOf(page));
     const access = { allCameras: false, iccids: [farmyard.SIM_ICCID], accessUntil: null };
     const email = `herd.${Date.now().toString(36)}@example.com`;
     const invitedAt = new Date(Date.now() - 1000);

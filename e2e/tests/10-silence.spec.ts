@@ -1,6 +1,5 @@
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, expectAccessible, test, waitForMail } from '../fixtures/portal.ts';
-import { card, openPortalAs } from './dashboard-helpers.ts';
+import { expect, test, waitForMail } from '../fixtures/portal.ts';
+import { cameraNamed, card, openPortalAs, screensAtBothWidths } from './dashboard-helpers.ts';
 
 /**
  * Silence alerts (issue 17 part 1, decision 094): the demo's Lambing shed has been silent for 8
@@ -19,39 +18,6 @@ interface PlanCamera {
   silence: { since: string; hours: number } | null;
 }
 
-async function cameraNamed(page: Page, nickname: string): Promise<PlanCamera> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const response = await page.request.get('/api/cameras/plansV2', {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(response.status()).toBe(200);
-  const camera = ((await response.json()) as { cameras: PlanCamera[] }).cameras.find(
-    (candidate) => candidate.nicknameInDatabase === nickname,
-  );
-  if (!camera) throw new Error(`No camera called ${nickname}`);
-  return camera;
-}
-
-/** Screenshots at 1280 and 390 px, each checked with axe and for sideways scrolling. */
-async function screensAtBothWidths(page: Page, testInfo: TestInfo, name: string) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    await page.setViewportSize(viewport);
-    await expectAccessible(page);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
-      `${name} fits ${viewport.width} px`,
-    ).toBeLessThanOrEqual(viewport.width);
-    await page.screenshot({
-      path: testInfo.outputPath(`${name}-${viewport.width}.png`),
-      fullPage: true,
-    });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.describe('silence alerts', () => {
@@ -67,7 +33,7 @@ test.describe('silence alerts', () => {
     await lambingShed.scrollIntoViewIfNeeded();
     await screensAtBothWidths(page, testInfo, 'dashboard-silent-camera');
 
-    const camera = await cameraNamed(page, silentCamera);
+    const camera = await cameraNamed<PlanCamera>(page, silentCamera);
     await page.goto(`/camera/${camera.SIM_ICCID}`);
     await expect(
       page.getByRole('status').filter({ hasText: 'No data from this camera' }),
@@ -84,7 +50,7 @@ test.describe('silence alerts', () => {
     consoleErrors,
   }) => {
     await openPortalAs(page, signIn, ownerEmail);
-    const topGate = await cameraNamed(page, 'Top gate');
+    const topGate = await cameraNamed<PlanCamera>(page, 'Top gate');
     const silencePath = `/dev/cameras/${topGate.SIM_ICCID}/silence`;
     const startedAt = new Date(Date.now() - 1000);
     try {

@@ -1,6 +1,6 @@
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, expectAccessible, test, waitForMail } from '../fixtures/portal.ts';
-import { card, openPortalAs } from './dashboard-helpers.ts';
+import type { Page } from '@playwright/test';
+import { expect, test, waitForMail } from '../fixtures/portal.ts';
+import { cameraNamed, card, openPortalAs, screensAtBothWidths } from './dashboard-helpers.ts';
 
 /**
  * Budget protection (issue 17 part 2, decision 095): the owner turns on "pause data at the
@@ -26,36 +26,6 @@ async function bearer(page: Page) {
   return { authorization: `Bearer ${token}` };
 }
 
-async function cameraNamed(page: Page, nickname: string): Promise<PlanCamera> {
-  const response = await page.request.get('/api/cameras/plansV2', { headers: await bearer(page) });
-  expect(response.status()).toBe(200);
-  const camera = ((await response.json()) as { cameras: PlanCamera[] }).cameras.find(
-    (candidate) => candidate.nicknameInDatabase === nickname,
-  );
-  if (!camera) throw new Error(`No camera called ${nickname}`);
-  return camera;
-}
-
-/** Screenshots at 1280 and 390 px, each checked with axe and for sideways scrolling. */
-async function screensAtBothWidths(page: Page, testInfo: TestInfo, name: string) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    await page.setViewportSize(viewport);
-    await expectAccessible(page);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
-      `${name} fits ${viewport.width} px`,
-    ).toBeLessThanOrEqual(viewport.width);
-    await page.screenshot({
-      path: testInfo.outputPath(`${name}-${viewport.width}.png`),
-      fullPage: true,
-    });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.describe('budget protection', () => {
@@ -65,7 +35,7 @@ test.describe('budget protection', () => {
     consoleErrors,
   }, testInfo) => {
     await openPortalAs(page, signIn, ownerEmail);
-    const farmyard = await cameraNamed(page, cameraName);
+    const farmyard = await cameraNamed<PlanCamera>(page, cameraName);
     const settingsUrl = `/api/cameras/alert-settings/${farmyard.SIM_ICCID}`;
     const settings = (await (
       await page.request.get(settingsUrl, { headers: await bearer(page) })
@@ -113,13 +83,13 @@ test.describe('budget protection', () => {
       await page.goto('/dashboard');
       await expect(card(page, cameraName)).toBeVisible();
       await expect(card(page, cameraName).getByText(banner)).toHaveCount(0);
-      expect((await cameraNamed(page, cameraName)).dataCap).toBeNull();
+      expect((await cameraNamed<PlanCamera>(page, cameraName)).dataCap).toBeNull();
 
       // More data the same month does not pause it again.
       await page.request.post(`/dev/cameras/${farmyard.SIM_ICCID}/data-usage`, {
         data: { gigabytes: 1 },
       });
-      expect((await cameraNamed(page, cameraName)).dataCap).toBeNull();
+      expect((await cameraNamed<PlanCamera>(page, cameraName)).dataCap).toBeNull();
     } finally {
       await page.request.put(settingsUrl, { headers: await bearer(page), data: saved });
     }

@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, expectAccessible } from '../fixtures/portal.ts';
 
 /** A camera card by its name. */
 export const card = (page: Page, name: string) => page.getByRole('article', { name });
@@ -23,4 +24,46 @@ export async function openPortalAs(
   }
   await signIn(email);
   sessionTokens.set(email, (await page.evaluate(() => localStorage.getItem('token')))!);
+}
+
+/**
+ * A camera of the session's plansV2 answer by its nickname; the session is the page's own
+ * (its stored token) unless `token` names another.
+ */
+export async function cameraNamed<Camera extends { nicknameInDatabase: string | null }>(
+  page: Page,
+  nickname: string,
+  token?: string,
+): Promise<Camera> {
+  const bearer = token ?? (await page.evaluate(() => localStorage.getItem('token')));
+  const response = await page.request.get('/api/cameras/plansV2', {
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  expect(response.status()).toBe(200);
+  const camera = ((await response.json()) as { cameras: Camera[] }).cameras.find(
+    (candidate) => candidate.nicknameInDatabase === nickname,
+  );
+  if (!camera) throw new Error(`No camera called ${nickname}`);
+  return camera;
+}
+
+/** Screenshots at 1280 and 390 px, each checked with axe and for sideways scrolling. */
+export async function screensAtBothWidths(page: Page, testInfo: TestInfo, name: string) {
+  const original = page.viewportSize() ?? { width: 1280, height: 800 };
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await expectAccessible(page);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} fits ${viewport.width} px`,
+    ).toBeLessThanOrEqual(viewport.width);
+    await page.screenshot({
+      path: testInfo.outputPath(`${name}-${viewport.width}.png`),
+      fullPage: true,
+    });
+  }
+  await page.setViewportSize(original);
 }
