@@ -9,15 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import {
-  appSettings,
-  customers,
-  livestreamLinks,
-  livestreamLinkViews,
-  livestreams,
-  sims,
-} from '../db/schema.ts';
+import { livestreamLinks, livestreamLinkViews, livestreams } from '../db/schema.ts';
 import { businessDay, dayMs, endOfBusinessDay, isoDay } from '../lib/business-calendar.ts';
+import { isPartSeeded, markPartSeeded, ownersCamera } from './demo-seed-steps.ts';
 
 const linksSeedMarker = 'demo-links-seed-version';
 /** Calving pen. */
@@ -30,17 +24,9 @@ export async function seedDemoLinks(
   executor: Executor,
   input: { now: Date; ownerEmail: string; iccid: string },
 ): Promise<void> {
-  const [marker] = await executor
-    .select()
-    .from(appSettings)
-    .where(eq(appSettings.key, linksSeedMarker));
-  if (marker) return;
+  if (await isPartSeeded(executor, linksSeedMarker)) return;
   const { now } = input;
-  const [camera] = await executor
-    .select({ iccid: sims.iccid, state: sims.state })
-    .from(sims)
-    .innerJoin(customers, eq(customers.id, sims.customerId))
-    .where(and(eq(sims.iccid, input.iccid), eq(customers.email, input.ownerEmail)));
+  const camera = await ownersCamera(executor, input.ownerEmail, input.iccid);
   if (camera?.state === 'active') {
     // Another part of the demo (the timelapse) may have made the livestream already: that one is
     // used, and given a schedule if it has none.
@@ -145,8 +131,5 @@ export async function seedDemoLinks(
     );
     await executor.insert(livestreamLinkViews).values(views).onConflictDoNothing();
   }
-  await executor
-    .insert(appSettings)
-    .values({ key: linksSeedMarker, value: 1 })
-    .onConflictDoNothing();
+  await markPartSeeded(executor, linksSeedMarker);
 }

@@ -7,10 +7,11 @@
  * (its own marker), so demo databases made before it get it too.
  */
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { appSettings, customers, livestreams, sims, timelapses } from '../db/schema.ts';
+import { livestreams, timelapses } from '../db/schema.ts';
 import { businessDay, previousDay } from '../lib/business-calendar.ts';
+import { isPartSeeded, markPartSeeded, ownersCamera } from './demo-seed-steps.ts';
 
 const timelapseSeedMarker = 'demo-timelapse-seed-version';
 /** Calving pen. */
@@ -20,16 +21,8 @@ export async function seedDemoTimelapse(
   executor: Executor,
   input: { now: Date; ownerEmail: string; iccid: string },
 ): Promise<void> {
-  const [marker] = await executor
-    .select()
-    .from(appSettings)
-    .where(eq(appSettings.key, timelapseSeedMarker));
-  if (marker) return;
-  const [camera] = await executor
-    .select({ iccid: sims.iccid, state: sims.state })
-    .from(sims)
-    .innerJoin(customers, eq(customers.id, sims.customerId))
-    .where(and(eq(sims.iccid, input.iccid), eq(customers.email, input.ownerEmail)));
+  if (await isPartSeeded(executor, timelapseSeedMarker)) return;
+  const camera = await ownersCamera(executor, input.ownerEmail, input.iccid);
   if (camera?.state === 'active') {
     // Another part of the demo may have given the camera its livestream already: that one is used.
     await executor
@@ -57,8 +50,5 @@ export async function seedDemoTimelapse(
       })
       .onConflictDoNothing();
   }
-  await executor
-    .insert(appSettings)
-    .values({ key: timelapseSeedMarker, value: 1 })
-    .onConflictDoNothing();
+  await markPartSeeded(executor, timelapseSeedMarker);
 }

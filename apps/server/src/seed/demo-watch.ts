@@ -7,14 +7,8 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import {
-  appSettings,
-  cameraHeartbeats,
-  cameraSilences,
-  customers,
-  routerStatus,
-  sims,
-} from '../db/schema.ts';
+import { cameraHeartbeats, cameraSilences, routerStatus, sims } from '../db/schema.ts';
+import { isPartSeeded, markPartSeeded, ownersCamera } from './demo-seed-steps.ts';
 
 const watchSeedMarker = 'demo-watch-seed-version';
 export const demoSilentSerial = 102;
@@ -24,16 +18,8 @@ export async function seedDemoWatch(
   executor: Executor,
   input: { now: Date; ownerEmail: string; iccid: string },
 ): Promise<void> {
-  const [marker] = await executor
-    .select()
-    .from(appSettings)
-    .where(eq(appSettings.key, watchSeedMarker));
-  if (marker) return;
-  const [camera] = await executor
-    .select({ iccid: sims.iccid, state: sims.state })
-    .from(sims)
-    .innerJoin(customers, eq(customers.id, sims.customerId))
-    .where(and(eq(sims.iccid, input.iccid), eq(customers.email, input.ownerEmail)));
+  if (await isPartSeeded(executor, watchSeedMarker)) return;
+  const camera = await ownersCamera(executor, input.ownerEmail, input.iccid);
   if (camera?.state === 'active') {
     const since = new Date(input.now.getTime() - silentHours * 3_600_000);
     await executor
@@ -65,8 +51,5 @@ export async function seedDemoWatch(
       });
     }
   }
-  await executor
-    .insert(appSettings)
-    .values({ key: watchSeedMarker, value: 1 })
-    .onConflictDoNothing();
+  await markPartSeeded(executor, watchSeedMarker);
 }
