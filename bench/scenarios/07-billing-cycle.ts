@@ -87,10 +87,11 @@ async function seed(database: DatabaseHandle, count: number) {
     join billing_customers b on b.id = 'cus_renew_' || n`);
   await db.execute(sql`
     insert into subscriptions (id, billing_customer_id, sim_iccid, price_id, status,
-      current_period_start, current_period_end, created_at)
+      current_period_start, current_period_end, billing_cycle_anchor, created_at)
     select 'sub_renew_' || n, 'cus_renew_' || n, '894477' || lpad(n::text, 13, '0'),
       'price_standard_month_uk', 'active',
       ${renewalDay.toISOString()}::timestamptz - interval '1 month', ${renewalDay.toISOString()}::timestamptz,
+      ${renewalDay.toISOString()}::timestamptz - interval '1 month',
       ${renewalDay.toISOString()}::timestamptz - interval '1 month'
     from generate_series(1, ${count}::int) n`);
   await db.execute(sql`analyze`);

@@ -64,10 +64,12 @@ export async function seedScaleData(
       from scale_sims`);
     await db.execute(sql`
       insert into subscriptions (id, billing_customer_id, sim_iccid, price_id, status,
-        current_period_start, current_period_end, pause_starts_on, pause_resumes_on, created_at)
+        current_period_start, current_period_end, billing_cycle_anchor, pause_starts_on,
+        pause_resumes_on, created_at)
       select 'sub_scale_' || n, billing_customer_id, iccid,
         'price_' || tier || '_' || billing_interval || '_uk', status,
         date_trunc('month', now()), date_trunc('month', now()) + interval '1 month',
+        date_trunc('month', now()),
         case when status = 'paused' then date_trunc('month', now())::date end,
         case when status = 'paused' then (date_trunc('month', now()) + interval '2 months')::date end,
         now() - interval '400 days'

@@ -324,6 +324,12 @@ export const subscriptions = pgTable(
     status: text('status', { enum: subscriptionStatuses }).notNull(),
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    /**
+     * Stripe's `billing_cycle_anchor`: the day of the month (and for annual plans the month) and
+     * time of day every period ends on, counted from here rather than from the last renewal
+     * (docs/decisions/108). Set at the start, moved only by a change to another interval.
+     */
+    billingCycleAnchor: timestamp('billing_cycle_anchor', { withTimezone: true }).notNull(),
     pauseStartsOn: date('pause_starts_on'),
     pauseResumesOn: date('pause_resumes_on'),
     /** When the first unpaid renewal failed; drives past_due → overdue → canceled. */

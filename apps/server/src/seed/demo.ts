@@ -397,6 +397,7 @@ async function seedCamera(
       status,
       currentPeriodStart,
       currentPeriodEnd,
+      billingCycleAnchor: currentPeriodStart,
       pauseStartsOn:
         camera.state === 'paused'
           ? isoDay(monthStart)

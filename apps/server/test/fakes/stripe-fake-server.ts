@@ -394,6 +394,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
               current_period_end: periodEnd,
             },
           ]),
+          billing_cycle_anchor: periodStart,
           pause_collection: null,
           created: nowSeconds,
           canceled_at: null,
@@ -485,6 +486,8 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
           if (proration.newPeriod) {
             item.current_period_start = Math.floor(proration.newPeriod.start.getTime() / 1000);
             item.current_period_end = Math.floor(proration.newPeriod.end.getTime() / 1000);
+            // Stripe resets the anchor when the interval changes.
+            updated.billing_cycle_anchor = item.current_period_start;
           }
           if (body.proration_behavior === 'always_invoice') {
             ({ invoice, newBalance } = createInvoice(

@@ -45,6 +45,7 @@ export async function createPaidHeavySubscriber(
     priceId: 'price_heavy_month_uk',
     status: 'active',
     currentPeriodStart: periodStart,
+    billingCycleAnchor: periodStart,
     currentPeriodEnd: periodEnd,
     createdAt: periodStart,
   });

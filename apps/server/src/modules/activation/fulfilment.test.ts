@@ -365,6 +365,7 @@ describe('double submits and racing buyers', () => {
         priceId: 'price_light_month_uk',
         status: 'active',
         currentPeriodStart: now,
+        billingCycleAnchor: now,
         currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000),
       });
       const card = await insertCard(transaction, {

@@ -95,6 +95,7 @@ async function createHarness(adapter: 'local' | 'stripe'): Promise<Harness> {
           priceId: 'price_light_month_uk',
           status: 'active',
           currentPeriodStart: new Date('2026-03-01T00:00:00Z'),
+          billingCycleAnchor: new Date('2026-03-01T00:00:00Z'),
           currentPeriodEnd: new Date('2026-04-01T00:00:00Z'),
           createdAt: new Date('2026-03-01T00:00:00Z'),
         });
@@ -331,6 +332,25 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
       expect(await subscriptionRow(subscriptionId)).toEqual(before);
     });
   }
+
+  it('keeps the billing cycle anchor on a switch within the interval, and moves it to a switch of interval', async () => {
+    const { billingCustomerId, subscriptionId } = await harness.createSubscriber(31);
+    const anchor = new Date('2026-03-01T00:00:00Z');
+    expect((await subscriptionRow(subscriptionId)).billingCycleAnchor).toEqual(anchor);
+    expect((await switchPlan(billingCustomerId, 'price_heavy_month_uk')).statusCode).toBe(200);
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({
+      billingCycleAnchor: anchor,
+      currentPeriodEnd: new Date('2026-04-01T00:00:00Z'),
+    });
+    // To the annual plan: the period restarts now, and so does the anchor (Stripe's rule).
+    expect((await switchPlan(billingCustomerId, 'price_heavy_year_uk')).statusCode).toBe(200);
+    const startOfSecond = new Date(Math.floor(start.getTime() / 1000) * 1000);
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({
+      billingCycleAnchor: startOfSecond,
+      currentPeriodStart: startOfSecond,
+      currentPeriodEnd: new Date('2027-03-10T12:00:00Z'),
+    });
+  });
 
   it('applies 20 concurrent identical switches once', async () => {
     const { billingCustomerId, subscriptionId } = await harness.createSubscriber(5);

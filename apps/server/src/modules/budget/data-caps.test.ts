@@ -47,6 +47,7 @@ beforeAll(async () => {
     priceId: 'price_light_month_uk',
     status: 'active',
     currentPeriodStart: new Date('2026-03-01T00:00:00Z'),
+    billingCycleAnchor: new Date('2026-03-01T00:00:00Z'),
     currentPeriodEnd: new Date('2026-04-01T00:00:00Z'),
   });
   await db.insert(cameraWatchSettings).values({ simIccid: iccid, pauseDataAtAllowance: true });

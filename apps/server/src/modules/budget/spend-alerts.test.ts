@@ -72,6 +72,7 @@ beforeAll(async () => {
     priceId: 'price_heavy_month_uk',
     status: 'active',
     currentPeriodStart: new Date('2026-02-20T00:00:00Z'),
+    billingCycleAnchor: new Date('2026-02-20T00:00:00Z'),
     currentPeriodEnd: new Date('2026-03-20T00:00:00Z'),
   });
 });

@@ -50,6 +50,7 @@ beforeAll(async () => {
       priceId: 'price_light_month_uk',
       status,
       currentPeriodStart: new Date('2026-03-01T00:00:00Z'),
+      billingCycleAnchor: new Date('2026-03-01T00:00:00Z'),
       currentPeriodEnd: new Date('2026-04-01T00:00:00Z'),
     });
   }

@@ -54,7 +54,11 @@ export function describePeriod(start: Date, end: Date): string {
   return `from ${(sameYear ? dayMonthFormat : dayFormat).format(start)} to ${dayFormat.format(end)}`;
 }
 
-/** Adds calendar months in UTC, keeping the day (clamped to the month's last day, as Stripe). */
+/**
+ * Adds calendar months in UTC, keeping the day (clamped to the month's last day, as Stripe) and
+ * the time of day. A renewal counts from the subscription's anchor (billing-cycle-anchor.ts), not
+ * from the last period end, so a clamped day does not stick.
+ */
 export function addMonths(date: Date, months: number): Date {
   const target = new Date(
     Date.UTC(
@@ -64,6 +68,7 @@ export function addMonths(date: Date, months: number): Date {
       date.getUTCHours(),
       date.getUTCMinutes(),
       date.getUTCSeconds(),
+      date.getUTCMilliseconds(),
     ),
   );
   const lastDay = new Date(

@@ -79,6 +79,7 @@ describe('local SIM platform: usage metering', () => {
       priceId,
       status: state === 'active' ? 'active' : state === 'paused' ? 'paused' : 'canceled',
       currentPeriodStart: new Date('2026-03-01T00:00:00Z'),
+      billingCycleAnchor: new Date('2026-03-01T00:00:00Z'),
       currentPeriodEnd: new Date('2026-04-01T00:00:00Z'),
     });
   }

@@ -36,6 +36,8 @@ interface Camera {
   periodEnd?: string;
   pause?: [string, string];
   nickname?: string | null;
+  /** The billing cycle anchor; by default the period's start (a month before its end). */
+  anchor?: string;
 }
 
 interface Customer {
@@ -65,6 +67,8 @@ const customers: Record<number, Customer> = {
   },
   13: { cards: [['4242', 2034, true]] },
   14: { cards: [['4242', 2034, true]] },
+  15: { cards: [['4242', 2034, true]] },
+  16: { cards: [['4242', 2034, true]] },
 };
 
 const cameras: Camera[] = [
@@ -84,6 +88,10 @@ const cameras: Camera[] = [
   { customer: 13, periodEnd: '2026-03-01T00:00:00Z' },
   { customer: 14, status: 'past_due' },
   { customer: 1, price: 'price_standard_month_uk_solar' },
+  // Anchored on 31 January: renewed on 31 March for a period to 30 April (decision 108).
+  { customer: 15, anchor: '2026-01-31T00:00:00Z', periodEnd: '2026-03-31T00:00:00Z' },
+  // Drifted to the 28th before anchors were kept: back on the anchor's day at this renewal.
+  { customer: 16, anchor: '2026-01-31T00:00:00Z', periodEnd: '2026-03-28T00:00:00Z' },
 ];
 
 async function seed(database: DatabaseHandle) {
@@ -120,11 +128,12 @@ async function seed(database: DatabaseHandle) {
       from billing_customers where id = ${`cus_batch_${camera.customer}`}`);
     await db.execute(sql`
       insert into subscriptions (id, billing_customer_id, sim_iccid, price_id, status,
-        current_period_start, current_period_end, past_due_since, pause_starts_on, pause_resumes_on,
-        created_at, updated_at)
+        current_period_start, current_period_end, billing_cycle_anchor, past_due_since,
+        pause_starts_on, pause_resumes_on, created_at, updated_at)
       values (${`sub_batch_${String(index).padStart(2, '0')}`}, ${`cus_batch_${camera.customer}`},
         ${iccid}, ${camera.price ?? 'price_standard_month_uk'}, ${camera.status ?? 'active'},
         ${periodEnd}::timestamptz - interval '1 month', ${periodEnd}::timestamptz,
+        coalesce(${camera.anchor ?? null}::timestamptz, ${periodEnd}::timestamptz - interval '1 month'),
         ${camera.status === 'past_due' ? '2026-03-20T00:00:00Z' : null}::timestamptz,
         ${camera.pause?.[0] ?? null}::date, ${camera.pause?.[1] ?? null}::date,
         '2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T00:00:00Z'::timestamptz)`);
@@ -220,5 +229,10 @@ describe('billing cycle renewals in batches', () => {
     expect(balances.find((row) => row.id === 'cus_batch_7')?.balance).toBe(0);
     expect(oneByOne.ledger.lines.find((line) => line.id === 'il_batch_8')?.invoice).toBeTruthy();
     expect(oneByOne.ledger.sequence[0]?.lastNumber).toBe(raised.length);
+    // Periods end on the anchor's day, in the batch as one by one (decision 108).
+    const endOf = (id: string) =>
+      oneByOne.ledger.subscriptions.find((row) => row.id === id)?.currentPeriodEnd.toISOString();
+    expect(endOf('sub_batch_16')).toBe('2026-04-30T00:00:00.000Z');
+    expect(endOf('sub_batch_17')).toBe('2026-04-30T00:00:00.000Z');
   });
 });

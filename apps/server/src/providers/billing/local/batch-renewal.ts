@@ -27,7 +27,7 @@ import type { SubscriptionRow } from '../billing.ts';
 import { recordPayments } from '../billing-activity.ts';
 import { newProviderId } from '../ids.ts';
 import { isPeriodPaused } from '../pause-policy.ts';
-import { addInterval } from '../proration.ts';
+import { periodEndOnAnchor } from '../billing-cycle-anchor.ts';
 import { invoiceSnapshot, type DocumentParties } from './invoice-snapshot.ts';
 import {
   defaultInvoicing,
@@ -181,7 +181,7 @@ export function plainRenewal(
   const customer = chunk.plainCustomers.get(subscription.billingCustomerId);
   if (!price || !customer || price.price.unitAmount <= 0) return null;
   const start = subscription.currentPeriodEnd;
-  const end = addInterval(start, price.price.interval);
+  const end = periodEndOnAnchor(subscription.billingCycleAnchor, start, price.price.interval);
   // Several periods due, or one in a pause: the loop of the one-at-a-time renewal.
   if (end <= now) return null;
   if (isPeriodPaused(subscription, start)) return null;

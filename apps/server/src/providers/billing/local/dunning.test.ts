@@ -234,10 +234,11 @@ describe('dunning on the test clock', () => {
       payload: 'number=4242+4242+4242+4242&expiry=11+%2F+30&cvc=123',
     });
     const paidAt = new Date('2026-06-25T12:00:00Z');
+    // The period held back ends on the plan's anchor day, the 1st (decision 108).
     expect(await subscriptionOf(101)).toMatchObject({
       status: 'active',
       currentPeriodStart: nextPeriodStart,
-      currentPeriodEnd: new Date('2026-07-21T00:00:00Z'),
+      currentPeriodEnd: new Date('2026-07-01T00:00:00Z'),
     });
     const raised = (await invoicesOf(101)).filter(
       (invoice) => invoice.periodStart?.getTime() === nextPeriodStart.getTime(),

@@ -10,10 +10,10 @@ import type { Executor } from '../../../db/client.ts';
 import { billingCustomers, invoices, subscriptions } from '../../../db/schema.ts';
 import { dayMs } from '../../../lib/business-calendar.ts';
 import type { BillingEvent, SubscriptionRow } from '../billing.ts';
+import { periodEndOnAnchor } from '../billing-cycle-anchor.ts';
 import { cancelAt, dunningPolicy, nextRetryAt, overdueAt } from '../dunning-policy.ts';
 import { formatMoney } from '../money.ts';
 import { isPeriodPaused } from '../pause-policy.ts';
-import { addInterval } from '../proration.ts';
 import {
   plainRenewal,
   readRenewalChunk,
@@ -165,7 +165,7 @@ export function createEngineBillingCycle(
       const price = await loadPrice(transaction, subscription.priceId);
       if (!price) break;
       const start = subscription.currentPeriodEnd;
-      const end = addInterval(start, price.price.interval);
+      const end = periodEndOnAnchor(subscription.billingCycleAnchor, start, price.price.interval);
       const raisedAt = notBefore && notBefore > start ? notBefore : start;
       const isPaused = isPeriodPaused(subscription, start);
       let pastDueSince = subscription.pastDueSince;

@@ -7,7 +7,7 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import { billingSessions, invoices, subscriptions } from '../../../db/schema.ts';
 import { BillingError, type CheckoutHooks, type CheckoutRequest } from '../billing.ts';
 import { newProviderId } from '../ids.ts';
-import { addInterval } from '../proration.ts';
+import { periodEndOnAnchor } from '../billing-cycle-anchor.ts';
 import { renewalDescriptionOf } from './engine-billing-cycle.ts';
 import type { CardInput, EngineCardsAndInvoices } from './engine-cards-and-invoices.ts';
 import { loadPrice, type EngineKernel, type EngineSettings } from './engine-kernel.ts';
@@ -106,7 +106,8 @@ export function createEngineCheckout(
         }
         const savedCard = await saveCard(transaction, billingCustomerId, card, true);
         const subscriptionId = newProviderId('sub');
-        const periodEnd = addInterval(now, price.price.interval);
+        // The subscription starts now, which anchors every renewal (docs/decisions/108).
+        const periodEnd = periodEndOnAnchor(now, now, price.price.interval);
         await transaction.insert(subscriptions).values({
           id: subscriptionId,
           billingCustomerId,
@@ -115,6 +116,7 @@ export function createEngineCheckout(
           status: 'active',
           currentPeriodStart: now,
           currentPeriodEnd: periodEnd,
+          billingCycleAnchor: now,
           createdAt: now,
           updatedAt: now,
         });

@@ -177,9 +177,11 @@ export function createEngineSubscriptions(kernel: EngineKernel, { invoicing }: E
           .update(subscriptions)
           .set({
             priceId: input.newPriceId,
+            // Another interval restarts the period now, and with it the anchor (as Stripe does).
             ...(proration.newPeriod && {
               currentPeriodStart: proration.newPeriod.start,
               currentPeriodEnd: proration.newPeriod.end,
+              billingCycleAnchor: proration.newPeriod.start,
             }),
             updatedAt: now,
           })
@@ -290,6 +292,7 @@ function reviveSubscription(row: SubscriptionRow): SubscriptionRow {
     ...row,
     currentPeriodStart: date(row.currentPeriodStart)!,
     currentPeriodEnd: date(row.currentPeriodEnd)!,
+    billingCycleAnchor: date(row.billingCycleAnchor)!,
     pastDueSince: date(row.pastDueSince),
     canceledAt: date(row.canceledAt),
     createdAt: date(row.createdAt)!,

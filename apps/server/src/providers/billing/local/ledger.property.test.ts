@@ -8,7 +8,8 @@
  * - a subscription has at most one open invoice (so one open renewal per period);
  * - no invoice is raised for a period in a pause, nor after a subscription was canceled;
  * - every subscription is in a state of docs/requirements.md#states, consistent with its invoices and dunning dates;
- * - the balance is never more in credit than the credit ever given.
+ * - the balance is never more in credit than the credit ever given;
+ * - the current period ends on the subscription's billing cycle anchor (docs/decisions/108).
  * On failure fast-check prints the seed. The runs share one billing clock, which only moves on, so
  * a run's dates depend on the runs before it: replay with the seed alone (the whole sequence),
  * `LEDGER_SEED=<seed> npx vitest run <this file>`; `LEDGER_RUNS=<n>` runs more sequences.
@@ -35,6 +36,7 @@ import {
 import { priceId } from '../../../seed/catalogue.ts';
 import { seedCatalogue } from '../../../seed/demo.ts';
 import { isoDay } from '../money.ts';
+import { periodEndOnAnchor } from '../billing-cycle-anchor.ts';
 import { dunningPolicy } from '../dunning-policy.ts';
 import type { LocalBillingEngine } from './local-billing-engine.ts';
 
@@ -310,6 +312,15 @@ async function checkInvariants(run: Run) {
   if (subscription.status === 'paused') {
     expect(subscription.pauseStartsOn! <= isoDay(now)).toBe(true);
   }
+
+  // Periods follow the anchor: the day a 29th, 30th or 31st start comes back after a short month.
+  expect(subscription.currentPeriodEnd, 'period end on the anchor').toEqual(
+    periodEndOnAnchor(
+      subscription.billingCycleAnchor,
+      subscription.currentPeriodStart,
+      subscription.priceId.includes('_year_') ? 'year' : 'month',
+    ),
+  );
 
   // The balance is never more in credit than the credit ever given (negative lines).
   const [customer] = await db

@@ -125,6 +125,8 @@ export async function mirrorSubscription(
     status,
     currentPeriodStart: fromEpoch(item.current_period_start)!,
     currentPeriodEnd: fromEpoch(item.current_period_end)!,
+    // Stripe keeps the anchor and moves it (docs/decisions/108); we only mirror it.
+    billingCycleAnchor: fromEpoch(subscription.billing_cycle_anchor ?? item.current_period_start)!,
     pauseStartsOn,
     pauseResumesOn,
     pastDueSince,
