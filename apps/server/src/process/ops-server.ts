@@ -3,7 +3,7 @@
  * nothing of the customer API, so a worker can be health-checked and scraped like an API
  * instance without serving customers. Every other path answers 404 in the one error model.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -27,7 +27,9 @@ export async function buildOpsServer(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    disableRequestLogging: true,
+    // Through the LogController: the top-level `disableRequestLogging` is deprecated (FSTDEP023)
+    // and made every worker start print a warning that is not JSON (docs/decisions/106).
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
