@@ -63,6 +63,8 @@ export async function startPortal(
     PUBLIC_URL: baseUrl,
     DATA_DIR: path.join(tempDir, 'data'),
     LOG_LEVEL: 'warn',
+    // Production's JSON lines, not development's readable ones (decision 106).
+    LOG_FORMAT: 'json',
     MAIL: 'outbox',
     ...options.env,
   };

@@ -5,20 +5,51 @@
  * `worker` the jobs, the recorder and the local camera, with only the probes and metrics on PORT.
  */
 import fs from 'node:fs';
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config/config.ts';
+import { ConfigError, loadConfig, type Config, type LogFormat } from './config/config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { seedCatalogue, seedDemoData } from './seed/demo.ts';
 import { demoStaffPasswordFile, seedDemoStaff } from './seed/staff.ts';
 import { startJobs } from './jobs/job-runner.ts';
 import { createInstance } from './lib/instance.ts';
 import { sweepTemporaryFolders } from './lib/instance-workspace.ts';
-import { createLogger, logJobRun } from './lib/logger.ts';
+import { createLogger, logJobRun, processLogDestination } from './lib/logger.ts';
 import { composeServices } from './process/compose.ts';
 import { localCameraForRole } from './process/local-camera-for-role.ts';
 import { buildOpsServer } from './process/ops-server.ts';
 import { createShutdown, shutdownStepsTimeoutMs, type ShutdownStep } from './process/shutdown.ts';
 import { systemClock } from './lib/clock.ts';
+
+/**
+ * A start that cannot go on, said where the operator looks: a JSON line on stdout when the log
+ * is JSON (production: journald or the container's log keeps one format), plain text on stderr
+ * for a person at a terminal. Exits 1.
+ */
+function refuseToStart(format: LogFormat, message: string, fields: object = {}): never {
+  if (format === 'json') createLogger('fatal').fatal(fields, message);
+  else process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+/**
+ * How to sign in, once the portal listens: a block of text for a person (LOG_FORMAT=pretty,
+ * development), one JSON line where every line must be JSON (docs/decisions/106).
+ */
+function announceStart(config: Config, logger: Logger) {
+  if (config.logFormat === 'json') {
+    logger.info(
+      {
+        publicUrl: config.publicUrl,
+        role: config.role,
+        database: config.databaseUrl ? 'postgresql' : 'embedded',
+      },
+      `Farmcam Portal is running at ${config.publicUrl}`,
+    );
+    return;
+  }
+  printBanner(config);
+}
 
 function printBanner(config: Config) {
   const lines = [
@@ -51,13 +82,13 @@ async function main() {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
+      refuseToStart(error.logFormat, error.message, { problems: error.problems });
     }
     throw error;
   }
-  // The same JSON, redaction and request/job context as the HTTP log (docs/decisions/072).
-  const logger = createLogger(config.logLevel);
+  // The same JSON, redaction and request/job context as the HTTP log (docs/decisions/072),
+  // written as it is or as readable lines (LOG_FORMAT, docs/decisions/106).
+  const logger = createLogger(config.logLevel, processLogDestination(config.logFormat));
 
   let database;
   try {
@@ -68,10 +99,7 @@ async function main() {
       { onConnectionError: (error) => logger.warn({ err: error }, 'Database connection lost') },
     );
   } catch (error) {
-    if (error instanceof DatabaseLockedError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
+    if (error instanceof DatabaseLockedError) refuseToStart(config.logFormat, error.message);
     throw error;
   }
 
@@ -197,7 +225,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await http.listen({ host: config.host, port: config.port });
-  if (runsApi) printBanner(config);
+  if (runsApi) announceStart(config, logger);
   else logger.info({ role: config.role, port: config.port }, 'Worker running: jobs and recorder');
 }
 

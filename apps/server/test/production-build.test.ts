@@ -85,6 +85,13 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
     expect(embedScript.status).toBe(200);
   });
 
+  it('prints JSON lines only: no banner, no warning (docs/decisions/106)', () => {
+    const lines = output.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(output).toContain('"msg":"Farmcam Portal is running at https://portal.example.com"');
+  });
+
   it('serves no developer routes', async () => {
     for (const url of ['/dev/mail', '/dev/outbox', '/api/docs', '/billing-engine/test-clock']) {
       expect((await fetch(`${baseUrl}${url}`)).status, url).toBe(404);

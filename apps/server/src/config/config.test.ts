@@ -192,6 +192,27 @@ describe('loadConfig', () => {
     });
   });
 
+  it('logs JSON in production and tests, readable lines in development, unless LOG_FORMAT says', () => {
+    expect(loadConfig({}).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://portal.example.com',
+      SMTP_URL: 'smtp://mail.example.com:587',
+    };
+    expect(loadConfig(production).logFormat).toBe('json');
+    expect(loadConfig({ ...production, LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'colours' })).toThrow(/LOG_FORMAT/);
+    // A refused configuration is written in the format the operator's log expects.
+    try {
+      loadConfig({ NODE_ENV: 'production', PORT: 'abc' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).logFormat).toBe('json');
+    }
+  });
+
   it('drops a trailing slash from PUBLIC_URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' }).publicUrl).toBe(
       'https://portal.example.com',

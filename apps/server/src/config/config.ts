@@ -66,6 +66,7 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   METRICS_TOKEN: z
     .string()
     .min(32, 'METRICS_TOKEN needs at least 32 characters (e.g. `openssl rand -hex 32`)')
@@ -187,6 +188,11 @@ export interface Config {
   /** PostgreSQL server URL; when absent the embedded PGlite in `dataDir` is used. */
   databaseUrl: string | undefined;
   logLevel: string;
+  /**
+   * `json` lines (production's default, for log stores) or one readable line per event
+   * (development's default, docs/decisions/106).
+   */
+  logFormat: LogFormat;
   /** Bearer token Prometheus presents at GET /metrics; unset: /metrics is not served. */
   metricsToken: string | undefined;
   /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses and ranges. */
@@ -281,8 +287,28 @@ export interface Config {
   };
 }
 
+/** How log lines are written: JSON objects, or one readable line per event (decision 106). */
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * LOG_FORMAT, else JSON in production (log stores) and tests (they read it), readable lines in
+ * development. Also answers for an environment that does not parse, so even the refusal of a bad
+ * configuration is written in the format the operator's log expects.
+ */
+export function logFormatOf(environment: Record<string, string | undefined>): LogFormat {
+  const asked = environment.LOG_FORMAT;
+  if (asked === 'json' || asked === 'pretty') return asked;
+  return environment.NODE_ENV === 'production' || environment.NODE_ENV === 'test'
+    ? 'json'
+    : 'pretty';
+}
+
 export class ConfigError extends Error {
-  constructor(public readonly problems: string[]) {
+  constructor(
+    public readonly problems: string[],
+    /** The format the refusal is written in (LOG_FORMAT, or its default for NODE_ENV). */
+    public readonly logFormat: LogFormat = 'pretty',
+  ) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
 }
@@ -295,6 +321,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       parsed.error.issues.map(
         (issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`,
       ),
+      logFormatOf(environment),
     );
   }
   const env = parsed.data;
@@ -350,7 +377,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       `ROLE: ${env.ROLE} needs DATABASE_URL (a PostgreSQL server the api and worker processes share); the embedded database runs only ROLE=all`,
     );
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(problems, logFormatOf(environment));
 
   const workingDirectory = environment.INIT_CWD ?? process.cwd();
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
@@ -364,6 +391,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     dataDir: path.resolve(workingDirectory, env.DATA_DIR ?? 'data'),
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
+    logFormat: logFormatOf(environment),
     metricsToken: env.METRICS_TOKEN,
     trustProxy: env.TRUST_PROXY,
     // Production seeds demo data only when asked to, whatever the database.

@@ -77,7 +77,7 @@ export function withApplicationName(databaseUrl: string, name: string): string {
 
 export interface StartOptions {
   name?: string;
-  /** Environment on top of the defaults (development, outbox mail, demo data, warn logs). */
+  /** Environment on top of the defaults (development, outbox mail, demo data, warn JSON logs). */
   environment?: NodeJS.ProcessEnv;
   /** Kept across a restart (its temporary files are swept at start); a fresh one otherwise. */
   dataDir?: string;
@@ -106,6 +106,8 @@ export async function startServerProcess(
     PORT: String(port),
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'warn',
+    // JSON, as in production, whatever development's default (decision 106).
+    LOG_FORMAT: 'json',
     MAIL: 'outbox',
     DEMO_DATA: 'true',
     ...options.environment,
