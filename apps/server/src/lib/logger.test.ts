@@ -61,20 +61,17 @@ describe('readable log lines (LOG_FORMAT=pretty, docs/decisions/106)', () => {
   it("names the job a line was written in, and reads a job run as the job's outcome", () => {
     const screen = terminal();
     const logger = createLogger('info', screen.stream);
-    runInLogContext(
-      { kind: 'job', job: 'send-login-mail', jobId: 'a1', requestId: 'r1' },
-      () => {
-        logger.info('Sending');
-        logJobRun(logger, {
-          name: 'send-login-mail',
-          id: 'a1',
-          requestId: 'r1',
-          attempt: 2,
-          outcome: 'ok',
-          durationMs: 35,
-        });
-      },
-    );
+    runInLogContext({ kind: 'job', job: 'send-login-mail', jobId: 'a1', requestId: 'r1' }, () => {
+      logger.info('Sending');
+      logJobRun(logger, {
+        name: 'send-login-mail',
+        id: 'a1',
+        requestId: 'r1',
+        attempt: 2,
+        outcome: 'ok',
+        durationMs: 35,
+      });
+    });
     expect(screen.lines().map((line) => line.replace(time, ''))).toEqual([
       'INFO: [send-login-mail] Sending',
       'INFO: job send-login-mail ok in 35 ms (attempt 2)',
