@@ -182,6 +182,25 @@ describe('loadConfig', () => {
       );
     });
 
+    it("refuses the example file's change-me placeholders, naming each variable", () => {
+      try {
+        loadConfig({
+          ...production,
+          SMTP_URL: 'smtps://portal:change-me@smtp.example.com:465',
+          METRICS_TOKEN: 'CHANGE-ME-to-the-output-of-openssl-rand-hex-32',
+        });
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as ConfigError).problems).toEqual([
+          "METRICS_TOKEN: still the example's placeholder (change-me); put your own value in",
+          "SMTP_URL: still the example's placeholder (change-me); put your own value in",
+        ]);
+      }
+      // Only production refuses: development is for trying things.
+      expect(loadConfig({ CONNECTIVITY_API_KEY: 'change-me' }).nodeEnv).toBe('development');
+    });
+
     it('keeps secrets out of its own error messages', () => {
       try {
         loadConfig({ ...production, MAIL: 'outbox', DATABASE_URL: 'mysql://root:hunter2@db/x' });

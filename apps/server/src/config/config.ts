@@ -346,6 +346,16 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       'BILLING_TEST_CLOCK: the test clock moves billing time for every customer and cannot be turned on in production',
     );
   }
+  // The example environment file (ops/farmcam.env.example) writes every secret as a `change-me`
+  // placeholder: production refuses one left in place rather than run on a secret anyone can
+  // read in this repository (docs/decisions/107).
+  if (isProduction) {
+    for (const key of Object.keys(environmentSchema.shape)) {
+      if (/change-me/i.test(environment[key] ?? '')) {
+        problems.push(`${key}: still the example's placeholder (change-me); put your own value in`);
+      }
+    }
+  }
   // Staff accounts come from `npm run staff` (docs/decisions/062); these only seed the demo.
   if (isProduction && (env.ADMIN_PASSWORD || env.TEAM_PASSWORD)) {
     problems.push(
