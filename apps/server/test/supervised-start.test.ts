@@ -148,10 +148,17 @@ describe('the systemd unit, its ExecStart run by hand', () => {
   /** systemctl stop with KillMode=mixed: SIGTERM to node alone; it drains, then exits. */
   async function stopUnit(unit: Unit): Promise<void> {
     unit.child.kill('SIGTERM');
-    // Draining: still serving, but the load balancer's probe says to take it out.
-    const readiness = await fetch(`${unit.baseUrl}/api/readyz`);
-    expect(readiness.status).toBe(503);
-    expect(await readiness.json()).toMatchObject({ status: 'draining' });
+    // Draining once node has the signal: still serving, but the load balancer's probe says to
+    // take it out (within the 2 s grace).
+    const readiness = await waitFor(
+      `farmcam@${unit.role} draining`,
+      async () => {
+        const response = await fetch(`${unit.baseUrl}/api/readyz`);
+        return response.status === 503 && ((await response.json()) as { status: string });
+      },
+      { timeoutMs: 1500, intervalMs: 50 },
+    );
+    expect(readiness).toMatchObject({ status: 'draining' });
     expect(await unit.exited, `farmcam@${unit.role}:\n${unit.stdout()}${unit.stderr()}`).toBe(0);
   }
 
