@@ -141,9 +141,19 @@ test.describe('subscriptions and billing', () => {
     await expect(portal.getByRole('heading', { name: 'Billing' })).toBeVisible();
     await expectAccessible(portal);
     await portal.screenshot({ path: testInfo.outputPath('portal-1280.png'), fullPage: true });
+    // The card on file declines every charge (4000 0000 0000 0341): that is why it is overdue.
     await portal.getByRole('button', { name: /^Pay FC-/ }).click();
-    await expect(portal.getByText(/paid\. Thank you\./)).toBeVisible();
+    await expect(
+      portal.getByText('Your card was declined. Use another card and try again.'),
+    ).toBeVisible();
+    await portal.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await portal.getByLabel('Expiry (MM / YY)').fill('12 / 30');
+    await portal.getByLabel('CVC').fill('123');
+    await portal.getByRole('checkbox', { name: /Pay £[\d.]+ now with this card/ }).check();
+    await portal.getByRole('button', { name: 'Add card' }).click();
+    await expect(portal.getByText('Card added and the amount due paid. Thank you.')).toBeVisible();
     await expect(portal.getByText('Nothing is due. Thank you.')).toBeVisible();
+    await portal.screenshot({ path: testInfo.outputPath('portal-paid-1280.png'), fullPage: true });
     await portal.close();
 
     await page.reload();

@@ -304,6 +304,14 @@ export const subscriptionStatuses = [
 ] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 
+/** Why a subscription was canceled: Stripe's `cancellation_details.reason`. */
+export const cancellationReasons = [
+  'cancellation_requested',
+  'payment_failed',
+  'payment_disputed',
+] as const;
+export type CancellationReason = (typeof cancellationReasons)[number];
+
 /**
  * A subscription of one billing customer for one SIM. Pause state: a scheduled pause has
  * `pauseStartsOn` in the future; while paused `status` is 'paused' until `pauseResumesOn`.
@@ -335,6 +343,11 @@ export const subscriptions = pgTable(
     /** When the first unpaid renewal failed; drives past_due → overdue → canceled. */
     pastDueSince: timestamp('past_due_since', { withTimezone: true }),
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    /**
+     * Why it was canceled (Stripe's `cancellation_details.reason`): `payment_failed` at the end of
+     * dunning, which e-mails the customer (docs/decisions/108); null while live.
+     */
+    cancellationReason: text('cancellation_reason', { enum: cancellationReasons }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -831,6 +844,23 @@ export const billingEngineEvents = pgTable(
  * The dunning e-mails sent, one per failed attempt of an invoice: an event delivered twice (its
  * process died before marking it delivered) does not e-mail the customer twice (decision 077).
  */
+/**
+ * The e-mails of the end of dunning sent (docs/decisions/108): one when the subscription is
+ * canceled for an unpaid renewal, one when its SIM is switched off. Recorded after the mail server
+ * took them, so each is sent once (a process killed in between sends it twice, never not at all).
+ */
+export const dunningEndMails = pgTable(
+  'dunning_end_mails',
+  {
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id),
+    kind: text('kind', { enum: ['canceled', 'sim_switched_off'] }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.subscriptionId, table.kind] })],
+);
+
 export const dunningMails = pgTable(
   'dunning_mails',
   {

@@ -422,11 +422,15 @@ async function seedCamera(
     .onConflictDoNothing();
 
   const isExpiredCard = camera.serial === 107;
+  // The overdue camera's card is the test card that is saved but declines every charge
+  // (4000 0000 0000 0341), so its retries fail and it stays overdue as the test clock moves on,
+  // until it is paid with another card or canceled on day 30 (decision 108).
+  const isDecliningCard = camera.state === 'overdue';
   await insertCard(executor, {
     id: providerId('pm', `demo-${camera.serial}`),
     billingCustomerId,
-    brand: camera.serial % 2 === 0 ? 'mastercard' : 'visa',
-    last4: camera.serial % 2 === 0 ? '4444' : '4242',
+    brand: camera.serial % 2 === 0 && !isDecliningCard ? 'mastercard' : 'visa',
+    last4: isDecliningCard ? '0341' : camera.serial % 2 === 0 ? '4444' : '4242',
     expMonth: isExpiredCard ? 3 : 12,
     expYear: isExpiredCard ? now.getUTCFullYear() - 1 : now.getUTCFullYear() + 3,
     makeDefault: true,

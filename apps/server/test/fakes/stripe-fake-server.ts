@@ -395,6 +395,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
             },
           ]),
           billing_cycle_anchor: periodStart,
+          cancellation_details: { reason: null },
           pause_collection: null,
           created: nowSeconds,
           canceled_at: null,
@@ -533,6 +534,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
           status: 'canceled',
           canceled_at: nowSeconds,
           ended_at: nowSeconds,
+          cancellation_details: { reason: 'cancellation_requested' },
         });
         emit('customer.subscription.deleted', subscription);
         return subscription;

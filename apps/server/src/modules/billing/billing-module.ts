@@ -44,7 +44,10 @@ export function createBillingModule(deps: {
   /** The provider BILLING chose (process/compose.ts calls createBillingProvider). */
   billingProvider: BillingProviderChoice;
   connectivity: ConnectivityPlatform;
-  /** Tells customers about failed renewal payments (local engine; Stripe e-mails its own). */
+  /**
+   * Tells customers about failed renewal payments (local engine; Stripe e-mails its own) and the
+   * end of dunning (either provider).
+   */
   mailer?: Mailer;
   /** The database's advisory lock (DatabaseHandle.withAdvisoryLock): one cycle at a time. */
   runAlone: DatabaseHandle['withAdvisoryLock'];
@@ -59,6 +62,7 @@ export function createBillingModule(deps: {
     connectivity: deps.connectivity,
     mailer: deps.mailer,
     publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
     log,
   });
   provider.onEvent((event) => service.handleEvent(event));
@@ -128,6 +132,7 @@ export function createBillingModule(deps: {
       if (stripe) await stripe.applyScheduledPauses();
       await applyPauseTransitions(at);
       simsChanged += (await service.reconcileSims(undefined, at)).changed;
+      await service.sendDunningEndMails(at);
       await db
         .insert(appSettings)
         .values({ key: cycleReachedKey, value: at.toISOString() })

@@ -21,6 +21,8 @@ export interface BillingServiceDeps {
   /** For the e-mails of failed renewal payments (local engine). */
   mailer?: Mailer;
   publicUrl: string;
+  /** Named in the e-mail that a SIM was switched off (the way back is through support). */
+  supportEmail?: string;
   log: {
     warn(object: object, message: string): void;
     error(object: object, message: string): void;

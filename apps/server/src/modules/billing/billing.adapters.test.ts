@@ -515,6 +515,54 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
       expect(seen).toHaveLength(1);
     });
 
+    it("e-mails the end of Stripe's dunning once, and nothing for a cancellation the customer asked for", async () => {
+      const stripe = context.services.billing.stripe!;
+      const deliverDeletion = async (subscriptionId: string, reason: string) => {
+        await stripe.client.subscriptions.cancel(subscriptionId);
+        const event = structuredClone(
+          harness
+            .fake!.events.filter(
+              (candidate) =>
+                candidate.type === 'customer.subscription.deleted' &&
+                JSON.stringify(candidate).includes(subscriptionId),
+            )
+            .at(-1)!,
+        ) as unknown as { data: { object: { cancellation_details: { reason: string } } } };
+        // What Stripe sends when its retries ran out and the subscription is canceled.
+        event.data.object.cancellation_details.reason = reason;
+        const payload = JSON.stringify(event);
+        await context.app.inject({
+          method: 'POST',
+          url: '/api/webhooks/stripe',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': stripe.client.webhooks.generateTestHeaderString({
+              payload,
+              secret: webhookSecret,
+            }),
+          },
+          payload,
+        });
+      };
+      const unpaid = await harness.createSubscriber(41);
+      const asked = await harness.createSubscriber(42);
+      await deliverDeletion(unpaid.subscriptionId, 'payment_failed');
+      await deliverDeletion(asked.subscriptionId, 'cancellation_requested');
+      expect((await subscriptionRow(unpaid.subscriptionId)).cancellationReason).toBe(
+        'payment_failed',
+      );
+      await context.services.billing.runCycle();
+      await context.services.billing.runCycle();
+      const mails = await context.mailer.list({ limit: 100 });
+      const ended = (name: string) =>
+        mails.filter((mail) => mail.subject === `The streaming plan for ${name} has ended`);
+      expect(ended('Camera 41')).toHaveLength(1);
+      expect(ended('Camera 41')[0]!.text).toContain(
+        `/pricing/${unpaid.iccid}/${unpaid.billingCustomerId}`,
+      );
+      expect(ended('Camera 42')).toHaveLength(0);
+    });
+
     it('records cards added and payments made in Stripe on the account (decision 092)', async () => {
       const { billingCustomerId, iccid } = await harness.createSubscriber(9);
       const stripe = context.services.billing.stripe!;

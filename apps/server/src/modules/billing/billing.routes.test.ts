@@ -401,7 +401,7 @@ describe('payment methods, portal and invoices', () => {
     expect(secret.json().secret).toMatch(/^cuss_secret_/);
   });
 
-  it('pays an overdue invoice in the portal and makes the subscription active', async () => {
+  it('pays an overdue invoice in the portal with a new card and makes the subscription active', async () => {
     expect((await subscriptionOf(108)).status).toBe('overdue');
     const portal = await context.app.inject({
       method: 'GET',
@@ -410,13 +410,22 @@ describe('payment methods, portal and invoices', () => {
     });
     const path = new URL(portal.json().url).pathname;
     const [open] = (await invoicesOf(108)).filter((invoice) => invoice.status === 'open');
+    // The card on file declines every charge (4000 0000 0000 0341), as the retries found.
     const pay = await context.app.inject({
       method: 'POST',
       url: `${path}/invoices/${open!.id}/pay`,
     });
     expect(pay.statusCode).toBe(303);
     // The address names our sentence by its code (docs/decisions/027).
-    expect(pay.headers.location).toMatch(/\?notice=invoice_paid$/);
+    expect(pay.headers.location).toMatch(/\?error=declined$/);
+    expect((await subscriptionOf(108)).status).toBe('overdue');
+    const newCard = await context.app.inject({
+      method: 'POST',
+      url: `${path}/cards`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `number=4242+4242+4242+4242&expiry=12+%2F+30&cvc=123&makeDefault=yes&payNow=yes&payAmountDue=${open!.amountDue}`,
+    });
+    expect(newCard.headers.location).toMatch(/\?notice=card_added_paid$/);
     expect((await subscriptionOf(108)).status).toBe('active');
   });
 

@@ -10,7 +10,7 @@ import type { BillingEvent } from '../../providers/billing/billing.ts';
 import { simTerminationAt } from '../../providers/billing/dunning-policy.ts';
 import type { BillingServiceContext } from './billing-service-context.ts';
 import { billingRepository } from './billing.repository.ts';
-import { createDunningMail } from './dunning-mail.ts';
+import { createDunningEndMail, createDunningMail } from './dunning-mail.ts';
 import { businessDay, pauseStateOn } from './pause-rules.ts';
 
 export type SimLifecycle = ReturnType<typeof createSimLifecycle>;
@@ -19,6 +19,15 @@ export function createSimLifecycle(context: BillingServiceContext) {
   const { db, billing } = context;
   const dunningMail = context.mailer
     ? createDunningMail({ db, mailer: context.mailer, publicUrl: context.publicUrl })
+    : undefined;
+  const dunningEndMail = context.mailer
+    ? createDunningEndMail({
+        db,
+        mailer: context.mailer,
+        publicUrl: context.publicUrl,
+        supportEmail: context.supportEmail ?? 'support',
+        log: context.log,
+      })
     : undefined;
 
   async function updateSimState(
@@ -83,6 +92,15 @@ export function createSimLifecycle(context: BillingServiceContext) {
 
   return {
     reconcileSims,
+
+    /**
+     * The e-mails of the end of dunning due at `at` (billing time): the plan canceled, then the
+     * SIM switched off (docs/decisions/108). The billing cycle calls it after the SIMs are
+     * reconciled, so a SIM switched off that day is e-mailed that day.
+     */
+    async sendDunningEndMails(at: Date = billing.now()): Promise<{ sent: number }> {
+      return dunningEndMail ? dunningEndMail.sendDue(at) : { sent: 0 };
+    },
 
     /** The app's reaction to billing events: bring the camera's SIM in line at once. */
     async handleEvent(event: BillingEvent): Promise<void> {

@@ -325,7 +325,12 @@ export function createEngineBillingCycle(
     if (canceledAt <= now) {
       await transaction
         .update(subscriptions)
-        .set({ status: 'canceled', canceledAt, updatedAt: canceledAt })
+        .set({
+          status: 'canceled',
+          canceledAt,
+          cancellationReason: 'payment_failed',
+          updatedAt: canceledAt,
+        })
         .where(eq(subscriptions.id, subscriptionId));
       await transaction
         .update(invoices)

@@ -163,7 +163,12 @@ export function createEngineCheckout(
         if (subscription.status === 'canceled') return;
         await transaction
           .update(subscriptions)
-          .set({ status: 'canceled', canceledAt: now, updatedAt: now })
+          .set({
+            status: 'canceled',
+            canceledAt: now,
+            cancellationReason: 'cancellation_requested',
+            updatedAt: now,
+          })
           .where(eq(subscriptions.id, subscription.id));
         const charged = await transaction
           .select({ id: invoices.id })

@@ -7,6 +7,7 @@ import { and, eq, notInArray } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
 import {
   billingCustomers,
+  cancellationReasons,
   invoiceLines,
   invoices,
   paymentMethods,
@@ -131,6 +132,12 @@ export async function mirrorSubscription(
     pauseResumesOn,
     pastDueSince,
     canceledAt: fromEpoch(subscription.canceled_at ?? subscription.ended_at),
+    cancellationReason:
+      status === 'canceled'
+        ? (cancellationReasons.find(
+            (reason) => reason === subscription.cancellation_details?.reason,
+          ) ?? null)
+        : null,
     updatedAt: now,
   };
   const [row] = await executor
