@@ -206,15 +206,13 @@ export const livestreamUrlQuery = z.object({
     .string()
     .max(253)
     .optional()
-    .describe(
-      'Sent by older players; ignored: the site comes from the page-load token or the Origin header',
-    ),
+    .describe('Sent by older players; ignored: the site comes from the page-load token only'),
   load: z
     .string()
-    .max(200)
+    .max(400)
     .optional()
     .describe(
-      'The embed page’s page-load token: names the website that framed it, for views and the 10-day rule',
+      'The embed page’s page-load token (or its renewal from X-Page-Load): proves the page load and the website that framed it; a public link (lk_) plays only with one',
     ),
   refresh: z.enum(['1']).optional().describe('Set by the player when it checks for a newer clip'),
 });

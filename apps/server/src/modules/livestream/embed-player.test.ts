@@ -5,7 +5,7 @@
  */
 import type { Window as DomWindow } from 'happy-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { embedAssets, renderEmbedPage } from './embed.ts';
+import { embedAssets, renderEmbedPage, renderRefusedEmbedPage } from './embed.ts';
 
 // The server's TypeScript has no DOM library: the test window's types come from happy-dom.
 const dom = globalThis as unknown as DomWindow;
@@ -15,9 +15,17 @@ type HTMLButtonElement = InstanceType<DomWindow['HTMLButtonElement']>;
 
 type Answer = { status: number; body: string; headers?: Record<string, string> };
 
-function loadPlayer(answers: Answer[], options = { hasAudio: false }) {
+function loadPlayer(
+  answers: Answer[],
+  options = { hasAudio: false },
+  page: { publicId?: string; pageLoad?: string | null } = {},
+) {
   // The page's body only: its <head> would make the DOM fetch the stylesheet.
-  const html = renderEmbedPage('ls_abcdefghijklmnopqrstuv', null, options);
+  const html = renderEmbedPage(
+    page.publicId ?? 'ls_abcdefghijklmnopqrstuv',
+    page.pageLoad ?? null,
+    options,
+  );
   document.body.innerHTML = html.slice(html.indexOf('<body>') + 6, html.indexOf('</body>'));
   const requests: string[] = [];
   const fetchMock = vi.fn(async (url: string) => {
@@ -126,5 +134,162 @@ describe('embed player', () => {
     document.body.innerHTML = '';
     const silent = loadPlayer([{ status: 200, body: clip }]);
     expect(silent.player.querySelector('button.sound')).toBeNull();
+  });
+
+  it("a public link's player sends the newest page-load token with every request", async () => {
+    const clip = 'https://media.example/clips/a.mp4?expires=1&signature=s';
+    const answers: Answer[] = [1, 2, 3].map((renewal) => ({
+      status: 200,
+      body: clip,
+      headers: { 'x-page-load': `renewed-${renewal}` },
+    }));
+    const { requests } = loadPlayer(answers, undefined, {
+      publicId: 'lk_abcdefghijklmnopqrstuvwx',
+      pageLoad: 'first-token',
+    });
+    await flush();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    expect(requests).toEqual([
+      '/api/livestreaming/livestream-url?camera_id=lk_abcdefghijklmnopqrstuvwx&load=first-token',
+      '/api/livestreaming/livestream-url?camera_id=lk_abcdefghijklmnopqrstuvwx&refresh=1&load=renewed-1',
+      '/api/livestreaming/livestream-url?camera_id=lk_abcdefghijklmnopqrstuvwx&refresh=1&load=renewed-2',
+    ]);
+  });
+
+  it("the livestream's own code sends its token once, and its checks are the same for everyone", async () => {
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const { requests } = loadPlayer([{ status: 200, body: clip }], undefined, {
+      pageLoad: 'first-token',
+    });
+    await flush();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    expect(requests).toEqual([
+      '/api/livestreaming/livestream-url?camera_id=ls_abcdefghijklmnopqrstuv&load=first-token',
+      '/api/livestreaming/livestream-url?camera_id=ls_abcdefghijklmnopqrstuv&refresh=1',
+    ]);
+  });
+
+  it('takes the fresh clip address at a loop before the old one runs out (five minutes)', async () => {
+    const address = (minute: number) =>
+      `https://media.example/clips/a.mp4?expires=${minute}&signature=s`;
+    let minute = 0;
+    const { video, requests } = loadPlayer([{ status: 200, body: address(0) }]);
+    await flush();
+    expect(video.src).toBe(address(0));
+    // Each minute's check brings the same clip under a new address.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        requests.push(url);
+        return new Response(address(minute), { status: 200 });
+      }),
+    );
+    const loop = () => {
+      // The clip plays to its end and starts again: the moment a swap is invisible.
+      Object.defineProperty(video, 'currentTime', { value: 14, configurable: true });
+      video.dispatchEvent(new dom.Event('timeupdate'));
+      Object.defineProperty(video, 'currentTime', { value: 0.1, configurable: true });
+      video.dispatchEvent(new dom.Event('timeupdate'));
+    };
+    minute = 1;
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    loop();
+    // A minute old: still the first address (no needless reload of the same clip).
+    expect(video.src).toBe(address(0));
+    minute = 2;
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    loop();
+    // Two minutes old, at the loop: the fresh address, well inside the old one's four minutes.
+    expect(video.src).toBe(address(2));
+  });
+
+  it('loads itself again, once it has played, when its proof lapses (asleep, another network)', async () => {
+    const reload = vi.fn();
+    const location = dom.location as unknown as { reload: () => void };
+    const originalReload = location.reload;
+    Object.defineProperty(location, 'reload', { value: reload, configurable: true });
+    try {
+      const clip = 'https://media.example/clips/a.mp4?signature=s';
+      const refused: Answer = {
+        status: 403,
+        body: 'This livestream is not allowed on this site.',
+        headers: { 'x-livestream-state': 'not-allowed' },
+      };
+      const answers: Answer[] = [
+        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
+        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
+        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
+        refused,
+      ];
+      const { video } = loadPlayer(answers, undefined, {
+        publicId: 'lk_abcdefghijklmnopqrstuvwx',
+        pageLoad: 'first-token',
+      });
+      await flush();
+      video.dispatchEvent(new dom.Event('playing'));
+      for (let minute = 0; minute < 3; minute += 1) {
+        await vi.advanceTimersByTimeAsync(60_000);
+        await flush();
+      }
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      Object.defineProperty(location, 'reload', { value: originalReload, configurable: true });
+    }
+  });
+
+  it('a refused page that never played shows the poster and does not reload', async () => {
+    const reload = vi.fn();
+    const location = dom.location as unknown as { reload: () => void };
+    const originalReload = location.reload;
+    Object.defineProperty(location, 'reload', { value: reload, configurable: true });
+    try {
+      const { player, statusText } = loadPlayer(
+        [
+          {
+            status: 403,
+            body: 'This livestream is not allowed on this site.',
+            headers: { 'x-livestream-state': 'not-allowed' },
+          },
+        ],
+        undefined,
+        { publicId: 'lk_abcdefghijklmnopqrstuvwx', pageLoad: 'stale' },
+      );
+      await flush();
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      await flush();
+      expect(player.classList.contains('offline')).toBe(true);
+      expect(statusText()).toBe('This livestream is not allowed on this site.');
+      expect(reload).not.toHaveBeenCalled();
+    } finally {
+      Object.defineProperty(location, 'reload', { value: originalReload, configurable: true });
+    }
+  });
+
+  it("a refused link's poster reports the try once, with its page-load token", async () => {
+    const html = renderRefusedEmbedPage(
+      'This livestream is not allowed on this site.',
+      'lk_abcdefghijklmnopqrstuvwx',
+      '1773144000.Y29weWNhdC5leGFtcGxl.mac',
+    );
+    document.body.innerHTML = html.slice(html.indexOf('<body>') + 6, html.indexOf('</body>'));
+    const fetchMock = vi.fn(async () => new Response('', { status: 403 }));
+    vi.stubGlobal('fetch', fetchMock);
+    new Function(embedAssets.script)();
+    await flush();
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/livestreaming/livestream-url?camera_id=lk_abcdefghijklmnopqrstuvwx&load=1773144000.Y29weWNhdC5leGFtcGxl.mac',
+      { credentials: 'omit' },
+    );
+    expect(document.querySelector('.status-text')!.textContent).toBe(
+      'This livestream is not allowed on this site.',
+    );
   });
 });

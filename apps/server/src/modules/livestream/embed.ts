@@ -40,9 +40,13 @@ export function buildEmbedCode(publicUrl: string, publicId: string): string {
 
 /**
  * The embed page's policy: our script and style only, the clip address from our API, the video
- * from wherever storage serves it, and framing by any website (that is its purpose).
+ * from wherever storage serves it, and framing by any website (that is its purpose) or, for an
+ * embed code restricted to websites, by those only (`frameAncestorSources`, decision 100).
  */
-export function embedContentSecurityPolicy(mediaOrigins: readonly string[]): string {
+export function embedContentSecurityPolicy(
+  mediaOrigins: readonly string[],
+  frameAncestors = '*',
+): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -50,7 +54,7 @@ export function embedContentSecurityPolicy(mediaOrigins: readonly string[]): str
     "connect-src 'self'",
     `media-src 'self' ${mediaOrigins.join(' ')}`.trim(),
     "img-src 'self' data:",
-    'frame-ancestors *',
+    `frame-ancestors ${frameAncestors}`,
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
@@ -58,8 +62,9 @@ export function embedContentSecurityPolicy(mediaOrigins: readonly string[]): str
 
 /**
  * The page the embed code frames; the player script fills in the video. `pageLoad` is the signed
- * token that tells livestream-url which website framed this load (page-load-token.ts), when a
- * website did; the script sends it with its first request only.
+ * token that proves this page load to livestream-url (page-load-token.ts): the website that
+ * framed it, if any. The script sends it with its first request; a public link's answers renew
+ * it, and the script sends the newest with every request after (decision 100).
  */
 export function renderEmbedPage(
   publicId: string,
@@ -116,19 +121,31 @@ export function renderMissingEmbedPage(): string {
 
 /**
  * A public link that may not play here (not on this site, expired, switched off): the frame shows
- * a poster with the reason, never a blank (docs/decisions/096).
+ * a poster with the reason, never a blank (docs/decisions/096). With a page-load token, its script
+ * reports the refused try once, so it is counted for the site that proved it (decision 100).
  */
-export function renderRefusedEmbedPage(message: string): string {
+export function renderRefusedEmbedPage(
+  message: string,
+  publicId?: string,
+  pageLoad?: string,
+): string {
+  const report =
+    publicId && pageLoad
+      ? ` data-refused-url="${escapeHtml(
+          `${livestreamUrlPath}?camera_id=${encodeURIComponent(publicId)}&load=${encodeURIComponent(pageLoad)}`,
+        )}"`
+      : '';
+  const script = report ? `\n<script src="${embedScriptPath}" defer></script>` : '';
   return `<!doctype html>
 <html lang="en-GB">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Farm camera livestream</title>
-<link rel="stylesheet" href="${embedStylePath}">
+<link rel="stylesheet" href="${embedStylePath}">${script}
 </head>
 <body>
-<div class="player failed refused">
+<div class="player failed refused"${report}>
 <div class="status poster" role="status">${posterIcon}<span class="status-text">${escapeHtml(message)}</span></div>
 </div>
 </body>

@@ -4,13 +4,10 @@
  * the website that shows it), the marketing page's live demo, and whether the demo camera can run
  * here. Anonymous requests are bounded per network and per stream (docs/decisions/063).
  */
-import { createHash } from 'node:crypto';
 import type { DemoCameraResponse, ShowcaseResponse } from '@farmcam/contract';
 import { inArray } from 'drizzle-orm';
 import { appSettings } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { dayMs } from '../../lib/business-calendar.ts';
-import { clientNetwork } from '../../lib/client-address.ts';
 import { eligibilityOf } from './eligibility.ts';
 import type { LivestreamServiceDependencies } from './livestream-access.ts';
 import { livestreamRepository as repository } from './livestream.repository.ts';
@@ -24,6 +21,7 @@ import {
 } from './public-links.repository.ts';
 import { isLinkToken, isSiteAllowed, viewerDayHash } from './public-links.rules.ts';
 import type { LivestreamRow } from './livestream.repository.ts';
+import type { PageLoadProof } from './page-load-token.ts';
 
 /** Why a public link does not play (decision 096); the player shows the sentence as a poster. */
 export type PublicRefusal = 'not-allowed' | 'expired' | 'revoked';
@@ -33,17 +31,19 @@ export const publicRefusalMessages: Record<PublicRefusal, string> = {
   revoked: 'This link has been switched off.',
 };
 
-/** A public viewer: the address and browser, as far as counting goes; the raw IP is never stored. */
+/**
+ * A public viewer, as far as limits and counting go: their network (an IPv4 address, an IPv6 /64,
+ * `clientNetwork`), never stored raw, and whether the request looks like a person's browser
+ * (public-links.rules.ts isBrowserRequest). The User-Agent plays no part in who is who.
+ */
 export interface PublicViewer {
-  ip: string;
-  fingerprint: string;
-  /** The User-Agent, for the keyed viewer-day hash. */
-  userAgent?: string;
-  /** Whether the request looks like a person's browser (public-links.rules.ts isBrowserRequest). */
+  network: string;
   isBrowser?: boolean;
 }
 
 const viewerKeyName = 'livestream-viewer-key';
+/** The viewer-days subject of a livestream's 14-day chart (every code and link together). */
+const chartSubject = (livestreamId: string) => `chart:${livestreamId}`;
 
 export type LivestreamPlaybackDependencies = Pick<
   LivestreamServiceDependencies,
@@ -58,7 +58,11 @@ export type LivestreamPlaybackDependencies = Pick<
   | 'demoCamera'
 >;
 
-/** Signed clip addresses handed out live at least this long (the embed renews after 30 min). */
+/**
+ * Signed clip addresses for signed-in customers (the set-up preview) and the marketing page's
+ * demo live at least this long; those handed out by livestream-url, under a public link or the
+ * livestream's own code, live five minutes (`ClipStorage.publicPlaybackUrl`, decision 101).
+ */
 export const playbackLifetimeSeconds = 2 * 3600;
 const showcaseKey = 'livestream-showcase';
 const showcaseMaxAgeMs = 3_600_000;
@@ -101,9 +105,9 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
   const portalHost = new URL(deps.publicUrl).host.toLowerCase();
 
   /** Every anonymous request of a network (an IPv4 address, an IPv6 /64) counts here. */
-  async function limitPublicRequest(ip: string): Promise<void> {
+  async function limitPublicRequest(network: string): Promise<void> {
     await deps.rateLimiter.consume({
-      key: `livestream-url:network:${clientNetwork(ip)}`,
+      key: `livestream-url:network:${network}`,
       ...publicLivestreamLimits.perNetwork,
       message: tooManyRequests,
     });
@@ -123,17 +127,20 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
   }
 
   /**
-   * Why a link may not play now for `site` (the site a browser named; undefined: not checked,
-   * for a refresh that names none), or null when it may.
+   * Why a link may not play now, or null when it may. `proof` is the page load this request
+   * proves (page-load-token.ts): a link plays only for a page we served, and an embed code only
+   * for one loaded on a site on its list. A missing, forged, copied, stale or other network's
+   * token is no proof, whatever Origin or Referer the request carries (decision 100).
    */
   function refusalOf(
     link: LivestreamLinkRow,
-    site: string | null | undefined,
+    proof: PageLoadProof | null,
     now: Date,
   ): PublicRefusal | null {
     if (link.revokedAt) return 'revoked';
     if (link.expiresAt && link.expiresAt <= now) return 'expired';
-    if (site !== undefined && link.kind === 'embed' && !isSiteAllowed(site, link.allowedDomains)) {
+    if (!proof) return 'not-allowed';
+    if (link.kind === 'embed' && !isSiteAllowed(proof.site, link.allowedDomains)) {
       return 'not-allowed';
     }
     return null;
@@ -141,10 +148,18 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
 
   let viewerKey: Promise<string> | undefined;
 
+  /** Notes a network for a subject today; true the first time (so it counts). */
+  async function isFirstToday(subject: string, viewer: PublicViewer, day: string) {
+    viewerKey ??= ensureDatabaseSecret(db, viewerKeyName);
+    const viewerHash = viewerDayHash(await viewerKey, viewer.network, day);
+    return links.noteViewerDay(db, { subject, day, viewerHash });
+  }
+
   /**
    * Counts a view (or a refused play) of a link or of the livestream's own code, per site and UK
-   * day: only from browsers, and once per viewer, subject and day (a keyed hash of address,
-   * browser and day decides; decision 096).
+   * day, and a view in the livestream's 14-day chart: only from browsers, and once per network,
+   * subject and day (a keyed hash of the network and day decides; decision 100). `site` is the
+   * site a page load proved, or null ("direct": no website proved).
    */
   async function countPublic(
     livestream: LivestreamRow,
@@ -156,62 +171,73 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
     if (!viewer.isBrowser) return;
     const day = ukWallClock(clock.now()).date;
     const subject = linkId ?? ownCodeSubject(livestream.id);
-    viewerKey ??= ensureDatabaseSecret(db, viewerKeyName);
-    const viewerHash = viewerDayHash(
-      await viewerKey,
-      { ip: viewer.ip, userAgent: viewer.userAgent ?? '' },
-      day,
-    );
-    const isFirst = await links.noteViewerDay(db, {
-      subject: column === 'views' ? subject : `refused:${subject}`,
-      day,
-      viewerHash,
-    });
-    if (!isFirst) return;
-    await links.count(db, {
-      subject,
-      livestreamId: livestream.id,
-      day,
-      siteHost: site ?? 'direct',
-      column,
-      sitesPerDay: publicLivestreamLimits.sitesPerDay,
-    });
+    const siteHost = site ?? 'direct';
+    if (await isFirstToday(column === 'views' ? subject : `refused:${subject}`, viewer, day)) {
+      await links.count(db, {
+        subject,
+        livestreamId: livestream.id,
+        day,
+        siteHost,
+        column,
+        sitesPerDay: publicLivestreamLimits.sitesPerDay,
+      });
+    }
+    // The chart is the livestream's: a network watching through two links is one viewer there.
+    if (column === 'views' && (await isFirstToday(chartSubject(livestream.id), viewer, day))) {
+      await repository.countView(db, {
+        livestreamId: livestream.id,
+        day,
+        referrerHost: siteHost,
+        sitesPerDay: publicLivestreamLimits.sitesPerDay,
+      });
+    }
   }
 
   return {
     /**
-     * Whether an embed page may be served for this id, and whether its clips carry sound (the
-     * page load counts toward the network's allowance of public requests).
+     * Whether an embed page may be served for this id and why not (`site`: the site the frame's
+     * own load named, or null), whether its clips carry sound, and the domains a public link's
+     * embed code may be framed by (its page's frame-ancestors). Counts toward the network's
+     * allowance of public requests; refusals are counted when the page's script proves its load.
      */
     async embeddable(
       publicId: string,
       viewer: PublicViewer,
       site: string | null = null,
-    ): Promise<{ hasAudio: boolean; refusal: PublicRefusal | null } | null> {
-      await limitPublicRequest(viewer.ip);
+    ): Promise<{
+      hasAudio: boolean;
+      refusal: PublicRefusal | null;
+      allowedDomains: readonly string[];
+    } | null> {
+      await limitPublicRequest(viewer.network);
       const found = await resolve(publicId);
       if (!found) return null;
       // Recorded with audio: the player offers an unmute button (decision 046).
       const hasAudio = found.livestream.includeAudio;
-      if (!found.link) return { hasAudio, refusal: null };
-      const refusal = refusalOf(found.link, site, clock.now());
-      if (refusal) await countPublic(found.livestream, found.link.id, site, viewer, 'refused');
-      return { hasAudio, refusal };
+      if (!found.link) return { hasAudio, refusal: null, allowedDomains: [] };
+      return {
+        hasAudio,
+        refusal: refusalOf(found.link, { site }, clock.now()),
+        allowedDomains: found.link.kind === 'embed' ? found.link.allowedDomains : [],
+      };
     },
 
     /**
-     * The public livestream-url: the latest clip's address. A first load (not the player's
-     * periodic check) counts one view per viewer, site and UK day; `site` is the website showing
-     * the stream only when a browser vouched for it (page-load token or Origin), and only such a
-     * site, not the portal, marks the code as seen on a website (the 10-day rule, decision 041).
+     * The public livestream-url: the latest clip's address, for five minutes. A first load (not
+     * the player's periodic check) counts one view per network and UK day; the site is the one
+     * the page-load token proves, never a header. A public link plays only with a proof
+     * (`refusalOf`). The website that marks the code as seen (the 10-day rule, decision 041) is
+     * the proved one, or for the livestream's own code a player's Origin (decision 063).
      */
     async latestClipUrl(input: {
       publicId: string;
-      site: string | null;
+      proof: PageLoadProof | null;
+      /** The website a browser's Origin names (never the portal, never an opaque origin). */
+      origin: string | null;
       viewer: PublicViewer;
       isRefresh: boolean;
-    }): Promise<{ url: string; caption: string }> {
-      await limitPublicRequest(input.viewer.ip);
+    }): Promise<{ url: string; caption: string; expiresAt: Date }> {
+      await limitPublicRequest(input.viewer.network);
       const found = await resolve(input.publicId);
       const livestream = found?.livestream;
       const plan = livestream
@@ -232,22 +258,18 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
           'x-livestream-state': 'off',
         });
       }
-      const site = input.site !== null && input.site !== portalHost ? input.site : null;
+      const provenSite = input.proof?.site ?? null;
       const link = found?.link ?? null;
       if (link) {
-        // A refresh carries no page-load token: only a site the browser names (Origin) that is
-        // not on the list refuses it; the first request must name an allowed site.
-        const checkedSite = input.isRefresh && site === null ? undefined : site;
-        const refusal = refusalOf(link, checkedSite, now);
+        const refusal = refusalOf(link, input.proof, now);
         if (refusal) {
-          if (!input.isRefresh)
-            await countPublic(livestream, link.id, site, input.viewer, 'refused');
+          if (!input.isRefresh) {
+            await countPublic(livestream, link.id, provenSite, input.viewer, 'refused');
+          }
           throw new AppError(
             refusal === 'not-allowed' ? 'FORBIDDEN' : 'NOT_FOUND',
             publicRefusalMessages[refusal],
-            {
-              'x-livestream-state': refusal,
-            },
+            { 'x-livestream-state': refusal },
           );
         }
       }
@@ -255,34 +277,16 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       if (!clip?.storageKey) throw notFound('No clip has been recorded yet');
 
       if (!input.isRefresh) {
-        await countPublic(livestream, link?.id ?? null, site, input.viewer, 'views');
-        const day = ukWallClock(now).date;
-        const host = site ?? 'direct';
-        const viewerKey = createHash('sha256')
-          .update(`${input.viewer.fingerprint}\n${host}`)
-          .digest('base64url')
-          .slice(0, 22);
-        const viewsToday = await deps.rateLimiter.count(
-          `livestream-view:${livestream.id}:${day}:${viewerKey}`,
-          dayMs / 1000,
-        );
-        if (viewsToday === 1) {
-          await repository.countView(db, {
-            livestreamId: livestream.id,
-            day,
-            referrerHost: host,
-            sitesPerDay: publicLivestreamLimits.sitesPerDay,
-          });
-        }
+        await countPublic(livestream, link?.id ?? null, provenSite, input.viewer, 'views');
       }
+      const seenOn = provenSite ?? (link ? null : input.origin);
+      const site = seenOn !== null && seenOn !== portalHost ? seenOn : null;
       const hourAgo = new Date(now.getTime() - 3_600_000);
       if (site && (!livestream.lastSeenOnSiteAt || livestream.lastSeenOnSiteAt < hourAgo)) {
         await repository.markSeenOnSite(db, livestream.id, now);
       }
-      return {
-        url: await deps.storage.playbackUrl(clip.storageKey, playbackLifetimeSeconds),
-        caption: recordedAtCaption(clip.recordedAt),
-      };
+      const { url, expiresAt } = await deps.storage.publicPlaybackUrl(clip.storageKey);
+      return { url, caption: recordedAtCaption(clip.recordedAt), expiresAt };
     },
 
     /**

@@ -1,14 +1,21 @@
 /**
- * The anonymous livestream-url and embed page under hostile use (docs/decisions/063): limits per
- * network and per stream, views deduplicated and bounded, and "seen on a website" only from a
- * real page load. A ready clip is put in the tables directly: no recording is needed here.
+ * The anonymous livestream-url and embed page under hostile use (docs/decisions/063, 100): limits
+ * per network and per stream, views once per network and day and bounded, sites only from a
+ * proven page load, and "seen on a website" only from a real page load or a player's Origin.
+ * A ready clip is put in the tables directly: no recording is needed here.
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, nextIp, type TestContext } from '../../../test/helpers/test-app.ts';
 import { queryRows } from '../../db/client.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
-import { clips, livestreams, livestreamViews, rateLimits } from '../../db/schema.ts';
+import {
+  clips,
+  livestreams,
+  livestreamViewerDays,
+  livestreamViews,
+  rateLimits,
+} from '../../db/schema.ts';
 import { livestreamRepository, otherSitesHost } from './livestream.repository.ts';
 import { newPublicId, publicLivestreamLimits, recordedAtCaption } from './livestream.service.ts';
 import { pageLoadTokenSeconds } from './page-load-token.ts';
@@ -17,7 +24,10 @@ let context: TestContext;
 let publicId: string;
 let livestreamId: string;
 const farmyard = demoIccid(103); // Heavy monthly, active
-const browser = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156';
+const browser = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156',
+  'accept-language': 'en-GB',
+};
 
 beforeAll(async () => {
   context = await createTestContext();
@@ -47,6 +57,7 @@ afterAll(() => context.close());
 beforeEach(async () => {
   await context.database.db.delete(rateLimits);
   await context.database.db.delete(livestreamViews);
+  await context.database.db.delete(livestreamViewerDays);
   await context.database.db
     .update(livestreams)
     .set({ lastSeenOnSiteAt: null })
@@ -64,7 +75,7 @@ function livestreamUrl(
     method: 'GET',
     url: urlOf(query),
     remoteAddress: options.ip ?? nextIp(),
-    headers: { 'user-agent': browser, ...options.headers },
+    headers: { ...browser, ...options.headers },
   });
 }
 
@@ -73,7 +84,7 @@ function embedPage(options: { ip: string; headers?: Record<string, string> }) {
     method: 'GET',
     url: `/embed/${publicId}`,
     remoteAddress: options.ip,
-    headers: { 'user-agent': browser, ...options.headers },
+    headers: { ...browser, ...options.headers },
   });
 }
 
@@ -112,33 +123,73 @@ describe('views', () => {
     expect(await lastSeenOnSite()).toBeNull();
   });
 
-  it('counts a viewer once per site and UK day, however often the page is reloaded', async () => {
+  it('counts a network once per UK day, however often it reloads and whatever browser it names', async () => {
     const ip = nextIp();
     for (let reload = 0; reload < 5; reload += 1) {
       expect((await livestreamUrl('', { ip })).statusCode).toBe(200);
     }
-    await livestreamUrl('', { ip, headers: { 'user-agent': 'Another browser' } });
+    // Twenty User-Agents from one address: still one viewer (decision 100).
+    for (let agent = 0; agent < 20; agent += 1) {
+      await livestreamUrl('', {
+        ip,
+        headers: { 'user-agent': `Mozilla/5.0 (Windows NT 10.0) Chrome/${100 + agent}` },
+      });
+    }
     await livestreamUrl('', { ip: nextIp() });
-    expect(await viewRows()).toEqual([{ referrer_host: 'direct', views: 3 }]);
+    expect(await viewRows()).toEqual([{ referrer_host: 'direct', views: 2 }]);
     // The player's periodic checks count nothing.
     await livestreamUrl('&refresh=1');
-    expect(await viewRows()).toEqual([{ referrer_host: 'direct', views: 3 }]);
-    // A new UK day counts the viewer again.
+    expect(await viewRows()).toEqual([{ referrer_host: 'direct', views: 2 }]);
+    // A new UK day counts the network again.
     context.clock.advance(24 * 3600_000);
     await livestreamUrl('', { ip });
-    expect((await viewRows()).reduce((sum, row) => sum + row.views, 0)).toBe(4);
+    expect((await viewRows()).reduce((sum, row) => sum + row.views, 0)).toBe(3);
   });
 
-  it(`records at most ${publicLivestreamLimits.sitesPerDay} distinct sites a day, the rest together`, async () => {
+  it('counts the addresses of one IPv6 /64 as one network, another /64 as another', async () => {
+    for (const ip of ['2001:db8:7:1::1', '2001:db8:7:1::2', '2001:db8:7:1:abcd:ef01:2345:6789']) {
+      expect((await livestreamUrl('', { ip })).statusCode).toBe(200);
+    }
+    // The same network written out in full is the same network.
+    await livestreamUrl('', { ip: '2001:0db8:0007:0001:0000:0000:0000:0003' });
+    expect(await viewRows()).toEqual([{ referrer_host: 'direct', views: 1 }]);
+    await livestreamUrl('', { ip: '2001:db8:7:2::1' });
+    expect(await viewRows()).toEqual([{ referrer_host: 'direct', views: 2 }]);
+    // The stored viewer-days hold a keyed hash, not the address nor its network.
+    const stored = await context.database.db.select().from(livestreamViewerDays);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const row of stored) expect(row.viewerHash).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+
+  it(`records at most ${publicLivestreamLimits.sitesPerDay} distinct proven sites a day, the rest together`, async () => {
     for (let site = 0; site < publicLivestreamLimits.sitesPerDay + 15; site += 1) {
-      const response = await livestreamUrl('', {
-        headers: { origin: `https://site-${site}.example` },
+      // Each from its own network: one network counts once a day, whatever sites it claims.
+      const ip = nextIp();
+      const page = await embedPage({
+        ip,
+        headers: { referer: `https://site-${site}.example/`, 'sec-fetch-dest': 'iframe' },
+      });
+      const response = await livestreamUrl(`&load=${encodeURIComponent(pageLoadOf(page.body)!)}`, {
+        ip,
       });
       expect(response.statusCode).toBe(200);
     }
     const rows = await viewRows();
     expect(rows).toHaveLength(publicLivestreamLimits.sitesPerDay + 1);
     expect(rows.find((row) => row.referrer_host === otherSitesHost)?.views).toBe(15);
+  });
+
+  it('names no site from an Origin or Referer alone: forged Origins add no rows', async () => {
+    for (let site = 0; site < 10; site += 1) {
+      const response = await livestreamUrl('', {
+        headers: {
+          origin: `https://made-up-${site}.example`,
+          referer: `https://made-up-${site}.example/`,
+        },
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    expect(await viewRows()).toEqual([{ referrer_host: 'direct', views: 10 }]);
   });
 });
 
@@ -174,12 +225,14 @@ describe('seen on a website', () => {
       ip,
       headers: { referer: 'http://portal.test/livestream' },
     });
-    expect(pageLoadOf(fromPortal.body)).toBeUndefined();
+    // Their tokens prove a page load on no website ('-'): opened directly.
+    const siteOf = (html: string) => pageLoadOf(html)?.split('.')[1];
+    expect(siteOf(fromPortal.body)).toBe('-');
     const notFramed = await embedPage({
       ip,
       headers: { referer: 'https://blog.example/', 'sec-fetch-dest': 'document' },
     });
-    expect(pageLoadOf(notFramed.body)).toBeUndefined();
+    expect(siteOf(notFramed.body)).toBe('-');
 
     const token = pageLoadOf(
       (await embedPage({ ip, headers: { referer: 'https://www.farm-shop.example/' } })).body,

@@ -1,9 +1,13 @@
 /**
  * What customers' websites load (the only cross-origin pieces of the portal, DESIGN §1):
  * - GET /api/livestreaming/livestream-url?camera_id=<public id>: the latest clip's address as
- *   plain text, CORS for any origin, cached briefly; `X-Clip-Caption` says when it was recorded
- *   (UK time), and a switched-off stream answers 404 with `X-Livestream-State: off`;
- * - GET /embed/<public id>: the embed page, framable anywhere, with its own strict CSP;
+ *   plain text (it lives five minutes); `X-Clip-Caption` says when it was recorded (UK time), and
+ *   a switched-off stream answers 404 with `X-Livestream-State: off`. A livestream's own code
+ *   (`ls_`) is readable from any origin and cached briefly; a public link (`lk_`) only by its own
+ *   embed page, never cached, and only with that page's page-load token, which each answer renews
+ *   (`X-Page-Load`; docs/decisions/100);
+ * - GET /embed/<public id>: the embed page with its own strict CSP, framable anywhere except an
+ *   embed code's, which only its listed websites may frame;
  * - GET /embed/livestream-embed.js|css: its script and style (no inline script).
  * Both anonymous routes are limited per network and per stream; refusals are plain-text 429s
  * with Retry-After (docs/decisions/063).
@@ -23,19 +27,24 @@ import {
   renderMissingEmbedPage,
   renderRefusedEmbedPage,
 } from './embed.ts';
-import { isBrowserRequest, isLinkToken } from './public-links.rules.ts';
+import { frameAncestorSources, isBrowserRequest, isLinkToken } from './public-links.rules.ts';
 import { publicRefusalMessages, type LivestreamService } from './livestream.service.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import {
-  createPageLoadTokens,
-  ensurePageLoadSecret,
-  viewerFingerprint,
-  websiteHost,
-} from './page-load-token.ts';
+import { clientNetwork } from '../../lib/client-address.ts';
+import { createPageLoadTokens, ensurePageLoadSecret, websiteHost } from './page-load-token.ts';
 
-/** Browsers and proxies may reuse an answer this long; a new clip shows up within it. */
+/**
+ * Browsers and proxies may reuse a livestream's own code's answer this long; a new clip shows up
+ * within it. A public link's answers are never kept (each carries a renewed page-load token).
+ */
 const urlCacheSeconds = 30;
+
+/** Whether a request names a public link (`lk_`): answered to its own embed page only. */
+const asksForLink = (request: FastifyRequest) => {
+  const query = request.query as { camera_id?: unknown } | undefined;
+  return typeof query?.camera_id === 'string' && isLinkToken(query.camera_id);
+};
 
 const allowAnyOrigin = (reply: FastifyReply) =>
   reply
@@ -55,13 +64,12 @@ function sendPlainError(reply: FastifyReply, error: AppError, cacheControl: stri
     .send(error.message);
 }
 
+/** Who asks, as limits and counts see it: the network, and whether it looks like a browser. */
 const viewerOf = (request: FastifyRequest) => {
   const userAgent = String(request.headers['user-agent'] ?? '');
   const acceptLanguage = request.headers['accept-language'];
   return {
-    ip: request.ip,
-    fingerprint: viewerFingerprint({ ip: request.ip, userAgent }),
-    userAgent,
+    network: clientNetwork(request.ip),
     isBrowser: isBrowserRequest({
       userAgent,
       acceptLanguage: Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage,
@@ -69,9 +77,12 @@ const viewerOf = (request: FastifyRequest) => {
   };
 };
 
-/** A public link's answers depend on the site asking (Origin): never one shared cache copy. */
+/**
+ * A public link's answers (clips, refusals) are for one page load and stop when the link does:
+ * never kept. The livestream's own code's are the same for everyone for a while.
+ */
 const cacheControlOf = (id: string) =>
-  isLinkToken(id) ? `private, max-age=${urlCacheSeconds}` : `public, max-age=${urlCacheSeconds}`;
+  isLinkToken(id) ? 'no-store' : `public, max-age=${urlCacheSeconds}`;
 
 export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
   livestream: LivestreamService;
@@ -82,6 +93,10 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { livestream, db, clock, publicUrl, mediaOrigins }) => {
   const publicEmbed = { securityHeaders: 'public-embed' as const };
   const pagePolicy = embedContentSecurityPolicy(mediaOrigins);
+  const pagePolicyFor = (allowedDomains: readonly string[]) =>
+    allowedDomains.length === 0
+      ? pagePolicy
+      : embedContentSecurityPolicy(mediaOrigins, frameAncestorSources(allowedDomains));
   const portalHost = new URL(publicUrl).host.toLowerCase();
   const pageLoads = createPageLoadTokens(await ensurePageLoadSecret(db), () => clock.now());
 
@@ -89,8 +104,10 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
     livestreamUrlPath,
     {
       config: publicEmbed,
-      onRequest: async (_request, reply) => {
-        allowAnyOrigin(reply);
+      // A public link is read by its own embed page (same origin) only: no CORS at all, so no
+      // page elsewhere can read its clip address, whatever Origin it has (decision 100).
+      onRequest: async (request, reply) => {
+        if (!asksForLink(request)) allowAnyOrigin(reply);
       },
       schema: {
         tags: ['livestreaming'],
@@ -98,10 +115,11 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         security: [],
         summary: "Public: the address of a livestream's latest clip, as plain text",
         description:
-          'Used by the embed page as the video source. Readable from any origin; answers 404 (plain text) when the stream has no clip, is switched off (X-Livestream-State: off) or is not available, and 400 (plain text) for an id that is not valid. X-Clip-Caption says when the clip was recorded (UK time).',
+          "Used by the embed page as the video source; the address lives five minutes. A livestream's own code (ls_) is readable from any origin; a public link (lk_) only by its embed page, with that page's page-load token (load), renewed in X-Page-Load with each answer. Answers 404 (plain text) when the stream has no clip, is switched off (X-Livestream-State: off), a link has expired or was revoked (expired, revoked) or is not available; 403 (not-allowed) for a link without a page load proved from a site on its list; 400 (plain text) for an id that is not valid. X-Clip-Caption says when the clip was recorded (UK time).",
         querystring: livestreamUrlQuery,
         response: {
-          200: z.string().describe('A playable, expiring URL (text/plain)'),
+          200: z.string().describe('A playable URL that expires within five minutes (text/plain)'),
+          403: z.string().describe('A public link without an allowed page load (text/plain)'),
           404: z.string().describe('Why there is nothing to play (text/plain)'),
           429: z.string().describe('Too many requests; Retry-After says when to ask again'),
         },
@@ -122,19 +140,21 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
       }
       const publicId = request.query.camera_id;
       const viewer = viewerOf(request);
-      // The framing site, as the embed page's load vouched for it; or, for a player on another
-      // origin calling us itself, the Origin its browser set. Never the `site` query value.
-      const site =
-        pageLoads.verify(request.query.load, publicId, viewer.fingerprint) ??
-        websiteHost(request.headers.origin, portalHost);
+      // What this request proves: the embed page's token (or its renewal), for this id and
+      // network. Never the `site` query value, nor Origin or Referer alone (decision 100).
+      const proof = pageLoads.verify(request.query.load, publicId, viewer.network);
       try {
         const { url, caption } = await livestream.latestClipUrl({
           publicId,
-          site,
+          proof,
+          origin: websiteHost(request.headers.origin, portalHost),
           viewer,
           isRefresh: request.query.refresh === '1',
         });
-        if (isLinkToken(publicId)) reply.header('vary', 'origin');
+        // The next request's proof: the same page load, for another ten minutes.
+        if (isLinkToken(publicId) && proof) {
+          reply.header('x-page-load', pageLoads.issue(publicId, proof.site, viewer.network));
+        }
         return reply
           .type('text/plain; charset=utf-8')
           .header('cache-control', cacheControlOf(publicId))
@@ -145,7 +165,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         if (error.code === 'NOT_FOUND') {
           return sendPlainError(reply, error, cacheControlOf(publicId));
         }
-        // A link's embed code on a site not on its list (decision 096).
+        // A link without a page load proved on a site it may play on (decision 100).
         if (error.code === 'FORBIDDEN') return sendPlainError(reply, error, 'no-store');
         if (error.code === 'RATE_LIMITED') return sendPlainError(reply, error, 'no-store');
         throw error;
@@ -156,7 +176,10 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
   app.options(
     livestreamUrlPath,
     { config: publicEmbed, schema: { hide: true } },
-    async (_request, reply) => allowAnyOrigin(reply).code(204).send(),
+    async (request, reply) => {
+      if (!asksForLink(request)) allowAnyOrigin(reply);
+      return reply.code(204).send();
+    },
   );
 
   app.get(
@@ -206,27 +229,37 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         }
         throw error;
       }
-      const isKnown = embeddable !== null;
-      if (embeddable?.refusal) {
-        // Not on this site, expired or switched off: a poster that says so, never a blank.
+      if (!embeddable) {
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', pagePolicy)
+          .header('cache-control', 'private, no-store')
+          .send(renderMissingEmbedPage());
+      }
+      // The page's proof for its script: this id, the site that framed it (or none), this network.
+      const pageLoad = pageLoads.issue(publicId, site, viewer.network);
+      if (embeddable.refusal) {
+        // Not on this site, expired or switched off: a poster that says so, never a blank, in any
+        // frame (so the visitor learns why); its script reports the refused try with the token.
         return reply
           .code(200)
           .type('text/html; charset=utf-8')
           .header('content-security-policy', pagePolicy)
           .header('cache-control', 'private, no-store')
-          .send(renderRefusedEmbedPage(publicRefusalMessages[embeddable.refusal]));
+          .send(
+            renderRefusedEmbedPage(publicRefusalMessages[embeddable.refusal], publicId, pageLoad),
+          );
       }
-      const pageLoad = isKnown && site ? pageLoads.issue(publicId, site, viewer.fingerprint) : null;
       return (
         reply
-          .code(isKnown ? 200 : 404)
+          .code(200)
           .type('text/html; charset=utf-8')
-          .header('content-security-policy', pagePolicy)
+          // An embed code's player may be framed by its listed websites only (every ancestor).
+          .header('content-security-policy', pagePolicyFor(embeddable.allowedDomains))
           // The page carries a token for this viewer and site: never a shared cache's copy.
           .header('cache-control', 'private, no-store')
-          .send(
-            embeddable ? renderEmbedPage(publicId, pageLoad, embeddable) : renderMissingEmbedPage(),
-          )
+          .send(renderEmbedPage(publicId, pageLoad, embeddable))
       );
     },
   );

@@ -432,27 +432,55 @@ describe('livestreaming endpoints', () => {
       expect(preflight.headers['access-control-allow-origin']).toBe('*');
     });
 
-    it('counts views per UK day, viewer and site, and notes the code is on a website', async () => {
-      // The site comes from a browser's Origin (or the embed page's page-load token), never from
-      // a site= value or a bare Referer (more in livestream.public-routes.test.ts).
-      const view = (query: string, headers: Record<string, string> = {}) =>
+    it('counts views per UK day and network, and notes the code is on a website', async () => {
+      // A view counts once per network and UK day, from browsers only; its site only from the
+      // embed page's page-load token, never from a site= value, a Referer or an Origin alone
+      // (decision 100; more in livestream.public-routes.test.ts). A player's Origin still notes
+      // that the code is on a website (the 10-day rule, decision 063).
+      const browser = {
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156',
+        'accept-language': 'en-GB',
+      };
+      const view = (query: string, headers: Record<string, string>, remoteAddress: string) =>
         context.app.inject({
           method: 'GET',
           url: `/api/livestreaming/livestream-url?camera_id=${publicId}${query}`,
-          headers,
+          headers: { ...browser, ...headers },
+          remoteAddress,
         });
-      await view('', { origin: 'https://shop.example:8443' });
-      await view('&site=blog.example', { referer: 'https://blog.example/visit-the-farm' });
-      await view('&refresh=1', { origin: 'https://shop.example:8443' });
-      await view('', { origin: 'http://portal.test' });
+      await view('', { origin: 'https://shop.example:8443' }, '198.51.100.1');
+      await view(
+        '&site=blog.example',
+        { referer: 'https://blog.example/visit-the-farm' },
+        '198.51.100.2',
+      );
+      await view('&refresh=1', { origin: 'https://shop.example:8443' }, '198.51.100.3');
+      await view(
+        '',
+        { origin: 'http://portal.test', 'user-agent': 'Mozilla/5.0 Edg/150' },
+        '198.51.100.1',
+      );
+      const page = await context.app.inject({
+        method: 'GET',
+        url: `/embed/${publicId}`,
+        headers: {
+          ...browser,
+          referer: 'https://www.farm-shop.example/',
+          'sec-fetch-dest': 'iframe',
+        },
+        remoteAddress: '198.51.100.4',
+      });
+      const load = /data-page-load="([^"]+)"/.exec(page.body)![1]!;
+      await view(`&load=${encodeURIComponent(load)}`, {}, '198.51.100.4');
       const rows = await queryRows<{ referrer_host: string; views: number; day: string }>(
         context.database.db,
         sql`select referrer_host, views, day::text as day from livestream_views order by referrer_host`,
       );
-      // The same viewer counts once per site and day: the last two are one 'direct' view.
-      expect(rows.filter((row) => row.referrer_host !== 'www.farm-shop.example')).toEqual([
-        { referrer_host: 'direct', views: 1, day: '2026-03-10' },
-        { referrer_host: 'shop.example:8443', views: 1, day: '2026-03-10' },
+      // Two networks with no page load behind them, one through the farm shop's page; the
+      // refresh and the first network's second browser count nothing.
+      expect(rows).toEqual([
+        { referrer_host: 'direct', views: 2, day: '2026-03-10' },
+        { referrer_host: 'www.farm-shop.example', views: 1, day: '2026-03-10' },
       ]);
       const [row] = await context.database.db
         .select()

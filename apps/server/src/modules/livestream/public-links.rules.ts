@@ -1,7 +1,8 @@
 /**
- * The rules of public livestream links (docs/decisions/096), free of the database: how a website
- * domain is written down and matched, what counts as a browser (views leave bots out), and the
- * keyed hash that counts a viewer once a day without keeping their address.
+ * The rules of public livestream links (docs/decisions/096, 100), free of the database: how a
+ * website domain is written down and matched (and told to browsers as `frame-ancestors`), what
+ * counts as a browser (views leave bots out), and the keyed hash that counts a network once a day
+ * without keeping its address.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { livestreamLinkLimits } from '@farmcam/contract';
@@ -80,6 +81,20 @@ export function isSiteAllowed(siteHost: string | null, allowed: readonly string[
 }
 
 /**
+ * The listed domains as CSP `frame-ancestors` sources, matching as `isSiteAllowed` does: http or
+ * https, any port unless one is listed, a `*.` wildcard as listed (subdomains, not the bare
+ * domain). Every page above the frame must be on the list, not only its parent.
+ */
+export function frameAncestorSources(allowed: readonly string[]): string {
+  return allowed
+    .flatMap((entry) => {
+      const withPort = entry.includes(':') ? entry : `${entry}:*`;
+      return [`http://${withPort}`, `https://${withPort}`];
+    })
+    .join(' ');
+}
+
+/**
  * Crawlers, link-preview fetchers, monitors, headless and scripted clients: never counted.
  * Matched against the User-Agent, case-insensitively.
  */
@@ -101,14 +116,11 @@ export function isBrowserRequest(headers: {
   return Boolean(headers.acceptLanguage?.trim());
 }
 
-/** One viewer on one UK day, as stored: a keyed hash of address, browser and day, never the IP. */
-export function viewerDayHash(
-  key: string,
-  viewer: { ip: string; userAgent: string },
-  day: string,
-): string {
-  return createHmac('sha256', key)
-    .update(`${viewer.ip}\n${viewer.userAgent}\n${day}`)
-    .digest('base64url')
-    .slice(0, 32);
+/**
+ * One viewer on one UK day, as stored: a keyed hash of the viewer's network (an IPv4 address, an
+ * IPv6 /64: `clientNetwork`) and the day, never the address. The browser plays no part: one
+ * network sending twenty User-Agents is one viewer (docs/decisions/100).
+ */
+export function viewerDayHash(key: string, network: string, day: string): string {
+  return createHmac('sha256', key).update(`${network}\n${day}`).digest('base64url').slice(0, 32);
 }

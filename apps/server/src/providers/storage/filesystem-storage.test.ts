@@ -111,6 +111,42 @@ describe('filesystem storage and its signed media URLs', () => {
     expect(expired.body).toBe('The link has expired');
   });
 
+  it("gives a public link's clip an address that lives five minutes, served private, never immutable", async () => {
+    const key = 'livestreams/one/public.mp4';
+    await storage.putFile(key, path.join(folder, 'source.mp4'), 'video/mp4');
+    const issuedAt = clock.now().getTime();
+    const { url, expiresAt } = await storage.publicPlaybackUrl(key);
+    expect(url).toMatch(/\?expires=\d+&signature=[^&]+&cache=private$/);
+    expect(expiresAt.getTime() - issuedAt).toBeLessThanOrEqual(300_000);
+    expect(expiresAt.getTime() - issuedAt).toBeGreaterThanOrEqual(240_000);
+    expect(Number(new URL(url).searchParams.get('expires')) * 1000).toBe(expiresAt.getTime());
+    // Calls in the same minute give the same address (a player's cache and ours can reuse it).
+    clock.advance(1000);
+    expect((await storage.publicPlaybackUrl(key)).url).toBe(url);
+
+    const served = await app.inject({ method: 'GET', url: pathOf(url) });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+    expect(
+      Number(/max-age=(\d+)/.exec(String(served.headers['cache-control']))![1]),
+    ).toBeLessThanOrEqual(300);
+    // Its `cache=private` is signed: dropped or changed, the address is refused.
+    for (const tampered of [
+      url.replace('&cache=private', ''),
+      url.replace('cache=private', 'cache=public'),
+    ]) {
+      const answer = await app.inject({ method: 'GET', url: pathOf(tampered) });
+      expect(answer.statusCode).toBe(403);
+      expect(answer.headers['cache-control']).toBe('no-store');
+    }
+    // Five minutes on, it is refused, and the refusal is not kept.
+    clock.advance(expiresAt.getTime() - clock.now().getTime());
+    const expired = await app.inject({ method: 'GET', url: pathOf(url) });
+    expect(expired.statusCode).toBe(403);
+    expect(expired.body).toBe('The link has expired');
+    expect(expired.headers['cache-control']).toBe('no-store');
+  });
+
   it('answers 404 for a deleted clip, and deleting twice is fine', async () => {
     const key = 'livestreams/one/deleted.mp4';
     await storage.putFile(key, path.join(folder, 'source.mp4'), 'video/mp4');

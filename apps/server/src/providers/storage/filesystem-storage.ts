@@ -2,6 +2,8 @@
  * Clips as files under a folder (DATA_DIR/clips by default), served by this app at
  * `/media/clips/<key>?expires=…&signature=…`. The signature is an HMAC of the key and expiry
  * with a secret every process shares, so a URL cannot be made up or extended, and it expires.
+ * Addresses handed out under public links end in `&cache=private` (signed too): they live at most
+ * five minutes and are served `private`, never `public, immutable` (docs/decisions/101).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,6 +13,7 @@ import type { Clock } from '../../lib/clock.ts';
 import {
   assertDownloadName,
   assertStorageKey,
+  publicPlaybackWindow,
   roundedExpiry,
   type ClipStorage,
 } from './storage.ts';
@@ -33,13 +36,27 @@ export interface FilesystemStorage extends ClipStorage {
     expires: string | undefined,
     signature: string | undefined,
     download?: string,
-  ): { filePath: string; expiresAt: number; downloadName?: string } | { refusal: string };
+    cache?: string,
+  ):
+    | { filePath: string; expiresAt: number; downloadName?: string; isPublic: boolean }
+    | { refusal: string };
 }
 
-/** A download name is signed with the key: a URL cannot be turned into another download. */
-function sign(secret: string, key: string, expires: number, download?: string): string {
-  const signed = download === undefined ? `${key}\n${expires}` : `${key}\n${expires}\n${download}`;
-  return createHmac('sha256', secret).update(signed).digest('base64url');
+/**
+ * A download name is signed with the key: a URL cannot be turned into another download; nor can
+ * a public link's short address lose its `cache=private` to be served as `public, immutable`.
+ */
+function sign(
+  secret: string,
+  key: string,
+  expires: number,
+  download?: string,
+  isPublic = false,
+): string {
+  const parts = [key, String(expires)];
+  if (download !== undefined) parts.push(download);
+  if (isPublic) parts.push('cache=private');
+  return createHmac('sha256', secret).update(parts.join('\n')).digest('base64url');
 }
 
 export function createFilesystemStorage(options: FilesystemStorageOptions): FilesystemStorage {
@@ -76,6 +93,16 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
       return `${options.publicUrl}${mediaRoutePrefix}${key}?expires=${expires}${download}&signature=${signature}`;
     },
 
+    async publicPlaybackUrl(key) {
+      assertStorageKey(key);
+      const { expiresAt } = publicPlaybackWindow(options.clock.now());
+      const signature = sign(options.secret, key, expiresAt, undefined, true);
+      return {
+        url: `${options.publicUrl}${mediaRoutePrefix}${key}?expires=${expiresAt}&signature=${signature}&cache=private`,
+        expiresAt: new Date(expiresAt * 1000),
+      };
+    },
+
     async copyToFile(key, filePath) {
       await fs.promises.copyFile(filePathOf(key), filePath);
     },
@@ -84,7 +111,7 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
       await fs.promises.rm(filePathOf(key), { force: true });
     },
 
-    resolveSignedPath(key, expires, signature, download) {
+    resolveSignedPath(key, expires, signature, download, cache) {
       try {
         assertStorageKey(key);
         if (download !== undefined) assertDownloadName(download);
@@ -93,7 +120,9 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
       }
       const expiresAt = Number(expires);
       if (!Number.isInteger(expiresAt) || !signature) return { refusal: 'The link is not signed' };
-      const expected = Buffer.from(sign(options.secret, key, expiresAt, download));
+      if (cache !== undefined && cache !== 'private') return { refusal: 'The link is not valid' };
+      const isPublic = cache === 'private';
+      const expected = Buffer.from(sign(options.secret, key, expiresAt, download, isPublic));
       const given = Buffer.from(signature);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
         return { refusal: 'The link is not valid' };
@@ -101,7 +130,7 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
       if (expiresAt * 1000 <= options.clock.now().getTime()) {
         return { refusal: 'The link has expired' };
       }
-      return { filePath: filePathOf(key), expiresAt, downloadName: download };
+      return { filePath: filePathOf(key), expiresAt, downloadName: download, isPublic };
     },
   };
 }
@@ -137,7 +166,7 @@ export async function filesystemMediaRoutes(
   // answer's content-length with 0, and players and caches read the real size from HEAD.
   app.route<{
     Params: { '*': string };
-    Querystring: { expires?: string; signature?: string; download?: string };
+    Querystring: { expires?: string; signature?: string; download?: string; cache?: string };
   }>({
     method: ['GET', 'HEAD'],
     url: `${mediaRoutePrefix}*`,
@@ -148,9 +177,15 @@ export async function filesystemMediaRoutes(
         request.query.expires,
         request.query.signature,
         request.query.download,
+        request.query.cache,
       );
       if ('refusal' in resolved) {
-        return reply.code(403).type('text/plain; charset=utf-8').send(resolved.refusal);
+        // Never kept: the same address may not be retried from a cache (an expired public link).
+        return reply
+          .code(403)
+          .type('text/plain; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(resolved.refusal);
       }
       let stat: fs.Stats;
       try {
@@ -165,7 +200,11 @@ export async function filesystemMediaRoutes(
       reply
         .header('content-type', 'video/mp4')
         .header('accept-ranges', 'bytes')
-        .header('cache-control', `public, max-age=${maxAge}, immutable`)
+        // A public link's clip: this browser only, and no longer than its address lives.
+        .header(
+          'cache-control',
+          resolved.isPublic ? `private, max-age=${maxAge}` : `public, max-age=${maxAge}, immutable`,
+        )
         .header('access-control-allow-origin', '*')
         .header('last-modified', stat.mtime.toUTCString());
       if (resolved.downloadName) {

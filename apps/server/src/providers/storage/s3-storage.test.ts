@@ -141,6 +141,47 @@ describe('S3 storage', () => {
     }
   });
 
+  it("gives a public link's clip a presigned URL of five minutes at most, answered private", async () => {
+    const key = 'livestreams/abc/public.mp4';
+    await storage().putFile(key, clipPath, 'video/mp4');
+    const issuedAt = clock.now().getTime();
+    const { url, expiresAt } = await storage().publicPlaybackUrl(key);
+    advance(5_000);
+    expect((await storage().publicPlaybackUrl(key)).url).toBe(url);
+
+    const params = new URL(url).searchParams;
+    const signedAt = params.get('X-Amz-Date')!;
+    const signedAtMs = Date.UTC(
+      Number(signedAt.slice(0, 4)),
+      Number(signedAt.slice(4, 6)) - 1,
+      Number(signedAt.slice(6, 8)),
+      Number(signedAt.slice(9, 11)),
+      Number(signedAt.slice(11, 13)),
+      Number(signedAt.slice(13, 15)),
+    );
+    const validUntil = signedAtMs + Number(params.get('X-Amz-Expires')) * 1000;
+    // What the bucket will honour is what the port says, and never more than five minutes.
+    expect(validUntil).toBe(expiresAt.getTime());
+    expect(validUntil - issuedAt).toBeLessThanOrEqual(300_000);
+    expect(validUntil - issuedAt).toBeGreaterThanOrEqual(240_000);
+
+    // The object is stored `public, immutable`; this URL's answer says private instead.
+    const answer = await fetch(url);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('private, max-age=240');
+    expect(Buffer.from(await answer.arrayBuffer()).equals(clip)).toBe(true);
+
+    const now = clock.now();
+    vi.setSystemTime(validUntil + 1000);
+    try {
+      const expired = await fetch(url);
+      expect(expired.status).toBe(403);
+      expect(await expired.text()).toContain('Request has expired');
+    } finally {
+      vi.setSystemTime(now);
+    }
+  });
+
   it('answers PROVIDER_UNAVAILABLE when the bucket refuses the credentials, and stores nothing', async () => {
     const stranger = createS3Storage({
       bucket: s3.bucket,

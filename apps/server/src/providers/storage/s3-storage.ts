@@ -19,6 +19,8 @@ import type { Readable } from 'node:stream';
 import {
   assertDownloadName,
   assertStorageKey,
+  publicPlaybackCacheControl,
+  publicPlaybackWindow,
   roundedExpiry,
   type ClipStorage,
 } from './storage.ts';
@@ -114,6 +116,24 @@ export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind
         signingDate,
         expiresIn: expires - Math.floor(signingDate.getTime() / 1000),
       });
+    },
+
+    async publicPlaybackUrl(key) {
+      assertStorageKey(key);
+      // Signed at the start of the minute for five minutes: the bucket refuses it after that,
+      // whatever the object's own Cache-Control; the answer says `private` instead of the
+      // stored `public, immutable` (response-cache-control is part of the signed URL).
+      const { signedAt, expiresAt } = publicPlaybackWindow(options.clock.now());
+      const command = new GetObjectCommand({
+        Bucket: options.bucket,
+        Key: key,
+        ResponseCacheControl: publicPlaybackCacheControl,
+      });
+      const url = await getSignedUrl(client, command, {
+        signingDate: new Date(signedAt * 1000),
+        expiresIn: expiresAt - signedAt,
+      });
+      return { url, expiresAt: new Date(expiresAt * 1000) };
     },
 
     async copyToFile(key, filePath) {

@@ -25,6 +25,13 @@ export interface ClipStorage {
     minimumLifetimeSeconds: number,
     options?: PlaybackOptions,
   ): Promise<string>;
+  /**
+   * A URL for a clip handed out to anyone (a public link, the livestream's own code): it lives at
+   * most `publicPlaybackSeconds` (at least four minutes), is served `private` (never `public,
+   * immutable`: no shared cache keeps it), and calls in the same minute return the same URL
+   * (docs/decisions/101).
+   */
+  publicPlaybackUrl(key: string): Promise<{ url: string; expiresAt: Date }>;
   /** Copies the object into a local file (a worker reading clips it stored, e.g. a timelapse). */
   copyToFile(key: string, filePath: string): Promise<void>;
   /** Deletes the object; deleting a missing object is not an error. */
@@ -68,4 +75,22 @@ export const urlExpiryStepSeconds = 600;
 export function roundedExpiry(now: Date, minimumLifetimeSeconds: number): number {
   const earliest = Math.floor(now.getTime() / 1000) + minimumLifetimeSeconds;
   return Math.ceil(earliest / urlExpiryStepSeconds) * urlExpiryStepSeconds;
+}
+
+/**
+ * Clip addresses handed out under public links live at most this long (docs/decisions/101): a
+ * revoked link, a switched-off livestream or a copied address stops within five minutes. The
+ * player asks every minute and takes the fresh address before the old one runs out.
+ */
+export const publicPlaybackSeconds = 300;
+/** Public addresses are signed at the start of the minute: calls within it give the same URL. */
+export const publicPlaybackStepSeconds = 60;
+/** What a browser may keep of a public clip's answer: no shared cache, no longer than it lives. */
+export const publicPlaybackCacheControl = `private, max-age=${publicPlaybackSeconds - publicPlaybackStepSeconds}`;
+
+/** When a public address made now is signed (seconds, the start of the minute) and expires. */
+export function publicPlaybackWindow(now: Date): { signedAt: number; expiresAt: number } {
+  const signedAt =
+    Math.floor(now.getTime() / 1000 / publicPlaybackStepSeconds) * publicPlaybackStepSeconds;
+  return { signedAt, expiresAt: signedAt + publicPlaybackSeconds };
 }

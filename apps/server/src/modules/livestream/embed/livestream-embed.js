@@ -5,19 +5,36 @@
  * which it swaps in when the current one loops, so viewers always see the latest recording; when
  * nothing plays yet (no clip, a failed load) the first clip the check finds starts at once. A
  * switched-off livestream shows an offline poster; each clip shows when it was recorded.
+ * Clip addresses live five minutes (at least four): the player swaps in the fresh one the minute
+ * check brought, at a loop, before the old one runs out (docs/decisions/101).
  * No cookies, no tracking: the first request carries the page-load token the server put in this
- * page (it names the website that framed it, for the owner's view counts); nothing else is sent.
+ * page (it names the website that framed it, for the owner's view counts). A public link's
+ * answers renew the token (X-Page-Load) and every request sends the newest, which is how a
+ * restricted embed code proves each request comes from a page its listed website framed.
  */
 (function () {
   'use strict';
 
   var refreshIntervalMs = 60 * 1000;
-  // Signed clip addresses live at least two hours; take a fresh one well before that.
-  var renewAfterMs = 30 * 60 * 1000;
+  // Clip addresses live at least four minutes (an answer may have been kept 30 s): the check after
+  // a minute and a half brings a fresh one, swapped in at the next loop (a clip lasts at most a
+  // minute), well before the old one runs out.
+  var renewAfterMs = 90 * 1000;
+  // A page whose proof lapsed (asleep past the token's ten minutes, another network) loads
+  // itself again once, which proves its site anew; not sooner than this after it loaded.
+  var reloadAfterMs = 2 * 60 * 1000;
+  var loadedAt = Date.now();
   var failureText = 'Could not load the livestream.';
   var offlineText = 'This livestream is switched off.';
   /** Answers that stop the player and show a poster instead of the last clip. */
   var posterStates = ['off', 'not-allowed', 'expired', 'revoked'];
+
+  // A refused public link's poster: report the try once (counted for the site the page proves).
+  var refused = document.querySelector('[data-refused-url]');
+  if (refused) {
+    fetch(refused.getAttribute('data-refused-url'), { credentials: 'omit' }).catch(function () {});
+    return;
+  }
 
   var player = document.querySelector('[data-stream-url]');
   if (!player) return;
@@ -28,6 +45,9 @@
   var streamUrl = player.getAttribute('data-stream-url');
 
   var pageLoad = player.getAttribute('data-page-load') || '';
+  // Whether the server renews the token (a public link): then every request carries it.
+  var renewsProof = false;
+  var hasPlayed = false;
 
   var current = { url: '', path: '', caption: '', loadedAt: 0 };
   var pending = null;
@@ -44,8 +64,9 @@
   }
 
   function requestAddress(isRefresh) {
-    if (isRefresh) return streamUrl + '&refresh=1';
-    return streamUrl + (pageLoad ? '&load=' + encodeURIComponent(pageLoad) : '');
+    var proof =
+      pageLoad && (!isRefresh || renewsProof) ? '&load=' + encodeURIComponent(pageLoad) : '';
+    return streamUrl + (isRefresh ? '&refresh=1' : '') + proof;
   }
 
   /** What is not playing: nothing (`failed`), or a livestream its owner switched off. */
@@ -98,9 +119,15 @@
 
   function fetchLatest(isRefresh) {
     return fetch(requestAddress(isRefresh), { credentials: 'omit' }).then(function (response) {
+      var renewed = response.headers.get('x-page-load');
+      if (renewed) {
+        pageLoad = renewed;
+        renewsProof = true;
+      }
       if (!response.ok) {
         var error = new Error('HTTP ' + response.status);
         var state = response.headers.get('x-livestream-state');
+        error.state = state;
         error.isOffline = Boolean(state && posterStates.indexOf(state) >= 0);
         if (!error.isOffline || state === 'off') throw error;
         // A public link refused here (not on this site, expired, switched off): the server's
@@ -119,6 +146,7 @@
   }
 
   video.addEventListener('playing', function () {
+    hasPlayed = true;
     status.hidden = true;
     player.setAttribute('aria-busy', 'false');
     player.classList.remove('failed');
@@ -180,8 +208,21 @@
         if (isNewClip || (isOld && clip.url !== current.url)) pending = clip;
       },
       function (error) {
-        // Switched off: say so now. Otherwise keep playing what we have; the next check may
-        // succeed.
+        // A public link that played here and now finds its proof refused (the page slept past
+        // the token, or moved network): load the page again, once, which proves its site anew.
+        // The frame's reload keeps the address of the page that framed it as its Referer.
+        if (
+          error &&
+          error.state === 'not-allowed' &&
+          renewsProof &&
+          hasPlayed &&
+          Date.now() - loadedAt > reloadAfterMs
+        ) {
+          window.location.reload();
+          return;
+        }
+        // Switched off, revoked, expired: say so now. Otherwise keep playing what we have; the
+        // next check may succeed.
         if (error && error.isOffline) showOffline(error.posterText);
       },
     );
