@@ -209,66 +209,50 @@ describe('embed player', () => {
     expect(video.src).toBe(address(2));
   });
 
-  it('loads itself again, once it has played, when its proof lapses (asleep, another network)', async () => {
-    const reload = vi.fn();
-    const location = dom.location as unknown as { reload: () => void };
-    const originalReload = location.reload;
-    Object.defineProperty(location, 'reload', { value: reload, configurable: true });
-    try {
-      const clip = 'https://media.example/clips/a.mp4?signature=s';
-      const refused: Answer = {
+  it('says to reload the page when its proof lapsed (asleep, another network), and stops the clip', async () => {
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const answers: Answer[] = [
+      { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
+      {
         status: 403,
-        body: 'This livestream is not allowed on this site.',
-        headers: { 'x-livestream-state': 'not-allowed' },
-      };
-      const answers: Answer[] = [
-        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
-        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
-        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
-        refused,
-      ];
-      const { video } = loadPlayer(answers, undefined, {
-        publicId: 'lk_abcdefghijklmnopqrstuvwx',
-        pageLoad: 'first-token',
-      });
-      await flush();
-      video.dispatchEvent(new dom.Event('playing'));
-      for (let minute = 0; minute < 3; minute += 1) {
-        await vi.advanceTimersByTimeAsync(60_000);
-        await flush();
-      }
-      expect(reload).toHaveBeenCalledTimes(1);
-    } finally {
-      Object.defineProperty(location, 'reload', { value: originalReload, configurable: true });
-    }
+        body: 'Reload the page to keep watching this livestream.',
+        headers: { 'x-livestream-state': 'reload' },
+      },
+    ];
+    const { video, player, statusText } = loadPlayer(answers, undefined, {
+      publicId: 'lk_abcdefghijklmnopqrstuvwx',
+      pageLoad: 'first-token',
+    });
+    await flush();
+    expect(video.src).toBe(clip);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    expect(player.classList.contains('offline')).toBe(true);
+    expect(video.getAttribute('src')).toBeNull();
+    expect(statusText()).toBe('Reload the page to keep watching this livestream.');
   });
 
-  it('a refused page that never played shows the poster and does not reload', async () => {
-    const reload = vi.fn();
-    const location = dom.location as unknown as { reload: () => void };
-    const originalReload = location.reload;
-    Object.defineProperty(location, 'reload', { value: reload, configurable: true });
-    try {
-      const { player, statusText } = loadPlayer(
-        [
-          {
-            status: 403,
-            body: 'This livestream is not allowed on this site.',
-            headers: { 'x-livestream-state': 'not-allowed' },
-          },
-        ],
-        undefined,
-        { publicId: 'lk_abcdefghijklmnopqrstuvwx', pageLoad: 'stale' },
-      );
-      await flush();
-      await vi.advanceTimersByTimeAsync(5 * 60_000);
-      await flush();
-      expect(player.classList.contains('offline')).toBe(true);
-      expect(statusText()).toBe('This livestream is not allowed on this site.');
-      expect(reload).not.toHaveBeenCalled();
-    } finally {
-      Object.defineProperty(location, 'reload', { value: originalReload, configurable: true });
-    }
+  it('a revoked link stops the open page at its next check, with the reason', async () => {
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const { video, player, statusText } = loadPlayer(
+      [
+        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
+        {
+          status: 404,
+          body: 'This link has been switched off.',
+          headers: { 'x-livestream-state': 'revoked' },
+        },
+      ],
+      undefined,
+      { publicId: 'lk_abcdefghijklmnopqrstuvwx', pageLoad: 'first-token' },
+    );
+    await flush();
+    expect(video.src).toBe(clip);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await flush();
+    expect(player.classList.contains('offline')).toBe(true);
+    expect(video.getAttribute('src')).toBeNull();
+    expect(statusText()).toBe('This link has been switched off.');
   });
 
   it("a refused link's poster reports the try once, with its page-load token", async () => {

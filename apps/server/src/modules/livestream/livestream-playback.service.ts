@@ -23,12 +23,17 @@ import { isLinkToken, isSiteAllowed, viewerDayHash } from './public-links.rules.
 import type { LivestreamRow } from './livestream.repository.ts';
 import type { PageLoadProof } from './page-load-token.ts';
 
-/** Why a public link does not play (decision 096); the player shows the sentence as a poster. */
-export type PublicRefusal = 'not-allowed' | 'expired' | 'revoked';
+/**
+ * Why a public link does not play (decisions 096, 100); the player shows the sentence as a poster.
+ * `reload`: the page's proof lapsed (open past the token's life without checking in, or moved to
+ * another network); loading the page again proves it anew.
+ */
+export type PublicRefusal = 'not-allowed' | 'expired' | 'revoked' | 'reload';
 export const publicRefusalMessages: Record<PublicRefusal, string> = {
   'not-allowed': 'This livestream is not allowed on this site.',
   expired: 'This link has expired.',
   revoked: 'This link has been switched off.',
+  reload: 'Reload the page to keep watching this livestream.',
 };
 
 /**
@@ -143,7 +148,7 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
     if (link.kind === 'embed' && !isSiteAllowed(proof.site, link.allowedDomains)) {
       return 'not-allowed';
     }
-    return null;
+    return proof.isCurrent ? null : 'reload';
   }
 
   let viewerKey: Promise<string> | undefined;
@@ -217,7 +222,7 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       if (!found.link) return { hasAudio, refusal: null, allowedDomains: [] };
       return {
         hasAudio,
-        refusal: refusalOf(found.link, { site }, clock.now()),
+        refusal: refusalOf(found.link, { site, isCurrent: true }, clock.now()),
         allowedDomains: found.link.kind === 'embed' ? found.link.allowedDomains : [],
       };
     },
@@ -258,16 +263,19 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
           'x-livestream-state': 'off',
         });
       }
-      const provenSite = input.proof?.site ?? null;
+      // Only a current proof names a site; a lapsed one proves nothing now.
+      const proof = input.proof?.isCurrent ? input.proof : null;
+      const provenSite = proof?.site ?? null;
       const link = found?.link ?? null;
       if (link) {
         const refusal = refusalOf(link, input.proof, now);
         if (refusal) {
-          if (!input.isRefresh) {
+          // A lapsed page is not a try: the page played here and must be loaded again.
+          if (!input.isRefresh && refusal !== 'reload') {
             await countPublic(livestream, link.id, provenSite, input.viewer, 'refused');
           }
           throw new AppError(
-            refusal === 'not-allowed' ? 'FORBIDDEN' : 'NOT_FOUND',
+            refusal === 'not-allowed' || refusal === 'reload' ? 'FORBIDDEN' : 'NOT_FOUND',
             publicRefusalMessages[refusal],
             { 'x-livestream-state': refusal },
           );

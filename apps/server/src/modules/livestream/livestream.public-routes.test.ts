@@ -237,8 +237,8 @@ describe('seen on a website', () => {
     const token = pageLoadOf(
       (await embedPage({ ip, headers: { referer: 'https://www.farm-shop.example/' } })).body,
     )!;
-    const [issuedAt, , signature] = token.split('.');
-    const otherSite = `${issuedAt}.${Buffer.from('evil.example').toString('base64url')}.${signature}`;
+    const [issuedAt, , tag, signature] = token.split('.');
+    const otherSite = `${issuedAt}.${Buffer.from('evil.example').toString('base64url')}.${tag}.${signature}`;
     await livestreamUrl(`&load=${encodeURIComponent(otherSite)}`, { ip });
     // Another viewer cannot reuse it, and it does not last.
     await livestreamUrl(`&load=${encodeURIComponent(token)}`, { ip: nextIp() });

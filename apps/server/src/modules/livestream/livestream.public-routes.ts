@@ -151,8 +151,8 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
           viewer,
           isRefresh: request.query.refresh === '1',
         });
-        // The next request's proof: the same page load, for another ten minutes.
-        if (isLinkToken(publicId) && proof) {
+        // The next request's proof: the same page load, for another half hour.
+        if (isLinkToken(publicId) && proof?.isCurrent) {
           reply.header('x-page-load', pageLoads.issue(publicId, proof.site, viewer.network));
         }
         return reply
@@ -165,7 +165,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         if (error.code === 'NOT_FOUND') {
           return sendPlainError(reply, error, cacheControlOf(publicId));
         }
-        // A link without a page load proved on a site it may play on (decision 100).
+        // A link without a current page load proved on a site it may play on (decision 100).
         if (error.code === 'FORBIDDEN') return sendPlainError(reply, error, 'no-store');
         if (error.code === 'RATE_LIMITED') return sendPlainError(reply, error, 'no-store');
         throw error;

@@ -18,11 +18,12 @@ import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
 
 const secretKey = 'embed-page-load-secret';
 /**
- * How long a token is accepted. The player asks every minute with the newest one, so ten minutes
- * carries it over a few missed checks (a hidden tab's timers are slowed, a network hiccup); a page
- * that slept longer loads itself again to prove its site anew.
+ * How long a token is accepted. The player asks every minute with the newest one, so half an hour
+ * carries it over missed checks (a hidden tab's slowed or frozen timers, a short sleep, an outage).
+ * A page that was away longer is told to reload: a frame cannot prove its site again by itself
+ * (its own reload names itself as the Referer, not the page around it).
  */
-export const pageLoadTokenSeconds = 10 * 60;
+export const pageLoadTokenSeconds = 30 * 60;
 
 /** The site a token names for a page opened on its own, not inside a website. */
 const noSite = '-';
@@ -51,17 +52,22 @@ export function websiteHost(header: string | undefined, portalHost: string): str
   }
 }
 
-/** What a genuine token proves: the page of this id was loaded on `site` (null: opened directly). */
+/**
+ * What a genuine token of this id says: its page was loaded on `site` (null: opened directly).
+ * `isCurrent` is false when it is too old or comes from another network: it proves nothing now,
+ * and the page must be loaded again (the player says so).
+ */
 export interface PageLoadProof {
   site: string | null;
+  isCurrent: boolean;
 }
 
 export function createPageLoadTokens(secret: string, now: () => Date) {
-  const mac = (publicId: string, site: string, issuedAt: number, network: string) =>
-    createHmac('sha256', secret)
-      .update(`page-load\n${publicId}\n${site}\n${issuedAt}\n${network}`)
-      .digest('base64url')
-      .slice(0, 22);
+  const keyed = (text: string) => createHmac('sha256', secret).update(text).digest('base64url');
+  /** The network, as the token carries it: keyed, so the address cannot be read back. */
+  const networkTag = (network: string) => keyed(`page-load-network\n${network}`).slice(0, 11);
+  const mac = (publicId: string, site: string, issuedAt: number, tag: string) =>
+    keyed(`page-load\n${publicId}\n${site}\n${issuedAt}\n${tag}`).slice(0, 22);
 
   return {
     /** A token for the page of `publicId` loaded on `site` (null: none) from `network`. */
@@ -69,24 +75,28 @@ export function createPageLoadTokens(secret: string, now: () => Date) {
       const issuedAt = Math.floor(now().getTime() / 1000);
       const signedSite = site ?? noSite;
       const encodedSite = site === null ? noSite : Buffer.from(site).toString('base64url');
-      return `${issuedAt}.${encodedSite}.${mac(publicId, signedSite, issuedAt, network)}`;
+      const tag = networkTag(network);
+      return `${issuedAt}.${encodedSite}.${tag}.${mac(publicId, signedSite, issuedAt, tag)}`;
     },
 
-    /** What a token proves, if it is genuine, recent, and for this id and network; else null. */
+    /** What a token says for this id, asked from `network`; null unless it is genuine. */
     verify(token: string | undefined, publicId: string, network: string): PageLoadProof | null {
-      const [issuedText, encodedSite, signature, ...rest] = (token ?? '').split('.');
-      if (!issuedText || !encodedSite || !signature || rest.length > 0) return null;
+      const [issuedText, encodedSite, tag, signature, ...rest] = (token ?? '').split('.');
+      if (!issuedText || !encodedSite || !tag || !signature || rest.length > 0) return null;
       if (!/^\d{1,12}$/.test(issuedText)) return null;
       const issuedAt = Number(issuedText);
-      const age = now().getTime() / 1000 - issuedAt;
-      if (age < -60 || age > pageLoadTokenSeconds) return null;
       const site =
         encodedSite === noSite ? noSite : Buffer.from(encodedSite, 'base64url').toString();
       if (site !== noSite && !siteHostPattern.test(site)) return null;
-      const expected = Buffer.from(mac(publicId, site, issuedAt, network));
+      const expected = Buffer.from(mac(publicId, site, issuedAt, tag));
       const given = Buffer.from(signature);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-      return { site: site === noSite ? null : site };
+      const age = now().getTime() / 1000 - issuedAt;
+      if (age < -60) return null;
+      return {
+        site: site === noSite ? null : site,
+        isCurrent: age <= pageLoadTokenSeconds && tag === networkTag(network),
+      };
     },
   };
 }

@@ -334,36 +334,42 @@ describe('links and embed codes', () => {
     const other = await createEmbed(['www.farm-shop.example']);
     const token = tokenOf(link.url);
     const ip = nextIp();
+    /** The status and state of the answer to this token: a refusal never renews it. */
     const refusedWith = async (load: string, from = ip) => {
       const answer = await withProof(token, load, { ip: from });
       expect(answer.headers['x-page-load']).toBeUndefined();
-      return answer.statusCode;
+      return `${answer.statusCode} ${answer.headers['x-livestream-state']}`;
     };
 
     // The token of the poster a copycat site got (it names that site): never plays.
     const copycat = await embedPage(token, framedOn('copycat.example'), ip);
     const copycatLoad = /load=([^"&]+)/.exec(copycat.body)![1]!;
-    expect(await refusedWith(decodeURIComponent(copycatLoad))).toBe(403);
+    expect(await refusedWith(decodeURIComponent(copycatLoad))).toBe('403 not-allowed');
     // A genuine token with its site swapped for the listed one.
-    const [issuedAt, , signature] = decodeURIComponent(copycatLoad).split('.');
-    const swapped = `${issuedAt}.${Buffer.from('www.farm-shop.example').toString('base64url')}.${signature}`;
-    expect(await refusedWith(swapped)).toBe(403);
+    const [issuedAt, , tag, signature] = decodeURIComponent(copycatLoad).split('.');
+    const listed = Buffer.from('www.farm-shop.example').toString('base64url');
+    expect(await refusedWith(`${issuedAt}.${listed}.${tag}.${signature}`)).toBe('403 not-allowed');
     // Another link's genuine token for the listed site.
     const otherPage = await embedPage(tokenOf(other.url), framedOn('www.farm-shop.example'), ip);
-    expect(await refusedWith(pageLoadOf(otherPage.body)!)).toBe(403);
-    // This link's genuine token, replayed from another network (another IPv4 address).
+    expect(await refusedWith(pageLoadOf(otherPage.body)!)).toBe('403 not-allowed');
+    // This link's genuine token, replayed from another network (another IPv4 address): it
+    // proves nothing there (a visitor who really moved network is asked to reload the page).
     const page = await embedPage(token, framedOn('www.farm-shop.example'), ip);
     const load = pageLoadOf(page.body)!;
-    expect(await refusedWith(load, nextIp())).toBe(403);
+    expect(await refusedWith(load, nextIp())).toBe('403 reload');
     // Made up, or not a token at all.
-    expect(
-      await refusedWith(`${issuedAt}.d3d3LmZhcm0tc2hvcC5leGFtcGxl.AAAAAAAAAAAAAAAAAAAAAA`),
-    ).toBe(403);
-    expect(await refusedWith('not-a-token')).toBe(403);
-    // The genuine one from its own network plays; after ten minutes without renewal it lapses.
+    expect(await refusedWith(`${issuedAt}.${listed}.${tag}.AAAAAAAAAAAAAAAAAAAAAA`)).toBe(
+      '403 not-allowed',
+    );
+    expect(await refusedWith('not-a-token')).toBe('403 not-allowed');
+    // The genuine one from its own network plays; after half an hour without renewal it lapses.
     expect((await withProof(token, load, { ip })).statusCode).toBe(200);
     context.clock.advance((pageLoadTokenSeconds + 1) * 1000);
-    expect(await refusedWith(load)).toBe(403);
+    const lapsed = await withProof(token, load, { ip, refresh: true });
+    expect(lapsed.statusCode).toBe(403);
+    expect(lapsed.headers['x-livestream-state']).toBe('reload');
+    expect(lapsed.body).toBe('Reload the page to keep watching this livestream.');
+    expect(lapsed.headers['cache-control']).toBe('no-store');
   });
 
   it("keeps a page playing for hours with each answer's renewed token, and only with it", async () => {
@@ -388,9 +394,9 @@ describe('links and embed codes', () => {
     }
     // The same check with no token, or from another /64, is refused.
     expect((await withProof(token, '', { ip, refresh: true })).statusCode).toBe(403);
-    expect((await withProof(token, load, { ip: '2001:db8:52::1', refresh: true })).statusCode).toBe(
-      403,
-    );
+    const moved = await withProof(token, load, { ip: '2001:db8:52::1', refresh: true });
+    expect(moved.statusCode).toBe(403);
+    expect(moved.headers['x-page-load']).toBeUndefined();
   });
 
   it('a revoked link stops: its answers are no-store, and its clip addresses die within five minutes', async () => {

@@ -20,14 +20,10 @@
   // a minute and a half brings a fresh one, swapped in at the next loop (a clip lasts at most a
   // minute), well before the old one runs out.
   var renewAfterMs = 90 * 1000;
-  // A page whose proof lapsed (asleep past the token's ten minutes, another network) loads
-  // itself again once, which proves its site anew; not sooner than this after it loaded.
-  var reloadAfterMs = 2 * 60 * 1000;
-  var loadedAt = Date.now();
   var failureText = 'Could not load the livestream.';
   var offlineText = 'This livestream is switched off.';
   /** Answers that stop the player and show a poster instead of the last clip. */
-  var posterStates = ['off', 'not-allowed', 'expired', 'revoked'];
+  var posterStates = ['off', 'not-allowed', 'expired', 'revoked', 'reload'];
 
   // A refused public link's poster: report the try once (counted for the site the page proves).
   var refused = document.querySelector('[data-refused-url]');
@@ -47,7 +43,6 @@
   var pageLoad = player.getAttribute('data-page-load') || '';
   // Whether the server renews the token (a public link): then every request carries it.
   var renewsProof = false;
-  var hasPlayed = false;
 
   var current = { url: '', path: '', caption: '', loadedAt: 0 };
   var pending = null;
@@ -127,7 +122,6 @@
       if (!response.ok) {
         var error = new Error('HTTP ' + response.status);
         var state = response.headers.get('x-livestream-state');
-        error.state = state;
         error.isOffline = Boolean(state && posterStates.indexOf(state) >= 0);
         if (!error.isOffline || state === 'off') throw error;
         // A public link refused here (not on this site, expired, switched off): the server's
@@ -146,7 +140,6 @@
   }
 
   video.addEventListener('playing', function () {
-    hasPlayed = true;
     status.hidden = true;
     player.setAttribute('aria-busy', 'false');
     player.classList.remove('failed');
@@ -208,21 +201,10 @@
         if (isNewClip || (isOld && clip.url !== current.url)) pending = clip;
       },
       function (error) {
-        // A public link that played here and now finds its proof refused (the page slept past
-        // the token, or moved network): load the page again, once, which proves its site anew.
-        // The frame's reload keeps the address of the page that framed it as its Referer.
-        if (
-          error &&
-          error.state === 'not-allowed' &&
-          renewsProof &&
-          hasPlayed &&
-          Date.now() - loadedAt > reloadAfterMs
-        ) {
-          window.location.reload();
-          return;
-        }
-        // Switched off, revoked, expired: say so now. Otherwise keep playing what we have; the
-        // next check may succeed.
+        // Switched off, revoked, expired, or a page that must be loaded again (its proof lapsed
+        // while it slept or moved network: a frame cannot prove its site by reloading itself, as
+        // its own reload names itself as the Referer): say so now. Otherwise keep playing what we
+        // have; the next check may succeed.
         if (error && error.isOffline) showOffline(error.posterText);
       },
     );
