@@ -25,7 +25,8 @@ export const baseURL = `http://localhost:${port}`;
 const dataDir = path.join(os.tmpdir(), `farmcam-e2e-${process.pid}`);
 export const staffPasswords = { admin: 'e2e-admin-password', team: 'e2e-team-password' };
 
-const chromium = {
+/** Debian's Chromium as every journey launches it (a journey that needs its own browser too). */
+export const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [
     '--no-sandbox',

@@ -158,6 +158,10 @@ describe('Public links on the livestream screen', () => {
     const table = within(item).getByRole('table', { name: 'Viewers per site, last 30 days' });
     expect(within(table).getByRole('rowheader', { name: 'www.farm-shop.example' })).toBeTruthy();
     expect(within(table).getByRole('rowheader', { name: 'copycat.example' })).toBeTruthy();
+    // How it counts, once under the links: proven sites only, one viewer per network a day.
+    expect(
+      within(links).getAllByText(/A website is named once a page on it has loaded the player/),
+    ).toHaveLength(1);
     // The expired link says so and offers nothing to copy.
     expect(within(links).getByText('Expired', { selector: 'span' })).toBeTruthy();
     expect(within(links).getByText(/Expired 7 Mar 2026/)).toBeTruthy();

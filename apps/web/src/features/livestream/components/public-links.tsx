@@ -79,6 +79,12 @@ export function PublicLinks({ iccid, canManage }: { iccid: string; canManage: bo
               ))}
             </ul>
           )}
+          {links.data.sites.length > 0 && (
+            <p className={styles.note}>
+              How viewers are counted: each network once a day, browsers only. A website is named
+              once a page on it has loaded the player; other plays count as opened directly.
+            </p>
+          )}
         </>
       )}
       {canManage && <NewLinkForm iccid={iccid} />}
@@ -98,7 +104,10 @@ function OwnCode({ views, sites }: { views: number; sites: LivestreamLinkSiteVie
   );
 }
 
-/** Viewers and refused plays per site over the last 30 days: a table, for eyes and readers. */
+/**
+ * Viewers and refused plays per site over the last 30 days: a table, for eyes and readers. A site
+ * is one a page load proved (decision 100); plays without one are "opened directly".
+ */
 function SitesTable({ sites }: { sites: LivestreamLinkSiteViews[] }) {
   if (sites.length === 0) return null;
   return (
