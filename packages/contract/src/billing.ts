@@ -113,6 +113,22 @@ export type PaymentMethod = z.infer<typeof paymentMethod>;
 export const paymentMethodsResponse = z.object({ payment_methods: z.array(paymentMethod) });
 export type PaymentMethodsResponse = z.infer<typeof paymentMethodsResponse>;
 
+/**
+ * Why the billing page is opened (decision 113): `pay` from an overdue camera's "Pay now", where a
+ * new card pays what is due unless the farmer unticks it; `manage` (the default) to look after
+ * cards, where nothing is paid unless ticked.
+ */
+export const portalPurposes = ['manage', 'pay'] as const;
+export type PortalPurpose = (typeof portalPurposes)[number];
+
+export const portalSessionQuery = z.object({
+  customerId: billingCustomerId,
+  purpose: z
+    .enum(portalPurposes, 'The purpose is manage or pay')
+    .optional()
+    .default('manage'),
+});
+
 export const portalSessionResponse = z.object({ url: z.string() });
 export type PortalSessionResponse = z.infer<typeof portalSessionResponse>;
 
@@ -167,6 +183,11 @@ export type ActivePauseResponse = z.infer<typeof activePauseResponse>;
 
 // ── Invoices ─────────────────────────────────────────────────────────────────────────────
 
+/** One word per invoice status on every screen and hosted page (decision 113). */
+export const invoiceStatusLabels = ['Paid', 'Unpaid', 'Void', 'Draft'] as const;
+export const invoiceStatusLabel = z.enum(invoiceStatusLabels);
+export type InvoiceStatusLabel = z.infer<typeof invoiceStatusLabel>;
+
 export const invoice = z.object({
   id: z.string(),
   number: z.string(),
@@ -197,7 +218,21 @@ export const invoice = z.object({
     }),
   ),
   created_date: z.string().describe('ISO date-time'),
+  due_date: z
+    .string()
+    .describe(
+      'YYYY-MM-DD: the day payment was due; charged automatically, that is the day it was raised',
+    ),
   status: z.string(),
+  status_label: invoiceStatusLabel.describe(
+    "The status in a farmer's word, the same on every screen: open is Unpaid, void and uncollectible are Void (decision 113)",
+  ),
+  status_detail: z
+    .string()
+    .nullable()
+    .describe(
+      'A sentence under the status: why an unpaid invoice is unpaid and what to do, when it was paid, or why it is void',
+    ),
   invoice_pdf: z.string().nullable(),
   hosted_invoice_url: z.string().nullable(),
   /** Whether money can still be paid on it (open); void and uncollectible invoices cannot. */

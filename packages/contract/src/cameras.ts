@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { iccid } from './common.ts';
-import { dayMs, maxNicknameLength } from './rules.ts';
+import { dayMs, maxNicknameLength, nicknameLength, normaliseNickname } from './rules.ts';
 
 /** docs/requirements.md#states SubStatus. No subscription at all (or an unpaid first one) is reported as 'canceled'. */
 export const subStatuses = [
@@ -92,6 +92,27 @@ export const cardStates = [
 export const cardState = z.enum(cardStates);
 export type CardState = z.infer<typeof cardState>;
 
+/** Why an overdue camera's bills are unpaid (decision 113). */
+export const unpaidCauses = ['no_card', 'card_expired', 'card_declined', 'not_collected'] as const;
+export const unpaidCause = z.enum(unpaidCauses);
+export type UnpaidCause = z.infer<typeof unpaidCause>;
+
+export const unpaidBills = z.object({
+  amountDue: z.number().int().describe('Every unpaid invoice of the camera together, minor units'),
+  currency: z.string(),
+  dueDate: isoDate.describe('The oldest unpaid invoice was due on this day'),
+  cause: unpaidCause.describe(
+    'no_card: nothing to charge; card_expired: the card a charge uses has expired; card_declined: it was tried and declined; not_collected: a card added since has not been charged yet',
+  ),
+  summary: z.string().describe('Amount, one word and the date, e.g. "£20.00 unpaid since 1 May 2026"'),
+  sentence: z
+    .string()
+    .describe(
+      'The cause and what to do, e.g. "Your card ending 4242 expired in March 2025: update it to pay £20.00."',
+    ),
+});
+export type UnpaidBills = z.infer<typeof unpaidBills>;
+
 export const camera = z.object({
   SIM_ICCID: z.string(),
   nicknameInDatabase: z.string().nullable(),
@@ -142,6 +163,9 @@ export const camera = z.object({
     .describe(
       "The camera's data is paused this month: it used its plan's allowance (decision 095)",
     ),
+  unpaid: unpaidBills
+    .nullable()
+    .describe("An overdue camera's unpaid bills, their cause and date; null unless overdue"),
 });
 export type Camera = z.infer<typeof camera>;
 
@@ -255,13 +279,13 @@ export const updateNicknameBody = z.object({
   simIccid: iccid,
   nickname: z
     .string()
-    .transform((value) => value.trim().replace(/\s+/g, ' '))
+    .transform(normaliseNickname)
     .pipe(
       z
         .string()
         .min(1, 'Enter a camera name')
         .refine(
-          (value) => [...value].length <= maxNicknameLength,
+          (value) => nicknameLength(value) <= maxNicknameLength,
           `A camera name has at most ${maxNicknameLength} characters`,
         )
         // eslint-disable-next-line no-control-regex

@@ -26,6 +26,16 @@ export const iccidLengths = { min: 19, max: 20 } as const;
 /** Longest camera name, in characters. */
 export const maxNicknameLength = 40;
 
+/** A camera name as it is kept: surrounding spaces dropped, inner runs of spaces made one. */
+export const normaliseNickname = (value: string): string => value.trim().replace(/\s+/g, ' ');
+
+/**
+ * How many characters a camera name has as the server counts them (after normaliseNickname, by
+ * Unicode code point, so "é" or most emoji count once): the rename form's live count and the
+ * server's limit are one number.
+ */
+export const nicknameLength = (value: string): number => [...normaliseNickname(value)].length;
+
 /** Luhn check over a digit string: true when the last digit is a valid check digit. */
 export function hasValidLuhnDigit(digits: string): boolean {
   if (!/^\d+$/.test(digits)) return false;

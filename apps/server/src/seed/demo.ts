@@ -434,6 +434,8 @@ async function seedCamera(
     expMonth: isExpiredCard ? 3 : 12,
     expYear: isExpiredCard ? now.getUTCFullYear() - 1 : now.getUTCFullYear() + 3,
     makeDefault: true,
+    // Saved at activation, so an unpaid renewal was tried with it (bill-words.ts).
+    createdAt: activatedAt,
   });
 
   const unitAmount =

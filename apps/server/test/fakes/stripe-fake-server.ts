@@ -606,6 +606,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
                     ?.subscription_details?.subscription === query.get('subscription')
                 : invoice.customer === query.get('customer'),
             )
+            .filter((invoice) => !query.get('status') || invoice.status === query.get('status'))
             .reverse(),
         ),
     },

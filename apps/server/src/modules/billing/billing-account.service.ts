@@ -3,8 +3,14 @@
  * and credit notes, and the provider's billing portal (or, for an embedded page, a customer
  * secret) where the customer manages them.
  */
-import type { Invoice, InvoicesResponse, PaymentMethod } from '@farmcam/contract';
+import type { Invoice, InvoicesResponse, PaymentMethod, PortalPurpose } from '@farmcam/contract';
 import { runIdempotent } from '../../lib/idempotency.ts';
+import {
+  invoiceDueDay,
+  invoiceStatusDetail,
+  invoiceStatusLabel,
+} from '../../providers/billing/bill-words.ts';
+import { isCardExpired } from '../../providers/billing/card-rules.ts';
 import {
   mapBillingErrors,
   type Actor,
@@ -26,9 +32,7 @@ export function createBillingAccountService(context: BillingServiceContext) {
           last4: row.last4,
           exp_month: row.expMonth,
           exp_year: row.expYear,
-          is_expired:
-            row.expYear < now.getUTCFullYear() ||
-            (row.expYear === now.getUTCFullYear() && row.expMonth < now.getUTCMonth() + 1),
+          is_expired: isCardExpired(row, now),
           is_default: row.isDefault,
         })),
       };
@@ -37,17 +41,24 @@ export function createBillingAccountService(context: BillingServiceContext) {
     /**
      * With a key, a repeated call (a retry of one click) gets the same session back. Who opened
      * it goes on the activity log: cards are then changed on the provider's page, where only the
-     * system records them (decision 092).
+     * system records them (decision 092). `pay` (an overdue camera's Pay now) opens it to pay
+     * what is due (decision 113).
      */
-    async createPortalSession(billingCustomerId: string, idempotencyKey?: string, actor?: Actor) {
+    async createPortalSession(
+      billingCustomerId: string,
+      idempotencyKey?: string,
+      actor?: Actor,
+      purpose: PortalPurpose = 'manage',
+    ) {
       return runIdempotent(
         { db, clock: billing },
-        { scope: `portal-session:${billingCustomerId}`, key: idempotencyKey, request: {} },
+        { scope: `portal-session:${billingCustomerId}`, key: idempotencyKey, request: { purpose } },
         async () => {
           const session = await mapBillingErrors(() =>
             billing.createPortalSession({
               billingCustomerId,
               returnUrl: `${publicUrl}/dashboard?refresh=true`,
+              purpose,
             }),
           );
           if (actor) {
@@ -78,6 +89,11 @@ export function createBillingAccountService(context: BillingServiceContext) {
       const lines = await billingRepository.invoiceLines(db, ids);
       const notes = await billingRepository.creditNotes(db, ids);
       const balance = await billingRepository.creditBalance(db, billingCustomerId);
+      // The cards say why an unpaid invoice is unpaid (decision 113); only then are they read.
+      const cards = rows.some((row) => row.status === 'open')
+        ? await billingRepository.paymentMethods(db, billingCustomerId)
+        : [];
+      const now = billing.now();
       return {
         credit_balance: balance.credit,
         currency: balance.currency,
@@ -100,7 +116,10 @@ export function createBillingAccountService(context: BillingServiceContext) {
               pdf: absolute(note.pdfUrl) ?? null,
             })),
           created_date: row.createdAt.toISOString(),
+          due_date: invoiceDueDay(row),
           status: row.status,
+          status_label: invoiceStatusLabel(row.status),
+          status_detail: invoiceStatusDetail(row, cards, now),
           invoice_pdf: absolute(row.invoicePdfUrl),
           hosted_invoice_url: absolute(row.hostedInvoiceUrl),
           is_payable: row.status === 'open' && row.amountDue > row.amountPaid,

@@ -483,6 +483,24 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
   });
 
   if (adapter === 'stripe') {
+    it("sends Pay now to the unpaid invoice's own page: Stripe's portal cannot pay with a new card (decision 113)", async () => {
+      const { billingCustomerId } = await harness.createSubscriber(31);
+      const payNow = async () =>
+        (
+          await context.app.inject({
+            method: 'GET',
+            url: `/api/billing/create-portal-session?customerId=${billingCustomerId}&purpose=pay`,
+            headers: owner(),
+          })
+        ).json<{ url: string }>().url;
+      // Nothing unpaid: the portal, as for managing cards.
+      expect(await payNow()).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
+      const [invoice] = harness.fake!.invoicesOf(billingCustomerId);
+      invoice!.status = 'open';
+      expect(await payNow()).toBe(invoice!.hosted_invoice_url);
+      invoice!.status = 'paid';
+    });
+
     it('applies signed webhooks once and refuses bad signatures', async () => {
       const { subscriptionId } = await harness.createSubscriber(8);
       const stripe = context.services.billing.stripe!;

@@ -391,7 +391,7 @@ describe('payment methods, portal and invoices', () => {
       url: new URL(portal.json().url).pathname,
     });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('Amount due');
+    expect(page.body).toContain('Unpaid invoices');
     const secret = await context.app.inject({
       method: 'POST',
       url: '/api/billing/create-customer-secret',
@@ -435,8 +435,21 @@ describe('payment methods, portal and invoices', () => {
       url: `/api/invoices/fetch-invoices/${billingCustomerOf[107]}`,
       headers: owner(),
     });
-    const [latest] = response.json().invoices;
+    const [latest, paid] = response.json().invoices;
     expect(latest).toMatchObject({ status: 'open', amount_due: 2000, currency: 'gbp' });
+    // One word, its cause and its date (decision 113).
+    expect(latest).toMatchObject({
+      status_label: 'Unpaid',
+      due_date: latest.created_date.slice(0, 10),
+      status_detail: expect.stringMatching(
+        /^Your card ending 4242 expired in March \d{4}: update it to pay £20\.00\.$/,
+      ),
+    });
+    expect(paid).toMatchObject({
+      status: 'paid',
+      status_label: 'Paid',
+      status_detail: expect.stringMatching(/^Paid on \d{1,2} \w+ \d{4}\.$/),
+    });
     expect(latest.lines).toEqual([
       { description: '1 × Standard Streaming (at £20.00 / month)', amount: 2000 },
     ]);
@@ -475,7 +488,10 @@ describe('payment methods, portal and invoices', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'number=4000000000000002&expiry=12%2F30&cvc=123',
     });
-    expect(decodeURIComponent(declined.headers.location as string)).toContain('declined');
+    // A refused new card shows the page again with what was typed (decision 114).
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('declined');
+    expect(declined.body).toContain('value="4000000000000002"');
     expect((await subscriptionOf(107)).status).toBe('past_due');
     const paid = await context.app.inject({
       method: 'POST',
@@ -594,7 +610,8 @@ describe('renewing a camera with no active subscription', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'number=4000000000000002&expiry=12%2F30&cvc=123',
     });
-    expect(decodeURIComponent(declined.headers.location as string)).toContain('declined');
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('declined');
     expect((await subscriptionOf(110)).status).toBe('canceled');
     const paid = await context.app.inject({
       method: 'POST',

@@ -7,7 +7,6 @@ import {
   activePauseResponse,
   billingCustomerBody,
   billingCustomerParams,
-  billingCustomerQuery,
   cancelPauseBody,
   changePlanBody,
   changePlanResponse,
@@ -22,6 +21,7 @@ import {
   paymentMethodsResponse,
   planChangePreview,
   planChangePreviewQuery,
+  portalSessionQuery,
   portalSessionResponse,
   renewalPlansQuery,
   renewalPlansResponse,
@@ -227,7 +227,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
         summary: 'The hosted billing portal (cards, open invoices), to open in a new tab',
         security,
         headers: idempotencyHeaders,
-        querystring: billingCustomerQuery,
+        querystring: portalSessionQuery,
         response: { 200: portalSessionResponse, ...writeErrors },
       },
     },
@@ -237,6 +237,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
         request.query.customerId,
         idempotencyKeyOf(request),
         actor,
+        request.query.purpose,
       );
     },
   );

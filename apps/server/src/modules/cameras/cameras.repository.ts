@@ -23,7 +23,29 @@ export interface CameraRow {
   silent_since_ms: number | null;
   /** This month's open data cap's start (decision 095), epoch milliseconds; null when none. */
   capped_at_ms: number | null;
+  /** An overdue camera's unpaid invoices and saved cards (decision 113); null otherwise. */
+  unpaid: UnpaidRow | null;
 }
+
+/** What is unpaid on an overdue camera's billing account, and the cards a charge could use. */
+export interface UnpaidRow {
+  amountDue: number;
+  currency: string;
+  /** The oldest unpaid invoice's raising, epoch milliseconds. */
+  raisedAtMs: number;
+  attemptCount: number;
+  /** Saved cards, default first, then newest first. */
+  cards: { last4: string; expMonth: number; expYear: number; createdAtMs: number }[];
+}
+
+/** UnpaidRow as the statement returns it: amount, currency, raised, attempts, cards. */
+type UnpaidTuple = [
+  amountDue: number,
+  currency: string,
+  raisedAtMs: number,
+  attemptCount: number,
+  cards: [last4: string, expMonth: number, expYear: number, createdAtMs: number][],
+];
 
 /**
  * One camera as the statement returns it: a positional array (no key repeated a thousand times),
@@ -47,6 +69,23 @@ type CameraTuple = [
 
 /** The plan fields of each price the cameras' subscriptions use, by price id. */
 type PlanTuple = [interval: string, productName: string, dataAllowanceGb: number];
+
+function unpaidRowOf(tuple: UnpaidTuple | undefined): UnpaidRow | null {
+  if (!tuple) return null;
+  const [amountDue, currency, raisedAtMs, attemptCount, cards] = tuple;
+  return {
+    amountDue: Number(amountDue),
+    currency,
+    raisedAtMs: Number(raisedAtMs),
+    attemptCount: Number(attemptCount),
+    cards: cards.map(([last4, expMonth, expYear, createdAtMs]) => ({
+      last4,
+      expMonth,
+      expYear,
+      createdAtMs: Number(createdAtMs),
+    })),
+  };
+}
 
 export const camerasRepository = {
   /**
@@ -74,6 +113,7 @@ export const camerasRepository = {
         cameras: CameraTuple[];
         silences: Record<string, number> | null;
         caps: Record<string, number> | null;
+        unpaid: Record<string, UnpaidTuple> | null;
       };
     }>(
       executor,
@@ -116,6 +156,33 @@ export const camerasRepository = {
           where month = left(${month}, 7) and capped_at is not null and resumed_at is null
             and sim_iccid in (select iccid from cams)
         ),
+        -- Overdue cameras are few: their billing accounts' unpaid invoices and saved cards,
+        -- which say why the bill is unpaid (decision 113).
+        'unpaid', (
+          select json_object_agg(o.billing_customer_id, json_build_array(
+            o.due, o.currency, floor(date_part('epoch', o.raised) * 1000), o.attempts,
+            coalesce((
+              select json_agg(json_build_array(
+                pm.last4, pm.exp_month, pm.exp_year, floor(date_part('epoch', pm.created_at) * 1000)
+              ) order by pm.is_default desc, pm.created_at desc)
+              from payment_methods pm
+              where pm.billing_customer_id = o.billing_customer_id and pm.detached_at is null
+            ), '[]')
+          ))
+          from (
+            select i.billing_customer_id, sum(i.amount_due - i.amount_paid) as due,
+              min(i.currency) as currency, min(i.created_at) as raised,
+              max(i.attempt_count) as attempts
+            from invoices i
+            where i.status = 'open' and i.billing_customer_id in (
+              select c.billing_customer_id
+              from cams c
+              join subs sub on sub.sim_iccid = c.iccid
+              where sub.status in ('past_due', 'overdue')
+            )
+            group by i.billing_customer_id
+          ) o
+        ),
         'cameras', coalesce((
           select json_agg(json_build_array(
             c.iccid, c.nickname, c.state, c.is_barred, c.billing_customer_id,
@@ -134,6 +201,7 @@ export const camerasRepository = {
     const prices = result.plans.prices ?? {};
     const silences = result.plans.silences ?? {};
     const caps = result.plans.caps ?? {};
+    const unpaid = result.plans.unpaid ?? {};
     return result.plans.cameras.map((camera): CameraRow => {
       // A subscription always has a price (foreign key), and a price its product.
       const plan = camera[11] === null ? undefined : prices[camera[11]];
@@ -155,6 +223,7 @@ export const camerasRepository = {
         month_bytes: camera[12],
         silent_since_ms: silences[camera[0]] ?? null,
         capped_at_ms: caps[camera[0]] ?? null,
+        unpaid: camera[4] === null ? null : unpaidRowOf(unpaid[camera[4]]),
       };
     });
   },

@@ -2,7 +2,8 @@ import type { Camera, PlansResponse } from '@farmcam/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { auditLog, sims } from '../../db/schema.ts';
+import { auditLog, paymentMethods, sims } from '../../db/schema.ts';
+import { insertCard } from '../../providers/billing/local/ledger.ts';
 import { demoIccid, seedDemoData, demoStockIccid } from '../../seed/demo.ts';
 import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
 import { withSimChanged } from '../../../test/helpers/sim-change.ts';
@@ -193,6 +194,53 @@ describe('GET /api/cameras/plansV2', () => {
         .map((camera) => camera.SIM_ICCID)
         .sort(),
     );
+  });
+
+  it("says why an overdue camera's bill is unpaid, with the amount and date (decision 113)", async () => {
+    const response = await plans();
+    const year = context.clock.now().getUTCFullYear() - 1;
+    expect(cameraOf(response, 107).unpaid).toMatchObject({
+      amountDue: 2000,
+      currency: 'gbp',
+      cause: 'card_expired',
+      summary: expect.stringMatching(/^£20\.00 unpaid since \d{1,2} \w+ \d{4}$/),
+      sentence: `Your card ending 4242 expired in March ${year}: update it to pay £20.00.`,
+    });
+    expect(cameraOf(response, 108).unpaid).toMatchObject({
+      amountDue: 1200,
+      cause: 'card_declined',
+      sentence: expect.stringMatching(
+        /^Your card ending 4444 was declined on \d{1,2} \w+ \d{4}: update it to pay £12\.00\.$/,
+      ),
+    });
+    expect(cameraOf(response, 108).unpaid!.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const serial of [101, 105, 106, 109, 110])
+      expect(cameraOf(response, serial).unpaid).toBeNull();
+
+    // A card saved since changes the sentence at once: the cached list hears of it.
+    const [sim] = await context.database.db
+      .select()
+      .from(sims)
+      .where(eq(sims.iccid, demoIccid(107)));
+    const card = await insertCard(context.database.db, {
+      billingCustomerId: sim!.billingCustomerId!,
+      brand: 'mastercard',
+      last4: '4444',
+      expMonth: 9,
+      expYear: year + 5,
+      makeDefault: true,
+      createdAt: context.clock.now(),
+    });
+    try {
+      await expect
+        .poll(async () => cameraOf(await plans(), 107).unpaid)
+        .toMatchObject({
+          cause: 'not_collected',
+          sentence: '£20.00 is still to pay: pay it now with your card ending 4444.',
+        });
+    } finally {
+      await context.database.db.delete(paymentMethods).where(eq(paymentMethods.id, card.id));
+    }
   });
 
   it('asks a running plan on a terminated SIM for attention and never offers livestreaming', async () => {

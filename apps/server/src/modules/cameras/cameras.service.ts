@@ -16,6 +16,7 @@ import { requireOwnedSim } from '../ownership/ownership.ts';
 import { pauseRefusal, pauseStateOn } from '../billing/pause-rules.ts';
 import { switchRefusal } from '../billing/plan-switch-rule.ts';
 import { livestreamEligibility } from '../livestream/eligibility.ts';
+import { describeUnpaid, invoiceDueDay } from '../../providers/billing/bill-words.ts';
 import {
   bytesPerGb,
   dataCapCostNote,
@@ -28,7 +29,7 @@ import {
   roundTo,
   usageFigures,
 } from './camera-state.ts';
-import { camerasRepository, type CameraRow } from './cameras.repository.ts';
+import { camerasRepository, type CameraRow, type UnpaidRow } from './cameras.repository.ts';
 import type { ReadCache } from './plans-cache.ts';
 
 export interface CamerasServiceDependencies {
@@ -59,6 +60,27 @@ export function withRoleActions(plans: PlansResponse, access: Access): PlansResp
       canSwitch: false,
       switchReason: reason,
     })),
+  };
+}
+
+/** An overdue camera's unpaid bills in the farmer's words (bill-words.ts, decision 113). */
+function unpaidBillsOf(unpaid: UnpaidRow, now: Date): NonNullable<Camera['unpaid']> {
+  const raisedAt = new Date(unpaid.raisedAtMs);
+  const words = describeUnpaid(
+    {
+      amountDue: unpaid.amountDue,
+      currency: unpaid.currency,
+      raisedAt,
+      attemptCount: unpaid.attemptCount,
+      cards: unpaid.cards.map((card) => ({ ...card, createdAt: new Date(card.createdAtMs) })),
+    },
+    now,
+  );
+  return {
+    amountDue: unpaid.amountDue,
+    currency: unpaid.currency,
+    dueDate: invoiceDueDay({ createdAt: raisedAt }),
+    ...words,
   };
 }
 
@@ -172,6 +194,7 @@ export function createCamerasService({
               canResume: row.state === 'active',
               costNote: dataCapCostNote(row.product_name, row.data_allowance_gb),
             },
+      unpaid: cardState === 'overdue' && row.unpaid ? unpaidBillsOf(row.unpaid, now) : null,
     };
     return {
       camera,

@@ -1,7 +1,8 @@
 import type { PlansResponse } from '@farmcam/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dailyUsage, subscriptions } from '../../db/schema.ts';
+import { dailyUsage, invoices, sims, subscriptions } from '../../db/schema.ts';
+import { insertCard } from '../../providers/billing/local/ledger.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import {
   bearer,
@@ -157,6 +158,44 @@ describe('camera list cache in the app, invalidated by database notifications', 
         before.cameras[0]!.dataUsageGB,
       ),
     );
+  });
+
+  const billingCustomerOf = async (serial: number) =>
+    (
+      await context.database.db
+        .select()
+        .from(sims)
+        .where(eq(sims.iccid, demoIccid(serial)))
+    )[0]?.billingCustomerId;
+
+  it("drops a customer's list when a card is saved or an unpaid invoice is paid (decision 113)", async () => {
+    const unpaidOf = async (serial: number) =>
+      (await plans(demoHeaders)).cameras.find((camera) => camera.SIM_ICCID === demoIccid(serial))
+        ?.unpaid;
+    expect((await unpaidOf(107))?.cause).toBe('card_expired');
+    await insertCard(context.database.db, {
+      billingCustomerId: (await billingCustomerOf(107))!,
+      brand: 'visa',
+      last4: '4242',
+      expMonth: 1,
+      expYear: context.clock.now().getUTCFullYear() + 4,
+      makeDefault: true,
+      createdAt: context.clock.now(),
+    });
+    await vi.waitFor(async () => expect((await unpaidOf(107))?.cause).toBe('not_collected'));
+
+    // Bottom field owes £12.00 on one invoice; a part paid (its status unchanged) shows too.
+    expect((await unpaidOf(108))?.amountDue).toBe(1200);
+    await context.database.db
+      .update(invoices)
+      .set({ amountPaid: 200 })
+      .where(
+        and(
+          eq(invoices.billingCustomerId, (await billingCustomerOf(108))!),
+          eq(invoices.status, 'open'),
+        ),
+      );
+    await vi.waitFor(async () => expect((await unpaidOf(108))?.amountDue).toBe(1000));
   });
 
   it('shows a rename at once', async () => {

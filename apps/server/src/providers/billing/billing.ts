@@ -196,8 +196,17 @@ export interface BillingProvider {
   /** Removes a scheduled or running pause; billing carries on (or restarts) as normal. */
   cancelPause(input: { subscriptionId: string; idempotencyKey: string }): Promise<SubscriptionRow>;
 
-  /** The hosted billing portal (cards, open invoices) for one billing customer. */
-  createPortalSession(input: { billingCustomerId: string; returnUrl: string }): Promise<{
+  /**
+   * The hosted billing portal (cards, open invoices) for one billing customer. `pay` (an overdue
+   * camera's Pay now) opens it to pay what is due: the local engine's portal ticks "pay now with
+   * this card"; Stripe's portal cannot, so its one unpaid invoice's hosted page is opened instead
+   * (decision 113).
+   */
+  createPortalSession(input: {
+    billingCustomerId: string;
+    returnUrl: string;
+    purpose?: 'manage' | 'pay';
+  }): Promise<{
     url: string;
   }>;
 

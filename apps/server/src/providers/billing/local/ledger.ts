@@ -19,6 +19,7 @@ import {
 import { ensureDatabaseSecret } from '../../../lib/database-secret.ts';
 import { countPayment } from '../../../lib/metrics.ts';
 import { recordInvoicePayment, recordPayments } from '../billing-activity.ts';
+import { chargedCardOf, isCardExpired } from '../card-rules.ts';
 import { newProviderId } from '../ids.ts';
 import {
   currentParties,
@@ -92,6 +93,8 @@ export async function insertCard(
     /** The card's fingerprint (cardFingerprint), never its number. */
     fingerprint?: string | null;
     makeDefault: boolean;
+    /** When it was saved, in billing time; the database's time when absent. */
+    createdAt?: Date;
   },
 ): Promise<PaymentMethodRow> {
   if (input.makeDefault) {
@@ -111,17 +114,14 @@ export async function insertCard(
       expYear: input.expYear,
       fingerprint: input.fingerprint ?? null,
       isDefault: input.makeDefault,
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
     })
     .onConflictDoNothing()
     .returning();
   return row!;
 }
 
-/**
- * The card a charge uses: the default, unless it has expired, then the newest unexpired card (an
- * expired card is never the default, docs/decisions/027); only when every card has expired the
- * default, so the charge fails with "expired" rather than "no card".
- */
+/** The card a charge uses (card-rules.ts chargedCardOf), or without `now` the default. */
 export async function defaultCard(
   executor: Executor,
   billingCustomerId: string,
@@ -138,7 +138,7 @@ export async function defaultCard(
     )
     .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
   if (!now) return rows[0];
-  return rows.find((card) => !isCardExpired(card, now)) ?? rows[0];
+  return chargedCardOf(rows, now);
 }
 
 /**
@@ -159,13 +159,7 @@ export async function cardFingerprint(
     .digest('base64url');
 }
 
-export function isCardExpired(card: { expMonth: number; expYear: number }, now: Date): boolean {
-  // A card is valid to the end of its expiry month.
-  return (
-    card.expYear < now.getUTCFullYear() ||
-    (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1)
-  );
-}
+export { isCardExpired };
 
 /** The supplier's invoice numbering and VAT (docs/decisions/026). */
 export interface InvoicingSettings {

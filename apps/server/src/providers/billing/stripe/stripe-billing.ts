@@ -374,6 +374,21 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
 
     async createPortalSession(input) {
       return call(async () => {
+        if (input.purpose === 'pay') {
+          // Stripe's portal has no step that pays with a card just added (attaching a card pays
+          // nothing; the next retry would use it), so Pay now opens the unpaid invoice's own
+          // hosted page, where a new card pays it at once (decision 113). With several unpaid,
+          // the portal lists each with its own Pay.
+          const open = await client.invoices.list({
+            customer: input.billingCustomerId,
+            status: 'open',
+            limit: 2,
+          });
+          const [only] = open.data;
+          if (open.data.length === 1 && only?.hosted_invoice_url) {
+            return { url: only.hosted_invoice_url };
+          }
+        }
         const session = await client.billingPortal.sessions.create({
           customer: input.billingCustomerId,
           return_url: input.returnUrl,
