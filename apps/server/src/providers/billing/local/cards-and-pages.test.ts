@@ -43,6 +43,13 @@ async function post(path: string, fields: Record<string, string>) {
   return { location, body: page.body };
 }
 
+/** Posts a card form that is refused: the page comes back at once, with what was typed. */
+async function postRefused(path: string, fields: Record<string, string>, status = 422) {
+  const response = await context.app.inject({ method: 'POST', url: path, ...form(fields) });
+  expect(response.statusCode).toBe(status);
+  return response.body;
+}
+
 const cardsOf = (billingCustomerId: string) =>
   context.database.db
     .select()
@@ -114,23 +121,25 @@ describe('adding a card while an invoice is open', () => {
 
   it('refuses the same card a second time with a clear message', async () => {
     const before = (await cardsOf(fuelTank)).length;
-    const { location, body } = await post(`${portalPath}/cards`, {
+    const body = await postRefused(`${portalPath}/cards`, {
       ...mastercard,
       number: '5555-5555-5555-4444',
     });
-    expect(location).toMatch(/\?error=already_saved$/);
     expect(body).toContain('This card is already saved.');
+    expect(body).toContain('value="5555-5555-5555-4444"');
     expect(await cardsOf(fuelTank)).toHaveLength(before);
   });
 
   it('pays only the amount the customer agreed to, and then brings the subscription back', async () => {
     const visa = { number: '4242 4242 4242 4242', expiry: '10 / 30', cvc: '123' };
-    const changed = await post(`${portalPath}/cards`, {
+    const changed = await postRefused(`${portalPath}/cards`, {
       ...visa,
       payNow: 'yes',
       payAmountDue: '1999',
     });
-    expect(changed.body).toContain('The amount due has changed since the page was opened.');
+    expect(changed).toContain('The amount due has changed since the page was opened.');
+    // The box stays as it was ticked, now with the amount actually due.
+    expect(changed).toMatch(/name="payNow" value="yes" checked> Pay £20\.00 now/);
     expect((await cardsOf(fuelTank)).some((card) => card.expYear === 2030)).toBe(false);
     expect(await openInvoicesOf(fuelTank)).toHaveLength(1);
 
@@ -212,5 +221,162 @@ describe('hosted pages: only our own words, 4xx for bad input', () => {
       url: '/billing-engine/assets/engine.css',
     });
     expect(css.body).toMatch(/\.visually-hidden\{position:absolute!important;/);
+  });
+});
+
+describe('the card form answers as Stripe Elements does (decision 114)', () => {
+  const fieldsOf = (body: string) => ({
+    number: body.match(/id="card-number-error">([^<]*)</)?.[1],
+    expiry: body.match(/id="card-expiry-error">([^<]*)</)?.[1],
+    cvc: body.match(/id="card-cvc-error">([^<]*)</)?.[1],
+  });
+
+  it('says under each field what is wrong, keeps what was typed and saves nothing', async () => {
+    const before = (await cardsOf(fuelTank)).length;
+    const body = await postRefused(`${portalPath}/cards`, {
+      number: '4242 4242 4242 4241',
+      expiry: '13 / 30',
+      cvc: '12',
+    });
+    expect(fieldsOf(body)).toEqual({
+      number: 'Your card number is invalid.',
+      expiry: 'Your card&#39;s expiration month is invalid.',
+      cvc: 'Your card&#39;s security code is incomplete.',
+    });
+    expect(body).toContain('Check the card details below.');
+    expect(body).toContain('value="4242 4242 4242 4241"');
+    expect(body).toContain('value="13 / 30"');
+    expect(body).toContain('value="12"');
+    expect(body).toMatch(/id="card-cvc" name="cvc"[^>]*aria-invalid="true"/);
+    expect(await cardsOf(fuelTank)).toHaveLength(before);
+  });
+
+  it('calls a short number incomplete and a past expiry in the past', async () => {
+    const body = await postRefused(`${portalPath}/cards`, {
+      number: '4242 4242',
+      expiry: '01 / 20',
+      cvc: '123',
+    });
+    expect(fieldsOf(body)).toEqual({
+      number: 'Your card number is incomplete.',
+      expiry: 'Your card&#39;s expiration year is in the past.',
+      cvc: undefined,
+    });
+  });
+
+  it('shows placeholders that are the shape of a card, not a card number', async () => {
+    const page = await context.app.inject({ method: 'GET', url: portalPath });
+    expect(page.body).toContain('placeholder="1234 1234 1234 1234"');
+    expect(page.body).toContain('placeholder="MM / YY"');
+    expect(page.body).toContain('placeholder="CVC"');
+    expect(page.body).not.toMatch(/placeholder="4242/);
+  });
+
+  it('keeps the typed card on the hosted invoice page when the new card is mistyped', async () => {
+    const [sim] = await context.database.db
+      .select()
+      .from(sims)
+      .where(eq(sims.nickname, 'Bottom field'));
+    const [open] = await openInvoicesOf(sim!.billingCustomerId!);
+    const body = await postRefused(`${open!.hostedInvoiceUrl!}/pay`, {
+      number: '5555 5555 5555 4444',
+      expiry: '11 /',
+      cvc: '321',
+    });
+    expect(fieldsOf(body).expiry).toBe('Your card&#39;s expiration date is incomplete.');
+    expect(body).toContain('value="5555 5555 5555 4444"');
+  });
+});
+
+describe('one word for an unpaid bill on the hosted pages (decision 113)', () => {
+  it('names statuses Paid and Unpaid with the due date, and downloads are "Download PDF"', async () => {
+    const [sim] = await context.database.db
+      .select()
+      .from(sims)
+      .where(eq(sims.nickname, 'Bottom field'));
+    const bottomField = sim!.billingCustomerId!;
+    const portal = await context.app.inject({ method: 'GET', url: await openPortal(bottomField) });
+    expect(portal.body).toContain('<h2 id="open-heading">Unpaid invoices</h2>');
+    expect(portal.body).toContain('<th>Due date</th>');
+    expect(portal.body).toMatch(/class="status-open">Unpaid</);
+    expect(portal.body).toMatch(/class="status-paid">Paid</);
+    expect(portal.body).not.toMatch(/>open</);
+    const [open] = await openInvoicesOf(bottomField);
+    const hosted = await context.app.inject({ method: 'GET', url: open!.hostedInvoiceUrl! });
+    expect(hosted.body).toMatch(/Unpaid · due \d{1,2} \w+ \d{4}/);
+    expect(hosted.body).toContain('>Download PDF<');
+  });
+
+  it('from Pay now, the new card pays what is due unless unticked, and comes first', async () => {
+    const [sim] = await context.database.db
+      .select()
+      .from(sims)
+      .where(eq(sims.nickname, 'Bottom field'));
+    const bottomField = sim!.billingCustomerId!;
+    const session = await context.app.inject({
+      method: 'GET',
+      url: `/api/billing/create-portal-session?customerId=${bottomField}&purpose=pay`,
+      headers: bearer(token),
+    });
+    expect(session.statusCode).toBe(200);
+    const path = new URL(session.json<{ url: string }>().url).pathname;
+    const page = (await context.app.inject({ method: 'GET', url: path })).body;
+    expect(page).toMatch(/name="payNow" value="yes" checked> Pay £12\.00 now with this card/);
+    expect(page.indexOf('Pay with a new card')).toBeLessThan(page.indexOf('Unpaid invoices'));
+    expect(page).toContain('>Add card and pay</button>');
+
+    // Unticked, the card is saved and nothing is paid.
+    const unticked = await post(`${path}/cards`, {
+      number: '4242 4242 4242 4242',
+      expiry: '10 / 30',
+      cvc: '123',
+      makeDefault: 'yes',
+      payAmountDue: '1200',
+    });
+    expect(unticked.body).toContain('Card added.');
+    expect(await openInvoicesOf(bottomField)).toHaveLength(1);
+    // Ticked (as it opens), the next card pays it.
+    const paid = await post(`${path}/cards`, {
+      number: '5555 5555 5555 4444',
+      expiry: '09 / 31',
+      cvc: '321',
+      makeDefault: 'yes',
+      payNow: 'yes',
+      payAmountDue: '1200',
+    });
+    expect(paid.body).toContain('Card added and the amount due paid. Thank you.');
+    expect(await openInvoicesOf(bottomField)).toHaveLength(0);
+  });
+
+  it('an unknown purpose is a 400 in words', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: `/api/billing/create-portal-session?customerId=${fuelTank}&purpose=steal`,
+      headers: bearer(token),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('The purpose is manage or pay.');
+  });
+});
+
+describe('the checkout says the price includes VAT (decision 114)', () => {
+  it('beside the price', async () => {
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/api/activation/checkout',
+      payload: {
+        pricing_table_id: 'local_uk',
+        price_id: 'price_standard_month_uk',
+        client_reference_id: '8944702345135332725',
+        customer_email: 'vat.check@example.com',
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    const page = await context.app.inject({
+      method: 'GET',
+      url: new URL(response.json<{ url: string }>().url).pathname,
+    });
+    expect(page.body).toContain('£20.00 <span class="muted">per month</span>');
+    expect(page.body).toContain('Price includes VAT at 20%');
   });
 });

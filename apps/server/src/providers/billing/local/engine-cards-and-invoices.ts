@@ -9,6 +9,7 @@ import { billingSessions, invoices, paymentMethods } from '../../../db/schema.ts
 import { recordCardChange } from '../billing-activity.ts';
 import { BillingError } from '../billing.ts';
 import { newProviderId } from '../ids.ts';
+import { firstCardFieldError, type CardInput } from './card-fields.ts';
 import type { EngineBillingCycle } from './engine-billing-cycle.ts';
 import type { EngineKernel, EngineSettings } from './engine-kernel.ts';
 import {
@@ -31,12 +32,7 @@ const customerSecretMinutes = 30;
 export const amountDueChangedMessage =
   'The amount due has changed since the page was opened. Check it and try again.';
 
-export interface CardInput {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-}
+export type { CardInput };
 
 export interface AddCardResult {
   /** Open invoices paid with the new card (only with consent). */
@@ -85,16 +81,13 @@ export function createEngineCardsAndInvoices(
     ) {
       throw new BillingError('invalid', 'Enter the card number, expiry date and CVC.');
     }
+    // Field by field as Stripe Elements checks them (card-fields.ts, decision 114): a past
+    // expiry is a mistyped card, never charged.
+    const fieldError = firstCardFieldError(card, clock.now());
+    if (fieldError) throw new BillingError('invalid', fieldError);
     const testCard = findTestCard(card.number);
     if (!testCard) {
       throw new BillingError('invalid', testCardMessage);
-    }
-    if (!/^\d{3,4}$/.test(card.cvc)) throw new BillingError('invalid', 'Enter the 3-digit CVC');
-    if (!(card.expMonth >= 1 && card.expMonth <= 12) || !(card.expYear >= 2000)) {
-      throw new BillingError('invalid', 'Enter the expiry date as MM / YY');
-    }
-    if (isCardExpired(card, clock.now())) {
-      throw new BillingError('card_declined', 'Your card has expired. Use another card.');
     }
     if (testCard.behaviour === 'declined') throw new BillingError('card_declined', declinedMessage);
     const fingerprint = await cardFingerprint(executor, billingCustomerId, card);
@@ -118,6 +111,8 @@ export function createEngineCardsAndInvoices(
       expYear: card.expYear,
       fingerprint,
       makeDefault,
+      // Billing time (the test clock's), like the invoices it is compared with (bill-words.ts).
+      createdAt: clock.now(),
     });
     // Two tabs adding the same card at once: the unique index let only one in.
     if (!inserted) throw new BillingError('invalid', cardAlreadySavedMessage);
@@ -165,7 +160,12 @@ export function createEngineCardsAndInvoices(
   return {
     saveCard,
 
-    async createPortalSession(input: { billingCustomerId: string; returnUrl: string }) {
+    /** `pay`: the portal's new card pays what is due unless unticked (decision 113). */
+    async createPortalSession(input: {
+      billingCustomerId: string;
+      returnUrl: string;
+      purpose?: 'manage' | 'pay';
+    }) {
       await clock.refresh();
       const id = newProviderId('bps', 32);
       await db.insert(billingSessions).values({
@@ -173,6 +173,7 @@ export function createEngineCardsAndInvoices(
         kind: 'portal',
         billingCustomerId: input.billingCustomerId,
         returnUrl: input.returnUrl,
+        metadata: { purpose: input.purpose ?? 'manage' },
         expiresAt: new Date(clock.now().getTime() + portalSessionMinutes * 60_000),
         createdAt: clock.now(),
       });

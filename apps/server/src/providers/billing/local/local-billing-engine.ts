@@ -42,6 +42,8 @@ export { renewalDescription } from './engine-billing-cycle.ts';
 export interface LocalBillingEngine extends BillingProvider {
   readonly kind: 'local';
   readonly clock: TestClock;
+  /** The supplier's invoice number prefix and VAT rate: the checkout says prices include VAT. */
+  readonly invoicing: InvoicingSettings;
   /**
    * Does what is due by `at` (default now): retries of unpaid renewals, dunning steps, renewals;
    * each stamped with the time it was due (docs/decisions/025). One call handles at most a day:
@@ -111,6 +113,7 @@ export function createLocalBillingEngine(deps: LocalBillingEngineDeps): LocalBil
   return {
     kind: 'local',
     clock: deps.clock,
+    invoicing: settings.invoicing,
     now: () => deps.clock.now(),
     onEvent: kernel.onEvent,
     deliverDueEvents: kernel.deliverDueEvents,

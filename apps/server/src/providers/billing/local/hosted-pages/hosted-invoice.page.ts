@@ -22,10 +22,22 @@ import {
 } from '../invoice-document.ts';
 import { renderBillingPdf } from '../invoice-pdf.ts';
 import { snapshotOfCreditNote } from '../invoice-snapshot.ts';
-import { availableCredit, creditNotePdfUrl, invoiceAccessToken, isCardExpired } from '../ledger.ts';
+import { invoiceStatusLabel } from '../../bill-words.ts';
+import { isCardExpired } from '../../card-rules.ts';
+import { availableCredit, creditNotePdfUrl, invoiceAccessToken } from '../ledger.ts';
 import type { LocalBillingEngine } from '../local-billing-engine.ts';
-import { cardForm, cardLabel, escapeHtml, gone, parseCard, sendPage } from './html.ts';
-import { messageOf, notice, pageMessages, withMessage } from './page-messages.ts';
+import {
+  cardForm,
+  cardFormNotice,
+  cardLabel,
+  checkCardDetailsMessage,
+  escapeHtml,
+  gone,
+  readCardForm,
+  sendPage,
+  type CardFormState,
+} from './html.ts';
+import { messageOf, notice, pageMessages, refusalStatus, withMessage } from './page-messages.ts';
 
 function tokensMatch(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -84,7 +96,7 @@ export async function hostedInvoicePage(
     const noteLinks = await Promise.all(
       details.creditNotes.map(
         async (note) =>
-          `<li><a href="${escapeHtml(await creditNotePdfUrl(db, note.id))}">Credit note ${escapeHtml(note.number)} (PDF)</a>: ${money(note.total)} refunded on ${formatDay(note.createdAt)}</li>`,
+          `<li>Credit note ${escapeHtml(note.number)}: ${money(note.total)} refunded on ${formatDay(note.createdAt)} · <a href="${escapeHtml(await creditNotePdfUrl(db, note.id))}">Download PDF<span class="visually-hidden"> of credit note ${escapeHtml(note.number)}</span></a></li>`,
       ),
     );
     const credit = await availableCredit(db, invoice.billingCustomerId);
@@ -94,55 +106,78 @@ ${noteLinks.length > 0 ? `<ul>${noteLinks.join('')}</ul>` : ''}
 ${credit > 0 ? `<p class="notice success">Credit on your account: ${money(credit)}, taken off your next invoice.</p>` : ''}`;
   }
 
-  app.get<{ Params: { invoiceId: string; token: string }; Querystring: Record<string, string> }>(
-    '/billing-engine/invoices/:invoiceId/:token',
-    async (request, reply) => {
-      const found = await openInvoice(request.params.invoiceId, request.params.token);
-      if (!found) return gone(reply, 'This invoice link is not valid.');
-      const { invoice } = found;
-      const base = `/billing-engine/invoices/${invoice.id}/${request.params.token}`;
-      await engine.clock.refresh();
-      const cards =
-        invoice.status === 'open'
-          ? await db
-              .select()
-              .from(paymentMethods)
-              .where(
-                and(
-                  eq(paymentMethods.billingCustomerId, invoice.billingCustomerId),
-                  isNull(paymentMethods.detachedAt),
-                ),
-              )
-              .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt))
-          : [];
-      // The main button pays with the card a charge would use, never an expired one
-      // (docs/decisions/027); with only expired cards on file it asks for a new card.
-      const card = cards.find((candidate) => !isCardExpired(candidate, engine.now()));
-      const expiredCard = card ? undefined : cards[0];
-      const payment =
-        invoice.status !== 'open'
-          ? `<p class="status-paid">${invoice.status === 'paid' ? `Paid on ${formatDay(invoice.paidAt ?? invoice.createdAt)}` : escapeHtml(invoice.status)}</p>`
-          : `<h2>Pay this invoice</h2>
-${card ? `<form method="post" action="${base}/pay"><button type="submit">Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)} with ${escapeHtml(cardLabel(card))}</button></form><h2>Or pay with a new card</h2>` : ''}${expiredCard ? `<p class="status-expired">${escapeHtml(cardLabel(expiredCard))}. This card has expired: pay with a new card below.</p>` : ''}
-${cardForm(`${base}/pay`, `Pay ${formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency)}`, false)}`;
-      const details = await loadInvoiceDetails(db, invoice, options.supplier);
-      return sendPage(
-        reply,
-        `Invoice ${invoice.number}`,
-        // The amount and the way to pay come first, the lines after: on a phone the pay button
-        // is on the first screen, as on Stripe's hosted invoice page (docs/decisions/027).
-        `${notice(request.query)}
+  /**
+   * The page with a notice on top: the amount, its status word and due date, and the way to pay
+   * first; after a mistake the new-card form shows what was typed (decision 114).
+   */
+  async function showInvoice(
+    reply: FastifyReply,
+    invoice: typeof invoices.$inferSelect,
+    base: string,
+    view: { noticeHtml: string; state?: CardFormState; status?: number },
+  ) {
+    await engine.clock.refresh();
+    const cards =
+      invoice.status === 'open'
+        ? await db
+            .select()
+            .from(paymentMethods)
+            .where(
+              and(
+                eq(paymentMethods.billingCustomerId, invoice.billingCustomerId),
+                isNull(paymentMethods.detachedAt),
+              ),
+            )
+            .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt))
+        : [];
+    // The main button pays with the card a charge would use, never an expired one
+    // (docs/decisions/027); with only expired cards on file it asks for a new card.
+    const card = cards.find((candidate) => !isCardExpired(candidate, engine.now()));
+    const expiredCard = card ? undefined : cards[0];
+    const toPay = formatMoney(invoice.amountDue - invoice.amountPaid, invoice.currency);
+    const word = invoiceStatusLabel(invoice.status);
+    // One word for the status and the day it was due, as on the portal's Invoices page (decision 113).
+    const status =
+      invoice.status === 'paid'
+        ? `<p class="status-paid">Paid on ${formatDay(invoice.paidAt ?? invoice.createdAt)}</p>`
+        : invoice.status === 'open'
+          ? `<p class="status-open">${word} · due ${formatDay(invoice.createdAt)}</p>`
+          : `<p class="muted">${word}</p>`;
+    const payment =
+      invoice.status !== 'open'
+        ? ''
+        : `<h2>Pay this invoice</h2>
+${card ? `<form method="post" action="${base}/pay"><button type="submit">Pay ${toPay} with ${escapeHtml(cardLabel(card))}</button></form><h2>Or pay with a new card</h2>` : ''}${expiredCard ? `<p class="status-expired">${escapeHtml(cardLabel(expiredCard))}. This card has expired: pay with a new card below.</p>` : ''}
+${cardForm(`${base}/pay`, `Pay ${toPay}`, { state: view.state })}`;
+    const details = await loadInvoiceDetails(db, invoice, options.supplier);
+    return sendPage(
+      reply,
+      `Invoice ${invoice.number}`,
+      // The amount and the way to pay come first, the lines after: on a phone the pay button
+      // is on the first screen, as on Stripe's hosted invoice page (docs/decisions/027).
+      `${view.noticeHtml}
 <section>
 <p class="muted">Billed to ${escapeHtml(billedTo(details.snapshot.customer).join(', '))} · issued ${formatDay(invoice.createdAt)}</p>
 <p class="total">${formatMoney(invoice.amountDue, invoice.currency)}</p>
+${status}
 ${payment}
 </section>
 <section>
 <h2>Invoice details</h2>
 ${await invoiceSummary(invoice, details)}
-<p class="actions"><a href="${base}/pdf">Download invoice (PDF)</a></p>
+<p class="actions"><a href="${base}/pdf">Download PDF<span class="visually-hidden"> of invoice ${escapeHtml(invoice.number)}</span></a></p>
 </section>`,
-      );
+      view.status,
+    );
+  }
+
+  app.get<{ Params: { invoiceId: string; token: string }; Querystring: Record<string, string> }>(
+    '/billing-engine/invoices/:invoiceId/:token',
+    async (request, reply) => {
+      const found = await openInvoice(request.params.invoiceId, request.params.token);
+      if (!found) return gone(reply, 'This invoice link is not valid.');
+      const base = `/billing-engine/invoices/${found.invoice.id}/${request.params.token}`;
+      return showInvoice(reply, found.invoice, base, { noticeHtml: notice(request.query) });
     },
   );
 
@@ -153,14 +188,29 @@ ${await invoiceSummary(invoice, details)}
       if (!found) return gone(reply, 'This invoice link is not valid.');
       const base = `/billing-engine/invoices/${found.invoice.id}/${request.params.token}`;
       const body = request.body ?? {};
+      // The new-card form always posts `number` (an empty one is a mistake, not "use the card
+      // on file"); the card-on-file button posts nothing.
+      const form = body.number !== undefined ? readCardForm(body, engine.now()) : undefined;
+      if (form?.hasErrors) {
+        return showInvoice(reply, found.invoice, base, {
+          noticeHtml: cardFormNotice(checkCardDetailsMessage),
+          state: form.state,
+          status: 422,
+        });
+      }
       try {
-        // The new-card form always posts `number` (an empty one is a mistake, not "use the card
-        // on file"); the card-on-file button posts nothing.
-        const newCard = body.number !== undefined ? parseCard(body) : undefined;
-        await engine.payInvoice(found.invoice.id, newCard);
+        await engine.payInvoice(found.invoice.id, form?.card);
         return reply.redirect(withMessage(base, 'notice', pageMessages.payment_received), 303);
       } catch (error) {
-        return reply.redirect(withMessage(base, 'error', messageOf(error)), 303);
+        const message = messageOf(error);
+        // A new card refused keeps what was typed; the card on file's refusal is a notice.
+        if (!form) return reply.redirect(withMessage(base, 'error', message), 303);
+        const [invoice] = await db.select().from(invoices).where(eq(invoices.id, found.invoice.id));
+        return showInvoice(reply, invoice ?? found.invoice, base, {
+          noticeHtml: cardFormNotice(message),
+          state: form.state,
+          status: refusalStatus(error),
+        });
       }
     },
   );

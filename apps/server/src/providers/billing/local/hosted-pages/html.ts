@@ -7,7 +7,7 @@ import { escapeHtml } from '@farmcam/contract/rules';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../../../../errors.ts';
 import { formatMoney } from '../../money.ts';
-import type { CardInput } from '../local-billing-engine.ts';
+import { cardFieldErrors, readExpiry, type CardField, type CardInput } from '../card-fields.ts';
 import { testCards } from '../test-cards.ts';
 
 export { escapeHtml };
@@ -44,21 +44,57 @@ export const sendPage = (reply: FastifyReply, title: string, body: string, statu
 export const gone = (reply: FastifyReply, message: string) =>
   sendPage(reply, 'Link expired', `<section><p>${escapeHtml(message)}</p></section>`, 404);
 
-/** The card form; `extra` is more of our own fields, put just above the button. */
+/** A card form as it was posted, shown again after a mistake: what was typed and what is wrong. */
+export interface CardFormState {
+  values: { number: string; expiry: string; cvc: string };
+  errors: Partial<Record<CardField, string>>;
+}
+
+/** The card form's fields as posted (text only; anything else counts as empty). */
+export function postedCardValues(body: Record<string, unknown>): CardFormState['values'] {
+  const text = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
+  return { number: text('number'), expiry: text('expiry'), cvc: text('cvc') };
+}
+
+function cardField(
+  field: CardField,
+  label: string,
+  attributes: string,
+  state: CardFormState | undefined,
+): string {
+  const id = `card-${field}`;
+  const error = state?.errors[field];
+  const value = state?.values[field] ?? '';
+  return `<div class="field"><label for="${id}">${label}</label>
+<input id="${id}" name="${field}" ${attributes}${value ? ` value="${escapeHtml(value)}"` : ''}${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>
+${error ? `<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>` : ''}</div>`;
+}
+
+/**
+ * The card form (decision 114): each field says under itself what is wrong with it, in Stripe
+ * Elements' words, and keeps what was typed; placeholders show the shape, never a card number.
+ * `extra` is more of our own fields, put just above the button.
+ */
 export function cardForm(
   action: string,
   submitLabel: string,
-  withDefault: boolean,
-  extra = '',
+  options: {
+    withDefault?: boolean;
+    isDefaultTicked?: boolean;
+    extra?: string;
+    state?: CardFormState;
+  } = {},
 ): string {
-  return `<form method="post" action="${escapeHtml(action)}" class="card-form">
-<label>Card number<input name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242"></label>
+  const { state } = options;
+  const isDefaultTicked = options.isDefaultTicked ?? true;
+  return `<form method="post" action="${escapeHtml(action)}" class="card-form" novalidate>
+${cardField('number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" maxlength="23" placeholder="1234 1234 1234 1234"', state)}
 <div class="row">
-<label>Expiry (MM / YY)<input name="expiry" autocomplete="cc-exp" required maxlength="7" placeholder="12 / 30"></label>
-<label>CVC<input name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></label>
+${cardField('expiry', 'Expiry (MM / YY)', 'inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="MM / YY"', state)}
+${cardField('cvc', 'CVC', 'inputmode="numeric" autocomplete="cc-csc" maxlength="4" placeholder="CVC"', state)}
 </div>
-${withDefault ? '<label class="check"><input type="checkbox" name="makeDefault" value="yes" checked> Use as the default card</label>' : ''}
-${extra}
+${options.withDefault ? `<label class="check"><input type="checkbox" name="makeDefault" value="yes"${isDefaultTicked ? ' checked' : ''}> Use as the default card</label>` : ''}
+${options.extra ?? ''}
 <button type="submit">${escapeHtml(submitLabel)}</button>
 </form>
 <details class="test-cards"><summary>Test cards</summary><ul>${testCards
@@ -75,6 +111,13 @@ ${extra}
     .join('')}</ul><p>Any future expiry date and any three digits for the CVC.</p></details>`;
 }
 
+/** The line above a card form shown again: what went wrong, as an alert. */
+export const cardFormNotice = (message: string) =>
+  `<p class="notice error" role="alert">${escapeHtml(message)}</p>`;
+
+/** "Check the card details" when fields are wrong (each says why under itself). */
+export const checkCardDetailsMessage = 'Check the card details below.';
+
 /**
  * Adding a card while invoices are open asks before paying them (docs/decisions/027): unticked,
  * nothing is charged. The amount shown goes with the form, and the engine pays only if it is
@@ -82,11 +125,12 @@ ${extra}
  */
 export function payNowField(
   open: { amountDue: number; amountPaid: number; currency: string }[],
+  isTicked = false,
 ): string {
   if (open.length === 0) return '';
   const due = open.reduce((sum, invoice) => sum + invoice.amountDue - invoice.amountPaid, 0);
   return `<input type="hidden" name="payAmountDue" value="${due}">
-<label class="check"><input type="checkbox" name="payNow" value="yes"> Pay ${formatMoney(due, open[0]!.currency)} now with this card</label>`;
+<label class="check"><input type="checkbox" name="payNow" value="yes"${isTicked ? ' checked' : ''}> Pay ${formatMoney(due, open[0]!.currency)} now with this card</label>`;
 }
 
 /**
@@ -100,16 +144,24 @@ export function parseCard(body: Record<string, unknown>): CardInput {
       throw new AppError('VALIDATION_FAILED', 'The card number, expiry and CVC must be text.');
     }
   }
-  const field = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
-  const expiry = field('expiry').replace(/\s/g, '');
-  const match = expiry.match(/^(\d{1,2})\/?(\d{2}|\d{4})$/);
-  const expMonth = match ? Number(match[1]) : 0;
-  const year = match ? Number(match[2]) : 0;
+  const values = postedCardValues(body);
+  return { number: values.number, ...readExpiry(values.expiry), cvc: values.cvc.trim() };
+}
+
+/**
+ * A posted card form: the card, or the form to show again with each field's mistake
+ * (card-fields.ts, decision 114), checked against the engine's time.
+ */
+export function readCardForm(
+  body: Record<string, unknown>,
+  now: Date,
+): { card: CardInput; state: CardFormState; hasErrors: boolean } {
+  const card = parseCard(body);
+  const errors = cardFieldErrors(card, now);
   return {
-    number: field('number'),
-    expMonth,
-    expYear: year < 100 ? 2000 + year : year,
-    cvc: field('cvc').trim(),
+    card,
+    state: { values: postedCardValues(body), errors },
+    hasErrors: Object.keys(errors).length > 0,
   };
 }
 

@@ -24,7 +24,6 @@ export const pageMessages = {
   cycle_run: 'The billing cycle ran.',
   done: 'Done.',
   declined: declinedMessage,
-  declined_expired: 'Your card has expired. Use another card.',
   expired_on_file: 'Your card has expired. Add a new card and try again.',
   no_card: 'There is no card on file.',
   test_card: testCardMessage,
@@ -32,8 +31,6 @@ export const pageMessages = {
   amount_changed: amountDueChangedMessage,
   expired_default: 'This card has expired, so it cannot be the default.',
   card_fields: 'Enter the card number, expiry date and CVC.',
-  cvc: 'Enter the 3-digit CVC',
-  expiry: 'Enter the expiry date as MM / YY',
   no_such_card: 'No such card',
   no_such_invoice: 'No such invoice',
   already_paid: 'This invoice is already paid',
@@ -76,3 +73,7 @@ export function messageOf(error: unknown): string {
   if (error instanceof BillingError) return error.message;
   throw error;
 }
+
+/** The status of a page shown again after a refusal: 402 for a declined card, else 422. */
+export const refusalStatus = (error: unknown): number =>
+  error instanceof BillingError && error.kind === 'card_declined' ? 402 : 422;

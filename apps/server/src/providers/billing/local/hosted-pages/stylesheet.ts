@@ -14,7 +14,9 @@ td.amount,th.amount{text-align:right}
 .status-paid{color:#1e5b2a;font-weight:600}.status-open,.status-expired{color:var(--red);font-weight:600}
 form{margin:0}.card-form{display:grid;grid-template-columns:minmax(0,1fr);gap:.75rem;max-width:24rem}.row{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.75rem}
 label{display:grid;gap:.25rem;font-weight:600;font-size:.9rem}label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
-input{font:inherit;padding:.55rem .65rem;border:1px solid #8a948c;border-radius:.4rem;width:100%;min-width:0}input[type=checkbox]{width:auto}
+.field{display:grid;gap:.25rem;align-content:start;min-width:0}.field-error{margin:0;color:var(--red);font-size:.9rem;font-weight:600}
+input{font:inherit;padding:.55rem .65rem;border:1px solid #8a948c;border-radius:.4rem;width:100%;min-width:0}input[type=checkbox]{width:1.25rem;height:1.25rem;flex:none}
+input[aria-invalid=true]{border:2px solid var(--red)}input::placeholder{color:#6b746d}
 button,.button{font:inherit;font-weight:600;background:var(--green);color:#fff;border:0;border-radius:.5rem;padding:.55rem 1rem;cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary{background:#fff;color:var(--green);border:1px solid var(--green)}button.danger{background:#fff;color:var(--red);border:1px solid var(--red)}
 .actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
