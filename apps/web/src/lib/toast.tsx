@@ -62,6 +62,25 @@ function whenIdle(callback: () => void): () => void {
   return () => clearTimeout(timer);
 }
 
+/**
+ * A toast's close button: a 44 × 44 px target a thumb can hit (WCAG 2.5.5), where react-toastify's
+ * own is a 14 px cross (decision 115).
+ */
+export function ToastDismissButton({ closeToast }: { closeToast: () => void }) {
+  return (
+    <button
+      type="button"
+      className="toast-dismiss"
+      aria-label="Dismiss"
+      onClick={() => closeToast()}
+    >
+      <svg viewBox="0 0 14 14" width="14" height="14" aria-hidden="true">
+        <path d="M1 1l12 12M13 1L1 13" stroke="currentColor" strokeWidth="2" />
+      </svg>
+    </button>
+  );
+}
+
 /** The toast container, mounted once the browser is idle or a toast is raised. */
 export function DeferredToastContainer(props: Toastify.ToastContainerProps) {
   const [isRequested, setIsRequested] = useState(false);
@@ -78,7 +97,7 @@ export function DeferredToastContainer(props: Toastify.ToastContainerProps) {
 
   return isRequested ? (
     <Suspense fallback={null}>
-      <ToastifyContainer {...props} />
+      <ToastifyContainer closeButton={ToastDismissButton} {...props} />
     </Suspense>
   ) : null;
 }

@@ -6,6 +6,7 @@ import { paths } from '../../config/paths.ts';
 import { ImpersonationBanner } from '../../features/auth/components/impersonation-banner.tsx';
 import { useIsSignedIn } from '../../lib/auth-store.ts';
 import { refreshAccess } from '../../lib/current-user.ts';
+import { DeferredToastContainer } from '../../lib/toast.tsx';
 import { BrandLink } from './brand-link.tsx';
 import { MobileMenu } from './mobile-menu.tsx';
 import { NavigationMenu } from './navigation-menu.tsx';
@@ -15,6 +16,8 @@ import { findRouteHandle } from './route-handle.ts';
 import styles from './frame-layout.module.css';
 
 const mainId = 'main-content';
+/** docs/requirements.md#toasts: toasts close after 3.5 s unless a toast says otherwise. */
+const toastAutoCloseMs = 3500;
 const productName = 'Farmcam Portal';
 
 /**
@@ -68,6 +71,13 @@ export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
               {title}
             </h1>
           )}
+          {/*
+           * docs/requirements.md#toasts: top-centre, 3.5 s; placed under the title, never over it, and kept at the
+           * top of the screen once the title has scrolled away (decision 115).
+           */}
+          <div className={styles.toastAnchor}>
+            <DeferredToastContainer position="top-center" autoClose={toastAutoCloseMs} />
+          </div>
           <Outlet />
         </main>
       </div>

@@ -9,13 +9,22 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: string;
   /** Shown under the field and announced with it; marks the field invalid. */
   error?: string | null;
+  /** Something else that describes the field (e.g. a live character count), by its element's id. */
+  describedById?: string;
 }
 
-export function TextField({ label, hint, error, className, ...inputProps }: TextFieldProps) {
+export function TextField({
+  label,
+  hint,
+  error,
+  describedById,
+  className,
+  ...inputProps
+}: TextFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = classNames(hint && hintId, error && errorId) || undefined;
+  const describedBy = classNames(hint && hintId, describedById, error && errorId) || undefined;
 
   return (
     <div className={classNames(styles.field, className)}>
@@ -30,8 +39,11 @@ export function TextField({ label, hint, error, className, ...inputProps }: Text
       <input
         {...inputProps}
         id={id}
-        className={classNames(styles.input, error && styles.invalid)}
-        aria-invalid={error ? true : undefined}
+        className={classNames(
+          styles.input,
+          (error || inputProps['aria-invalid']) && styles.invalid,
+        )}
+        aria-invalid={error ? true : inputProps['aria-invalid']}
         aria-describedby={describedBy}
       />
       {error && (

@@ -2,6 +2,7 @@ import type { ActivityCategory, TeamResponse } from '@farmcam/contract';
 import { useId } from 'react';
 import type { ReactNode } from 'react';
 import type { ActivityFilters as Filters } from '../api/fetch-activity.ts';
+import { DateField, unfinishedDate } from '../../../components/ui/date-field.tsx';
 import styles from './activity-page.module.css';
 
 /** How each category is named in the filter and on an entry. */
@@ -93,30 +94,25 @@ export function ActivityFilters({ filters, onChange, people, cameras }: Activity
           </select>
         )}
       </Field>
-      <Field label="From">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={styles.control}
-            value={filters.from ?? ''}
-            max={filters.to}
-            onChange={(event) => set('from', event.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="To">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={styles.control}
-            value={filters.to ?? ''}
-            min={filters.from}
-            onChange={(event) => set('to', event.target.value)}
-          />
-        )}
-      </Field>
+      {/* Typed day, month, year whatever the browser's language (decision 115). */}
+      <DateField
+        label="From"
+        className={styles.field}
+        value={filters.from ?? ''}
+        max={filters.to}
+        onChange={(value) => {
+          if (value !== unfinishedDate) set('from', value);
+        }}
+      />
+      <DateField
+        label="To"
+        className={styles.field}
+        value={filters.to ?? ''}
+        min={filters.from}
+        onChange={(value) => {
+          if (value !== unfinishedDate) set('to', value);
+        }}
+      />
     </form>
   );
 }

@@ -39,7 +39,7 @@ describe('Login page', () => {
     await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith(loginLinkSentMessage));
   });
 
-  it('shows "Couldn\'t login, please try again" on failure, with the server\'s reason by the field', async () => {
+  it('says a mistyped address once, by the field, with no toast over the title (decision 115)', async () => {
     mockFetch(() =>
       jsonResponse(400, { code: 'VALIDATION_FAILED', message: 'Enter a valid e-mail address' }),
     );
@@ -47,13 +47,23 @@ describe('Login page', () => {
 
     await submitEmail('not an e-mail');
 
-    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith(loginFailedMessage));
     expect(
-      screen.getByRole('textbox', {
+      await screen.findByRole('textbox', {
         name: 'E-mail address',
         description: 'Enter a valid e-mail address',
       }),
     ).toBeDefined();
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+
+  it('shows "Couldn\'t login, please try again" when the login itself fails', async () => {
+    mockFetch(() => jsonResponse(503, { code: 'UNAVAILABLE', message: 'Mail is down' }));
+    renderRoute('/');
+
+    await submitEmail('farmer@example.com');
+
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith(loginFailedMessage));
+    expect(screen.queryByText('Mail is down')).toBeNull();
   });
 
   it('shows the server message when rate limited, so the user knows to wait', async () => {

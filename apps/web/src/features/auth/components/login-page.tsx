@@ -48,12 +48,17 @@ function LoginForm() {
         },
         onError: (error) => {
           const status = error instanceof ApiError ? error.status : undefined;
+          // A mistyped address is said once, by the field it is about (decision 115); the
+          // spec's toast is for a login that failed.
+          if (status === 400) {
+            setEmailError(errorMessage(error, loginFailedMessage));
+            return;
+          }
           // A rate limit says how long to wait, which the user needs to know.
           toastFailure(
             error,
             status === 429 ? errorMessage(error, loginFailedMessage) : loginFailedMessage,
           );
-          if (status === 400) setEmailError(errorMessage(error, loginFailedMessage));
         },
       },
     );

@@ -44,7 +44,7 @@ export function CameraBillingActions({
   return (
     <>
       {state === 'overdue' && abilities.manageBilling && (
-        <Button onClick={() => portal.open(billingId)} isLoading={portal.isPending}>
+        <Button onClick={() => portal.open(billingId, 'pay')} isLoading={portal.isPending}>
           Pay now{about}
         </Button>
       )}

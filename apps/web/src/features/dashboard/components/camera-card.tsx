@@ -143,7 +143,17 @@ function CardMessage({ camera, supportEmail }: { camera: Camera; supportEmail: s
   );
   switch (camera.cardState) {
     case 'overdue':
-      return <p className={styles.alert}>{cardTexts.overdue}</p>;
+      return (
+        <div className={styles.alert}>
+          <p>{cardTexts.overdue}</p>
+          {/* The server's words for what is unpaid, since when and why (decision 113). */}
+          {camera.unpaid && (
+            <p className={styles.unpaid}>
+              <strong>{camera.unpaid.summary}.</strong> {camera.unpaid.sentence}
+            </p>
+          )}
+        </div>
+      );
     case 'no-subscription':
       return <p className={styles.alert}>{cardTexts.noSubscription}</p>;
     case 'terminated':

@@ -32,6 +32,7 @@ export function buildCamera(overrides: Partial<Camera> = {}): Camera {
     switchReason: null,
     silence: null,
     dataCap: null,
+    unpaid: null,
     ...overrides,
   };
 }
@@ -113,6 +114,14 @@ export function camerasInEveryState(): Record<string, Camera> {
       canPause: false,
       canSwitch: false,
       switchReason: 'Please pay the overdue invoice before switching plan.',
+      unpaid: {
+        amountDue: 2000,
+        currency: 'gbp',
+        dueDate: '2026-03-01',
+        cause: 'card_expired',
+        summary: '£20.00 unpaid since 1 March 2026',
+        sentence: 'Your card ending 4242 expired in March 2025: update it to pay £20.00.',
+      },
     }),
     overdue: buildCamera({
       nicknameInDatabase: 'Bottom field',

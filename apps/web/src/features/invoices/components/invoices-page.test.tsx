@@ -16,7 +16,10 @@ const invoice = (overrides: Record<string, unknown>) => ({
   attempt_count: 0,
   next_payment_attempt: null,
   created_date: '2026-03-01T00:00:00.000Z',
+  due_date: '2026-03-01',
   status: 'paid',
+  status_label: 'Paid',
+  status_detail: 'Paid on 1 March 2026.',
   invoice_pdf: 'http://localhost/billing-engine/invoices/in_1/t/pdf',
   hosted_invoice_url: 'http://localhost/billing-engine/invoices/in_1/t',
   is_payable: false,
@@ -45,12 +48,15 @@ function serveInvoices(answer: Record<string, unknown>) {
 }
 
 describe('Invoices', () => {
-  it('offers Download for paid invoices and a red Pay now for the others', async () => {
+  it('names each status in one word with its due date and cause, and one "Download PDF" (decision 113)', async () => {
     serveInvoices({
       invoices: [
         invoice({
           id: 'in_OPENOPEN00000001',
           status: 'open',
+          status_label: 'Unpaid',
+          status_detail: 'Your card ending 4242 expired in March 2025: update it to pay £20.00.',
+          due_date: '2026-04-01',
           is_payable: true,
           amount_paid: 0,
           amount_due: 2000,
@@ -64,28 +70,47 @@ describe('Invoices', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Amount', 'Plan', 'Created', 'Status', 'Actions']);
+    ).toEqual(['Amount', 'Plan', 'Created', 'Due date', 'Status', 'Actions']);
     const [, openRow, paidRow] = within(table).getAllByRole('row');
     expect(within(openRow!).getByText('£20.00')).toBeDefined();
     expect(within(openRow!).getByText('Invoice FC-000001')).toBeDefined();
-    const payNow = within(openRow!).getByRole('link', { name: /Pay now/ });
+    expect(within(openRow!).getByText('1 April 2026')).toBeDefined();
+    expect(within(openRow!).getByText('Unpaid')).toBeDefined();
+    expect(
+      within(openRow!).getByText(
+        'Your card ending 4242 expired in March 2025: update it to pay £20.00.',
+      ),
+    ).toBeDefined();
+    expect(within(openRow!).queryByText('open')).toBeNull();
+    const payNow = within(openRow!).getByRole('link', { name: /^Pay now/ });
     expect(payNow.getAttribute('target')).toBe('_blank');
     expect(payNow.getAttribute('href')).toBe('http://localhost/billing-engine/invoices/in_1/t');
-    expect(within(paidRow!).getByText('1 March 2026')).toBeDefined();
-    expect(
-      within(paidRow!)
-        .getByRole('link', { name: /Download/ })
-        .getAttribute('href'),
-    ).toMatch(/\/pdf$/);
+    expect(within(paidRow!).getAllByText('1 March 2026')).toHaveLength(2);
+    expect(within(paidRow!).getByText('Paid')).toBeDefined();
+    // The same words whether paid or not, the invoice named for a screen reader.
+    for (const row of [openRow!, paidRow!]) {
+      const download = within(row).getByRole('link', { name: 'Download PDF of invoice FC-000001' });
+      expect(download.textContent).toBe('Download PDF of invoice FC-000001');
+      expect(download.getAttribute('href')).toMatch(/\/pdf$/);
+    }
   });
 
   it('offers no Pay now on an invoice that can no longer be paid (canceled after dunning)', async () => {
     serveInvoices({
-      invoices: [invoice({ id: 'in_UNCOLLECT0000001', status: 'uncollectible', amount_paid: 0 })],
+      invoices: [
+        invoice({
+          id: 'in_UNCOLLECT0000001',
+          status: 'uncollectible',
+          status_label: 'Void',
+          status_detail: 'Closed unpaid when the plan ended: nothing more will be taken for it.',
+          amount_paid: 0,
+        }),
+      ],
     });
     renderRoute('/invoices/cus_1');
     const table = await screen.findByRole('table', { name: 'Invoices' });
-    expect(within(table).getByText('uncollectible')).toBeDefined();
+    expect(within(table).getByText('Void')).toBeDefined();
+    expect(within(table).queryByText('uncollectible')).toBeNull();
     expect(within(table).queryByRole('link', { name: /Pay now/ })).toBeNull();
   });
 
@@ -142,11 +167,11 @@ describe('Invoices', () => {
     expect(screen.getByText(/Credit note FC-000001-CN-01: £12.00 refunded/)).toBeDefined();
     expect(
       screen
-        .getByRole('link', { name: 'Download credit note FC-000001-CN-01' })
+        .getByRole('link', { name: 'Download PDF of credit note FC-000001-CN-01' })
         .getAttribute('href'),
     ).toBe('http://localhost/billing-engine/credit-notes/cn_1/t/pdf');
     expect(
-      screen.getByRole('link', { name: 'Download invoice FC-000002 (PDF)' }).getAttribute('href'),
+      screen.getByRole('link', { name: 'Download PDF of invoice FC-000002' }).getAttribute('href'),
     ).toMatch(/\/pdf$/);
   });
 });

@@ -10,8 +10,14 @@ import styles from './invoices-page.module.css';
 /** docs/requirements.md#data: an invoice is known by the last 8 characters of its id. */
 export const shortInvoiceId = (id: string) => id.slice(-8);
 
+const statusStyles = {
+  Paid: styles.paid,
+  Unpaid: styles.unpaid,
+  Void: styles.void,
+  Draft: styles.void,
+};
+
 function InvoiceRow({ invoice }: { invoice: Invoice }) {
-  const isPaid = invoice.status === 'paid';
   const money = (amount: number) => formatMoney(amount, invoice.currency);
   return (
     <tr>
@@ -34,8 +40,8 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
             <p key={note.id} className={styles.creditNote}>
               Credit note {note.number}: {money(note.total)} refunded{' '}
               {note.pdf && (
-                <a href={note.pdf} download aria-label={`Download credit note ${note.number}`}>
-                  PDF
+                <a href={note.pdf} download>
+                  Download PDF<span className="visually-hidden"> of credit note {note.number}</span>
                 </a>
               )}
             </p>
@@ -43,8 +49,15 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
         </div>
       </td>
       <td data-label="Created">{formatDay(invoice.created_date)}</td>
+      <td data-label="Due date">{formatDay(invoice.due_date)}</td>
       <td data-label="Status">
-        <span className={isPaid ? styles.paid : styles.unpaid}>{invoice.status}</span>
+        {/* One word for each status on every screen, and what it means (decision 113). */}
+        <div className={styles.details}>
+          <span className={statusStyles[invoice.status_label]}>{invoice.status_label}</span>
+          {invoice.status_detail && (
+            <span className={styles.statusDetail}>{invoice.status_detail}</span>
+          )}
+        </div>
       </td>
       <td data-label="Actions">
         <div className={styles.actions}>
@@ -54,18 +67,18 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
               target="_blank"
               rel="noopener noreferrer"
               className={styles.payNow}
-              aria-label={`Pay now invoice ${invoice.number} (opens in a new tab)`}
             >
               Pay now
+              <span className="visually-hidden">
+                {' '}
+                invoice {invoice.number} (opens in a new tab)
+              </span>
             </a>
           )}
+          {/* The same name for the same action on every screen and hosted page (decision 113). */}
           {invoice.invoice_pdf && (
-            <a
-              href={invoice.invoice_pdf}
-              download
-              aria-label={`Download invoice ${invoice.number} (PDF)`}
-            >
-              {isPaid ? 'Download' : 'PDF'}
+            <a href={invoice.invoice_pdf} download>
+              Download PDF<span className="visually-hidden"> of invoice {invoice.number}</span>
             </a>
           )}
         </div>
@@ -74,7 +87,10 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
   );
 }
 
-/** Invoices (/invoices/{stripeId}): Amount, Plan, Created, Status, Actions (docs/requirements.md#screens, #states). */
+/**
+ * Invoices (/invoices/{stripeId}): Amount, Plan, Created, Status, Actions (docs/requirements.md#screens, #states),
+ * with the day each was due beside them (decision 113).
+ */
 export function InvoicesPage() {
   const { stripeId = '' } = useParams();
   const invoices = useInvoices(stripeId);
@@ -105,6 +121,7 @@ export function InvoicesPage() {
                   <th scope="col">Amount</th>
                   <th scope="col">Plan</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Due date</th>
                   <th scope="col">Status</th>
                   <th scope="col">Actions</th>
                 </tr>

@@ -3,6 +3,7 @@ import { livestreamLinkLimits } from '@farmcam/contract/rules';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
+import { DateField, unfinishedDate } from '../../../components/ui/date-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.tsx';
@@ -238,9 +239,14 @@ function NewLinkForm({ iccid }: { iccid: string }) {
   const domainsId = useId();
   const kindName = useId();
 
+  const [hasTried, setHasTried] = useState(false);
+
   function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
+    setHasTried(true);
+    // The date field says under itself what is wrong with a date not finished (decision 115).
+    if (expiresOn === unfinishedDate) return;
     const expiry =
       kind === 'link'
         ? expiresOn
@@ -263,6 +269,7 @@ function NewLinkForm({ iccid }: { iccid: string }) {
           setLabel('');
           setDomains('');
           setExpiresOn('');
+          setHasTried(false);
         },
         onError: (failure) => setError(errorMessage(failure, 'Could not make the link')),
       },
@@ -326,11 +333,11 @@ function NewLinkForm({ iccid }: { iccid: string }) {
             onChange={(event) => setDays(event.currentTarget.value)}
           />
         )}
-        <TextField
+        <DateField
           label={kind === 'link' ? 'Or until (last day)' : 'Until (last day, optional)'}
-          type="date"
           value={expiresOn}
-          onChange={(event) => setExpiresOn(event.currentTarget.value)}
+          showError={hasTried}
+          onChange={setExpiresOn}
         />
       </div>
       {error && (

@@ -201,7 +201,8 @@ describe('Manage plan', () => {
     ).toBeDefined();
     expect(within(dialog).getByText('Monthly')).toBeDefined();
     expect(await within(dialog).findByText('£15.95')).toBeDefined();
-    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    // The spec's Yes says what it does, with the preview's amount (decision 115).
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, switch and pay £15.95' }));
     await vi.waitFor(() =>
       expect(toast.success).toHaveBeenCalledWith('Plan switched successfully'),
     );
@@ -244,6 +245,9 @@ describe('Manage plan', () => {
     ).toBeDefined();
     expect(within(dialog).queryByText(/upgrade/i)).toBeNull();
     expect(within(dialog).queryByText(/pay the difference/)).toBeNull();
+    expect(
+      within(dialog).getByRole('button', { name: 'Yes, switch: nothing to pay now' }),
+    ).toBeDefined();
   });
 
   it('tells why a switch failed', async () => {
@@ -254,7 +258,7 @@ describe('Manage plan', () => {
     await user.click((await screen.findAllByRole('button', { name: 'Switch plan' }))[1]!);
     const dialog = await screen.findByRole('dialog', { name: 'Switch plan confirmation' });
     await within(dialog).findByText('£15.95');
-    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await user.click(within(dialog).getByRole('button', { name: /^Yes/ }));
     await vi.waitFor(() =>
       expect(toast.error).toHaveBeenCalledWith('Failed to switch plan: Your card was declined.'),
     );

@@ -1,4 +1,4 @@
-import type { EligiblePlan } from '@farmcam/contract';
+import type { EligiblePlan, PlanChangePreview } from '@farmcam/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
@@ -16,6 +16,16 @@ export function changeSentence(plan: EligiblePlan): string {
     return `Downgrade to ${plan.product_name}: ${allowance}, less than your current plan.`;
   }
   return `Switch to ${plan.product_name}: ${allowance}, the same as your current plan.`;
+}
+
+/**
+ * The spec's "Yes", saying what it does with the amount the server's preview charges now
+ * (decision 115): "Yes, switch and pay £0.78".
+ */
+export function confirmLabel(preview: Pick<PlanChangePreview, 'amount_due' | 'currency'>): string {
+  return preview.amount_due > 0
+    ? `Yes, switch and pay ${formatMoney(preview.amount_due, preview.currency)}`
+    : 'Yes, switch: nothing to pay now';
 }
 
 /**
@@ -88,7 +98,7 @@ export function SwitchPlanModal({
               isLoading={isSwitching}
               disabled={!preview.isSuccess}
             >
-              Yes
+              {preview.isSuccess ? confirmLabel(preview.data) : 'Yes'}
             </Button>
           </div>
         </>

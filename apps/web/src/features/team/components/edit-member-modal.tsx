@@ -5,7 +5,12 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { lastUkDayOf } from '../../../lib/uk-time.ts';
 import { useUpdateMember } from '../api/update-member.ts';
-import { accessBodyOf, cameraChoiceError, MemberAccessFields } from './member-access-fields.tsx';
+import {
+  accessBodyOf,
+  cameraChoiceError,
+  canSendAccess,
+  MemberAccessFields,
+} from './member-access-fields.tsx';
 import type { MemberAccessDraft } from './member-access-fields.tsx';
 import styles from './team-page.module.css';
 
@@ -64,7 +69,7 @@ function EditMemberForm({
         event.preventDefault();
         setHasTried(true);
         setServerError(null);
-        if (cameraChoiceError(draft) !== null) return;
+        if (!canSendAccess(draft)) return;
         update.mutate(
           { memberId: member.id, body: accessBodyOf(draft) },
           {
@@ -83,6 +88,7 @@ function EditMemberForm({
         onChange={setDraft}
         cameras={choosable}
         camerasError={hasTried ? cameraChoiceError(draft) : null}
+        showErrors={hasTried}
         minimumLastDay={minimumLastDay}
       />
       {serverError && (

@@ -9,6 +9,7 @@ import { useInviteMember } from '../api/invite-member.ts';
 import {
   accessBodyOf,
   cameraChoiceError,
+  canSendAccess,
   emptyAccessDraft,
   MemberAccessFields,
 } from './member-access-fields.tsx';
@@ -44,7 +45,7 @@ export function InviteForm({ cameras, minimumLastDay, onInvited }: InviteFormPro
           event.preventDefault();
           setHasTried(true);
           setServerError(null);
-          if (!isValidEmail(email) || cameraChoiceError(draft) !== null) return;
+          if (!isValidEmail(email) || !canSendAccess(draft)) return;
           const address = email.trim();
           invite.mutate(
             { email: address, ...accessBodyOf(draft) },
@@ -77,6 +78,7 @@ export function InviteForm({ cameras, minimumLastDay, onInvited }: InviteFormPro
           onChange={setDraft}
           cameras={cameras}
           camerasError={camerasError}
+          showErrors={hasTried}
           minimumLastDay={minimumLastDay}
         />
         {serverError && (

@@ -1,6 +1,6 @@
 import type { MemberRole, TeamResponse, UpdateMemberBody } from '@farmcam/contract';
 import { useId } from 'react';
-import { TextField } from '../../../components/ui/text-field.tsx';
+import { DateField, unfinishedDate } from '../../../components/ui/date-field.tsx';
 import { roleNames } from '../../../lib/access.ts';
 import styles from './team-page.module.css';
 
@@ -48,12 +48,21 @@ export function cameraChoiceError(draft: MemberAccessDraft): string | null {
   return !draft.allCameras && draft.iccids.length === 0 ? chooseCameraMessage : null;
 }
 
+/**
+ * Whether the form may be sent: cameras chosen, and a last day that is a date or empty (the date
+ * field says itself what is wrong with it, decision 115).
+ */
+export const canSendAccess = (draft: MemberAccessDraft): boolean =>
+  cameraChoiceError(draft) === null && draft.lastDay !== unfinishedDate;
+
 export interface MemberAccessFieldsProps {
   draft: MemberAccessDraft;
   onChange: (draft: MemberAccessDraft) => void;
   cameras: TeamCamera[];
   /** Shown once the owner has tried to send the form. */
   camerasError: string | null;
+  /** The owner has tried to send the form: every field says what is wrong now. */
+  showErrors?: boolean;
   /** The first day that may be chosen as the last day (today, UK time). */
   minimumLastDay: string;
 }
@@ -64,6 +73,7 @@ export function MemberAccessFields({
   onChange,
   cameras,
   camerasError,
+  showErrors = false,
   minimumLastDay,
 }: MemberAccessFieldsProps) {
   const id = useId();
@@ -152,14 +162,13 @@ export function MemberAccessFields({
         )}
       </fieldset>
 
-      <TextField
+      <DateField
         label="Last day (optional)"
-        hint="For contractors: access ends at midnight (UK time) after this day. Leave empty for no end."
-        type="date"
-        name="lastDay"
+        hint="For contractors: access ends at midnight (UK time) after this day. Leave empty for no end. For example, 27 3 2026."
         min={minimumLastDay}
         value={draft.lastDay}
-        onChange={(event) => update({ lastDay: event.target.value })}
+        showError={showErrors}
+        onChange={(lastDay) => update({ lastDay })}
       />
     </>
   );

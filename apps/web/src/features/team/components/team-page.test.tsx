@@ -165,7 +165,11 @@ describe('Team', () => {
     expect(viewer.getAttribute('aria-describedby')).toBeTruthy();
     await user.click(screen.getByRole('radio', { name: /Manager/ }));
     await user.click(screen.getByRole('checkbox', { name: /Calving shed/ }));
-    await user.type(screen.getByLabelText(/Last day/), '2026-12-31');
+    // Day, month, year, in the UK order whatever the browser's language (decision 115).
+    const lastDay = screen.getByRole('group', { name: /Last day/ });
+    await user.type(within(lastDay).getByRole('textbox', { name: 'Day' }), '31');
+    await user.type(within(lastDay).getByRole('textbox', { name: 'Month' }), '12');
+    await user.type(within(lastDay).getByRole('textbox', { name: 'Year' }), '2026');
     await user.click(send);
 
     expect(await screen.findByText('Invitation sent to vet@example.com.')).toBeDefined();
@@ -224,10 +228,14 @@ describe('Team', () => {
       'checked',
       true,
     );
-    expect(within(dialog).getByLabelText(/Last day/)).toHaveProperty('value', '2026-12-30');
+    const lastDay = within(dialog).getByRole('group', { name: /Last day/ });
+    const boxes = ['Day', 'Month', 'Year'].map((name) =>
+      within(lastDay).getByRole('textbox', { name }),
+    );
+    expect(boxes.map((box) => (box as HTMLInputElement).value)).toEqual(['30', '12', '2026']);
 
     await user.click(within(dialog).getByRole('checkbox', { name: /Top gate/ }));
-    await user.clear(within(dialog).getByLabelText(/Last day/));
+    for (const box of boxes) await user.clear(box);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Access of vet@example.com changed.')).toBeDefined();
