@@ -88,9 +88,19 @@ test.describe('subscriptions and billing', () => {
     await expect(dialog).toContainText('£35.00');
     await expect(dialog).toContainText('Monthly');
     await expect(dialog).toContainText(/Charged now: £\d+\.\d\d/);
+    // The spec's Yes says what it does, with the amount the server's preview charges (decision 115).
+    const charged = (await dialog.getByText(/^Charged now:/).textContent())!.match(
+      /£\d+\.\d\d/,
+    )![0];
+    const confirm = dialog.getByRole('button', { name: `Yes, switch and pay ${charged}` });
+    await expect(confirm).toBeVisible();
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('switch-confirmation-1280.png') });
-    await dialog.getByRole('button', { name: 'Yes' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(confirm).toBeInViewport();
+    await page.screenshot({ path: testInfo.outputPath('switch-confirmation-390.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await confirm.click();
     await expect(page.getByText('Plan switched successfully')).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(heavyMonthly).toContainText('Current plan');
@@ -125,7 +135,7 @@ test.describe('subscriptions and billing', () => {
     await expect(page.getByText(/Pause scheduled from/)).toBeHidden();
   });
 
-  test("pays an overdue card's invoice in the billing portal and the card becomes active", async ({
+  test('an overdue card says what is unpaid and why; from Pay now a new card pays it unless unticked', async ({
     page,
     context,
   }, testInfo) => {
@@ -134,25 +144,50 @@ test.describe('subscriptions and billing', () => {
     await expect(card).toContainText(
       'Overdue payments on account. Please pay now or your Streaming Plan will be terminated.',
     );
+    // One word, its cause and its date, in the server's words (decision 113).
+    await expect(card).toContainText(/£12\.00 unpaid since \d{1,2} \w+ \d{4}\./);
+    await expect(card).toContainText(
+      /Your card ending 0341 was declined on \d{1,2} \w+ \d{4}: update it to pay £12\.00\./,
+    );
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: testInfo.outputPath('overdue-card-1280.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: testInfo.outputPath('overdue-card-390.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     const [portal] = await Promise.all([
       context.waitForEvent('page'),
       card.getByRole('button', { name: /^Pay now/ }).click(),
     ]);
     await expect(portal.getByRole('heading', { name: 'Billing' })).toBeVisible();
+    // From Pay now the new card comes first, ticked to pay what is due.
+    const pay = portal.getByRole('region', { name: 'Pay with a new card' });
+    await expect(
+      pay.getByRole('checkbox', { name: 'Pay £12.00 now with this card' }),
+    ).toBeChecked();
     await expectAccessible(portal);
     await portal.screenshot({ path: testInfo.outputPath('portal-1280.png'), fullPage: true });
+    await portal.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(portal);
+    await portal.screenshot({ path: testInfo.outputPath('portal-390.png'), fullPage: true });
+    await portal.setViewportSize({ width: 1280, height: 800 });
     // The card on file declines every charge (4000 0000 0000 0341): that is why it is overdue.
-    await portal.getByRole('button', { name: /^Pay FC-/ }).click();
+    await portal.getByRole('button', { name: /^Pay now FC-/ }).click();
     await expect(
       portal.getByText('Your card was declined. Use another card and try again.'),
     ).toBeVisible();
-    await portal.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await portal.getByLabel('Expiry (MM / YY)').fill('12 / 30');
-    await portal.getByLabel('CVC').fill('123');
-    await portal.getByRole('checkbox', { name: /Pay £[\d.]+ now with this card/ }).check();
-    await portal.getByRole('button', { name: 'Add card' }).click();
+    // Still from Pay now: the new card comes first and pays, the box ticked as it opened.
+    await expect(
+      pay.getByRole('checkbox', { name: 'Pay £12.00 now with this card' }),
+    ).toBeChecked();
+    await pay.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await pay.getByLabel('Expiry (MM / YY)').fill('10 / 33');
+    await pay.getByLabel('CVC').fill('123');
+    await pay.getByRole('button', { name: 'Add card and pay' }).click();
     await expect(portal.getByText('Card added and the amount due paid. Thank you.')).toBeVisible();
-    await expect(portal.getByText('Nothing is due. Thank you.')).toBeVisible();
+    await expect(portal.getByText('Nothing to pay. Thank you.')).toBeVisible();
+    await expect(portal.getByRole('cell', { name: 'Unpaid' })).toHaveCount(0);
     await portal.screenshot({ path: testInfo.outputPath('portal-paid-1280.png'), fullPage: true });
     await portal.close();
 
@@ -167,10 +202,19 @@ test.describe('subscriptions and billing', () => {
     context,
   }, testInfo) => {
     await page.goto('/dashboard');
+    // An expired card says so, with the month and the amount (decision 113).
+    const expiredYear = new Date().getUTCFullYear() - 1;
+    await expect(page.getByRole('article', { name: 'Fuel tank' })).toContainText(
+      `Your card ending 4242 expired in March ${expiredYear}: update it to pay £20.00.`,
+    );
     const { billingId } = await cameraNamed(page, 'Fuel tank');
     await page.goto(`/invoices/${billingId}`);
     await expect(page.getByRole('columnheader', { name: 'Amount' })).toBeVisible();
-    const openRow = page.getByRole('row').filter({ hasText: 'open' });
+    await expect(page.getByRole('columnheader', { name: 'Due date' })).toBeVisible();
+    const openRow = page.getByRole('row').filter({ hasText: 'Unpaid' });
+    await expect(openRow).toContainText(`Your card ending 4242 expired in March ${expiredYear}`);
+    await expect(openRow.getByRole('link', { name: /^Download PDF of invoice FC-/ })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'open', exact: true })).toHaveCount(0);
     await expectAccessible(page);
     await screenshots(page, testInfo, 'invoices');
     const [hosted] = await Promise.all([
@@ -194,7 +238,7 @@ test.describe('subscriptions and billing', () => {
     await hosted.close();
 
     await page.reload();
-    await expect(page.getByRole('row').filter({ hasText: 'open' })).toHaveCount(0);
+    await expect(page.getByRole('row').filter({ hasText: 'Unpaid' })).toHaveCount(0);
     await page.goto(`/subscription/${billingId}`);
     await expect(page.getByText('Expires 11/2031')).toBeVisible();
   });
@@ -241,7 +285,7 @@ test.describe('subscriptions and billing', () => {
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page
-        .getByRole('link', { name: /^Download invoice/ })
+        .getByRole('link', { name: /^Download PDF of invoice/ })
         .first()
         .click(),
     ]);

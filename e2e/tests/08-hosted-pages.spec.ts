@@ -120,7 +120,7 @@ test.describe('hosted billing pages on a phone', () => {
       (current) =>
         isOpen
           ? current.getByRole('button', { name: /^Pay / }).first()
-          : current.getByRole('link', { name: /Download invoice/ }),
+          : current.getByRole('link', { name: /^Download PDF/ }),
       { isOnFirstScreen: isOpen },
     );
     if (isOpen) {

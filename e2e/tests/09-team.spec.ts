@@ -1,6 +1,13 @@
 import type { Page } from '@playwright/test';
 import { staffPasswords } from '../playwright.config.ts';
-import { expect, expectAccessible, test, waitForMail } from '../fixtures/portal.ts';
+import {
+  expect,
+  expectAccessible,
+  fillUkDate,
+  test,
+  ukDateOf,
+  waitForMail,
+} from '../fixtures/portal.ts';
 import {
   dayInWords,
   openPersonContext,
@@ -112,7 +119,7 @@ test.describe('farm team', () => {
       .getByRole('list', { name: 'Chosen cameras' })
       .getByRole('checkbox', { name: new RegExp(`^${contractorCamera}`) })
       .check();
-    await page.getByLabel('Last day (optional)').fill(lastDay);
+    await fillUkDate(page.getByRole('group', { name: 'Last day (optional)' }), lastDay);
     await screensAtBothWidths(page, testInfo, 'team-invite');
 
     const invitedAt = new Date(Date.now() - 1000);
@@ -464,7 +471,9 @@ test.describe('farm team', () => {
     await item.getByRole('button', { name: /^Change access/ }).click();
     const dialog = page.getByRole('dialog', { name: `Change access of ${contractorEmail}` });
     await expect(dialog.getByRole('radio', { name: /^Manager/ })).toBeChecked();
-    await expect(dialog.getByLabel('Last day (optional)')).toHaveValue(lastDay);
+    expect(await ukDateOf(dialog.getByRole('group', { name: 'Last day (optional)' }))).toBe(
+      lastDay,
+    );
     await dialog.getByRole('radio', { name: /^Viewer/ }).check();
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('team-change-1280.png') });

@@ -45,7 +45,14 @@ export const toast = {
 const ToastifyContainer = lazy(
   async (): Promise<{ default: ComponentType<Toastify.ToastContainerProps> }> => {
     try {
-      return { default: (await loadToastify()).ToastContainer };
+      const { ToastContainer, Zoom } = await loadToastify();
+      // Zoom grows a toast where it stands; the default bounce drops it in from above the
+      // window, across the page title (decision 115).
+      return {
+        default: (props: Toastify.ToastContainerProps) => (
+          <ToastContainer transition={Zoom} {...props} />
+        ),
+      };
     } catch {
       // Without the container no toast shows, but the page itself must keep working.
       return { default: () => null };

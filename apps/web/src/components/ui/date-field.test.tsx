@@ -22,7 +22,7 @@ describe('a date typed in the UK order (decision 115)', () => {
     render(<Harness />);
     const group = screen.getByRole('group', { name: 'Last day' });
     const boxes = within(group).getAllByRole('textbox');
-    expect(boxes.map((box) => box.getAttribute('id') && box.labels?.[0]?.textContent)).toEqual([
+    expect(boxes.map((box) => (box as HTMLInputElement).labels?.[0]?.textContent)).toEqual([
       'Day',
       'Month',
       'Year',

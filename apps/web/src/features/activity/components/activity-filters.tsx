@@ -97,7 +97,7 @@ export function ActivityFilters({ filters, onChange, people, cameras }: Activity
       {/* Typed day, month, year whatever the browser's language (decision 115). */}
       <DateField
         label="From"
-        className={styles.field}
+        className={styles.dateField}
         value={filters.from ?? ''}
         max={filters.to}
         onChange={(value) => {
@@ -106,7 +106,7 @@ export function ActivityFilters({ filters, onChange, people, cameras }: Activity
       />
       <DateField
         label="To"
-        className={styles.field}
+        className={styles.dateField}
         value={filters.to ?? ''}
         min={filters.from}
         onChange={(value) => {

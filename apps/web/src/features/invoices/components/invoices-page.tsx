@@ -48,8 +48,12 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
           ))}
         </div>
       </td>
-      <td data-label="Created">{formatDay(invoice.created_date)}</td>
-      <td data-label="Due date">{formatDay(invoice.due_date)}</td>
+      <td data-label="Created" className={styles.date}>
+        {formatDay(invoice.created_date)}
+      </td>
+      <td data-label="Due date" className={styles.date}>
+        {formatDay(invoice.due_date)}
+      </td>
       <td data-label="Status">
         {/* One word for each status on every screen, and what it means (decision 113). */}
         <div className={styles.details}>

@@ -33,6 +33,7 @@ import {
   readCardForm,
   sendPage,
   type CardFormState,
+  unpaidTotal,
 } from './html.ts';
 import { messageOf, notice, pageMessages, refusalStatus, withMessage } from './page-messages.ts';
 
@@ -178,6 +179,7 @@ ${
   // From Pay now, the new card comes first: it is what the farmer came to add (decision 113).
   isToPay && open.length > 0
     ? `<section aria-labelledby="pay-heading"><h2 id="pay-heading">Pay with a new card</h2>
+<p>${formatMoney(unpaidTotal(open), open[0]!.currency)} is unpaid. The card you add pays it now, unless you untick the box.</p>
 ${addCard}
 </section>`
     : ''

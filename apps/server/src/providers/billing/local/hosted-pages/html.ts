@@ -118,17 +118,20 @@ export const cardFormNotice = (message: string) =>
 /** "Check the card details" when fields are wrong (each says why under itself). */
 export const checkCardDetailsMessage = 'Check the card details below.';
 
+type OpenInvoice = { amountDue: number; amountPaid: number; currency: string };
+
+/** What is still to pay on these open invoices, minor units. */
+export const unpaidTotal = (open: OpenInvoice[]): number =>
+  open.reduce((sum, invoice) => sum + invoice.amountDue - invoice.amountPaid, 0);
+
 /**
  * Adding a card while invoices are open asks before paying them (docs/decisions/027): unticked,
  * nothing is charged. The amount shown goes with the form, and the engine pays only if it is
  * still what is due.
  */
-export function payNowField(
-  open: { amountDue: number; amountPaid: number; currency: string }[],
-  isTicked = false,
-): string {
+export function payNowField(open: OpenInvoice[], isTicked = false): string {
   if (open.length === 0) return '';
-  const due = open.reduce((sum, invoice) => sum + invoice.amountDue - invoice.amountPaid, 0);
+  const due = unpaidTotal(open);
   return `<input type="hidden" name="payAmountDue" value="${due}">
 <label class="check"><input type="checkbox" name="payNow" value="yes"${isTicked ? ' checked' : ''}> Pay ${formatMoney(due, open[0]!.currency)} now with this card</label>`;
 }

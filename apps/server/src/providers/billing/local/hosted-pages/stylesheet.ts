@@ -18,6 +18,7 @@ label{display:grid;gap:.25rem;font-weight:600;font-size:.9rem}label.check{displa
 input{font:inherit;padding:.55rem .65rem;border:1px solid #8a948c;border-radius:.4rem;width:100%;min-width:0}input[type=checkbox]{width:1.25rem;height:1.25rem;flex:none}
 input[aria-invalid=true]{border:2px solid var(--red)}input::placeholder{color:#6b746d}
 button,.button{font:inherit;font-weight:600;background:var(--green);color:#fff;border:0;border-radius:.5rem;padding:.55rem 1rem;cursor:pointer;text-decoration:none;display:inline-block}
+button,.button{scroll-margin:.75rem}
 button.secondary{background:#fff;color:var(--green);border:1px solid var(--green)}button.danger{background:#fff;color:var(--red);border:1px solid var(--red)}
 .actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
 .muted{color:var(--muted)}.total{font-size:1.6rem;font-weight:700;margin:.25rem 0}
