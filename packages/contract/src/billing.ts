@@ -123,10 +123,7 @@ export type PortalPurpose = (typeof portalPurposes)[number];
 
 export const portalSessionQuery = z.object({
   customerId: billingCustomerId,
-  purpose: z
-    .enum(portalPurposes, 'The purpose is manage or pay')
-    .optional()
-    .default('manage'),
+  purpose: z.enum(portalPurposes, 'The purpose is manage or pay').optional().default('manage'),
 });
 
 export const portalSessionResponse = z.object({ url: z.string() });

@@ -104,7 +104,9 @@ export const unpaidBills = z.object({
   cause: unpaidCause.describe(
     'no_card: nothing to charge; card_expired: the card a charge uses has expired; card_declined: it was tried and declined; not_collected: a card added since has not been charged yet',
   ),
-  summary: z.string().describe('Amount, one word and the date, e.g. "£20.00 unpaid since 1 May 2026"'),
+  summary: z
+    .string()
+    .describe('Amount, one word and the date, e.g. "£20.00 unpaid since 1 May 2026"'),
   sentence: z
     .string()
     .describe(

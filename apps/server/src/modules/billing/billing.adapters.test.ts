@@ -484,7 +484,7 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
 
   if (adapter === 'stripe') {
     it("sends Pay now to the unpaid invoice's own page: Stripe's portal cannot pay with a new card (decision 113)", async () => {
-      const { billingCustomerId } = await harness.createSubscriber(31);
+      const { billingCustomerId } = await harness.createSubscriber(51);
       const payNow = async () =>
         (
           await context.app.inject({

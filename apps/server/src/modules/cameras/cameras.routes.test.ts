@@ -210,7 +210,7 @@ describe('GET /api/cameras/plansV2', () => {
       amountDue: 1200,
       cause: 'card_declined',
       sentence: expect.stringMatching(
-        /^Your card ending 4444 was declined on \d{1,2} \w+ \d{4}: update it to pay £12\.00\.$/,
+        /^Your card ending 0341 was declined on \d{1,2} \w+ \d{4}: update it to pay £12\.00\.$/,
       ),
     });
     expect(cameraOf(response, 108).unpaid!.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
