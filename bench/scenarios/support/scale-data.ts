@@ -74,6 +74,26 @@ export async function seedScaleData(
         case when status = 'paused' then (date_trunc('month', now()) + interval '2 months')::date end,
         now() - interval '400 days'
       from scale_sims`);
+    // Each camera's card and a year of its bills: a past due or overdue subscription's latest
+    // is unpaid and was tried, so plansV2 says why for those (decision 113).
+    await db.execute(sql`
+      insert into payment_methods (id, billing_customer_id, brand, last4, exp_month, exp_year,
+        is_default, created_at)
+      select 'pm_scale_' || n, billing_customer_id, 'visa', lpad((n % 10000)::text, 4, '0'),
+        1 + n % 12, extract(year from now())::int + (case when n % 3 = 0 then -1 else 2 end),
+        true, now() - interval '400 days'
+      from scale_sims`);
+    await db.execute(sql`
+      insert into invoices (id, billing_customer_id, subscription_id, number, status, amount_due,
+        amount_paid, currency, description, attempt_count, created_at)
+      select 'in_scale_' || s.n || '_' || m, s.billing_customer_id, 'sub_scale_' || s.n,
+        'SCALE-' || s.n || '-' || m,
+        case when m = 0 and s.status in ('past_due', 'overdue') then 'open' else 'paid' end,
+        1200, case when m = 0 and s.status in ('past_due', 'overdue') then 0 else 1200 end,
+        'gbp', '1 × plan', 1, date_trunc('month', now()) - m * interval '1 month'
+      from scale_sims s
+      cross join generate_series(0, 11) m
+      where s.n <= ${scaleAccountCameras}`);
     log(`  accounts, SIMs and subscriptions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // Usage in slices of 1,000 SIMs (400,000 rows each) to keep each statement's memory small:
     // each SIM uses 30% to 110% of its plan's allowance a month, varying day to day.

@@ -24,7 +24,7 @@ button.secondary{background:#fff;color:var(--green);border:1px solid var(--green
 .muted{color:var(--muted)}.total{font-size:1.6rem;font-weight:700;margin:.25rem 0}
 .test-cards{margin-top:1rem;font-size:.9rem}.test-cards code{font-size:.95em}
 a{color:var(--green)}
-section>h2:first-child,section>p:first-child{margin-top:0}td{overflow-wrap:anywhere}td button,td a,td.amount{white-space:nowrap;overflow-wrap:normal}
+section>h2:first-child,section>p:first-child{margin-top:0}td{overflow-wrap:anywhere}td button,td a,td.amount,td.status-open,td.status-paid{white-space:nowrap;overflow-wrap:normal}
 .visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0}
 @media (max-width:600px){main{padding:.75rem}section{padding:.85rem}h1{font-size:1.3rem}th.hide-narrow,td.hide-narrow{display:none}.card-form{max-width:none}.card-form button{width:100%}.total{font-size:1.35rem}}
 `;
