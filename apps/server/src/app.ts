@@ -93,7 +93,11 @@ export async function buildApp(
   // Before every route, so each is measured; after the error handler, which a route takes when
   // it is added, so /metrics answers refusals in the error model too. It needs METRICS_TOKEN
   // (decision 071).
-  await app.register(metricsPlugin, { token: config.metricsToken, database: services.database });
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    database: services.database,
+    dataDir: config.dataDir,
+  });
   await app.register(securityHeadersPlugin, {
     isHttps: config.publicUrl.startsWith('https:'),
     mediaOrigins: livestreaming.storage.mediaOrigins,

@@ -15,6 +15,8 @@ export const errorStatus = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   PROVIDER_UNAVAILABLE: 503,
+  /** The database cannot be reached (docs/decisions/102): nothing the client did, try again. */
+  TEMPORARILY_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -12,6 +12,7 @@ import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { seedCatalogue, seedDemoData } from './seed/demo.ts';
 import { demoStaffPasswordFile, seedDemoStaff } from './seed/staff.ts';
 import { startJobs } from './jobs/job-runner.ts';
+import { databaseOutage, reportIfDatabaseUnreachable } from './lib/database-outage.ts';
 import { createInstance } from './lib/instance.ts';
 import { sweepTemporaryFolders } from './lib/instance-workspace.ts';
 import { createLogger, logJobRun, processLogDestination } from './lib/logger.ts';
@@ -89,6 +90,8 @@ async function main() {
   // The same JSON, redaction and request/job context as the HTTP log (docs/decisions/072),
   // written as it is or as readable lines (LOG_FORMAT, docs/decisions/106).
   const logger = createLogger(config.logLevel, processLogDestination(config.logFormat));
+  // A database outage is logged once per cause every 10 s, wherever it is met (decision 102).
+  databaseOutage.setLog(logger);
 
   let database;
   try {
@@ -96,7 +99,13 @@ async function main() {
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
         : { kind: 'directory', dataDir: config.dataDir },
-      { onConnectionError: (error) => logger.warn({ err: error }, 'Database connection lost') },
+      {
+        onConnectionError: (error) => {
+          if (!reportIfDatabaseUnreachable(error, { source: 'connection pool' })) {
+            logger.warn({ err: error }, 'Database connection lost');
+          }
+        },
+      },
     );
   } catch (error) {
     if (error instanceof DatabaseLockedError) refuseToStart(config.logFormat, error.message);
@@ -154,9 +163,19 @@ async function main() {
   const jobs = await startJobs(database, services.jobs, {
     // An API process queues (login mails, recordings, activations) and runs nothing.
     mode: runsJobs ? 'work' : 'send-only',
-    onError: (error) => logger.error({ err: error }, 'Job queue error'),
+    onError: (error) => {
+      // pg-boss polls every queue every few seconds: an outage is one line per 10 s, not one per poll.
+      if (!reportIfDatabaseUnreachable(error, { source: 'job queue' })) {
+        logger.error({ err: error }, 'Job queue error');
+      }
+    },
     // The id and attempt find the job in pgboss.job; the payload is never logged (README).
-    onJobFailed: (failure) =>
+    onJobFailed: (failure) => {
+      // A run the outage failed is retried: one line per 10 s says why. Failing for good is
+      // always its own line.
+      if (failure.willRetry && reportIfDatabaseUnreachable(failure.error, { source: 'job' })) {
+        return;
+      }
       logger.error(
         {
           job: failure.name,
@@ -166,7 +185,8 @@ async function main() {
           err: failure.error,
         },
         failure.willRetry ? 'Job failed, will retry' : 'Job failed, giving up',
-      ),
+      );
+    },
     // One line per run; requestId names the request that queued it (docs/decisions/072).
     onJobFinished: (run) => logJobRun(logger, run),
   });
@@ -184,8 +204,15 @@ async function main() {
         instanceId: instance.id,
       });
     },
-    onError: (error) => logger.warn({ err: error }, 'Heartbeat or recovery failed'),
+    onError: (error) => {
+      if (!reportIfDatabaseUnreachable(error, { source: 'heartbeat' })) {
+        logger.warn({ err: error }, 'Heartbeat or recovery failed');
+      }
+    },
   });
+  // Readiness from a background check every 5 s: probes never query the database (decision 102).
+  readiness.start();
+  await readiness.refresh();
 
   // An API serves the portal; a worker only the probes and metrics (it needs no routes).
   const http = runsApi

@@ -53,6 +53,9 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 
 export class DatabaseLockedError extends Error {}
 
+/** How long the app's pool waits to connect (or for a free connection) before failing. */
+export const connectTimeoutMs = 5_000;
+
 /**
  * PGlite is single-process: two processes on one directory silently lose writes. A lock file
  * holding our pid keeps a second process out; a stale lock (its process gone) is taken over.
@@ -103,7 +106,13 @@ export async function openDatabase(
   } = {},
 ): Promise<DatabaseHandle> {
   if (location.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: location.url, max: 10 });
+    // A connection that cannot be made within 5 s fails (node-postgres waits for ever by
+    // default): a request answers 503 in time, not after the client's own time-out (decision 102).
+    const pool = new pg.Pool({
+      connectionString: location.url,
+      max: 10,
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
     // Without a listener, an idle connection's error would crash the process.
     pool.on('error', (error) => options.onConnectionError?.(error));
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;

@@ -904,6 +904,18 @@ export const instances = pgTable(
   (table) => [index('instances_heartbeat_idx').on(table.heartbeatAt)],
 );
 
+/**
+ * One row (id 1): when any process last wrote a heartbeat, and when heartbeats resumed after the
+ * whole deployment fell silent for longer than a heartbeat and a half (the database unreachable
+ * for everyone, decision 102). A process is judged dead only for a silence of its own: its last
+ * heartbeat counts from that resumption when it is later.
+ */
+export const heartbeatStream = pgTable('heartbeat_stream', {
+  id: integer('id').primaryKey(),
+  lastBeatAt: timestamp('last_beat_at', { withTimezone: true }).notNull(),
+  resumedAt: timestamp('resumed_at', { withTimezone: true }).notNull(),
+});
+
 // ── Cameras that watch themselves (docs/decisions/094) ────────────────────────────────────
 
 /** What the customer chose for one camera's alerts and protection; no row: the defaults. */

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase } from '../../test/helpers/test-database.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { instances } from '../db/schema.ts';
@@ -20,6 +20,7 @@ import {
   heartbeatIntervalMs,
   liveInstanceIds,
   markDeadInstances,
+  mayJudgeOthers,
 } from './instance.ts';
 import { recordingWorkFolder, sweepTemporaryFolders, temporaryRoot } from './instance-workspace.ts';
 
@@ -81,6 +82,47 @@ describe('process instances and heartbeats', () => {
     expect((await liveInstanceIds(database.db, clock.now())).has(worker.id)).toBe(true);
     await worker.stop();
     await api.stop();
+  });
+
+  it('declares no one dead for a silence of the whole deployment (the database gone for everyone)', async () => {
+    const worker = createInstance({ db: database.db, clock, role: 'worker' });
+    const api = createInstance({ db: database.db, clock, role: 'api' });
+    await worker.register();
+    await api.register();
+    // The database is down for a minute: nobody's heartbeat reaches it.
+    clock.advance(60_000);
+    // The API's first beat after it came back; the worker's comes a few seconds later.
+    await api.beat();
+    expect(await markDeadInstances(database.db, clock.now())).toEqual([]);
+    expect((await liveInstanceIds(database.db, clock.now())).has(worker.id)).toBe(true);
+    clock.advance(heartbeatIntervalMs / 2);
+    await worker.beat();
+    // A process that really died during the outage is dead 30 s after the database's return.
+    const crashed = createInstance({ db: database.db, clock, role: 'worker' });
+    await crashed.register();
+    for (let beat = 0; beat < 4; beat += 1) {
+      clock.advance(heartbeatIntervalMs);
+      await api.beat();
+      await worker.beat();
+    }
+    expect(await markDeadInstances(database.db, clock.now())).toEqual([crashed.id]);
+    await worker.stop();
+    await api.stop();
+  });
+
+  it('judges no one while its own heartbeat fails, and tries again within seconds', async () => {
+    const lost = await openTestDatabase();
+    await lost.close();
+    const worker = createInstance({ db: lost.db, clock, role: 'worker', intervalMs: 200 });
+    const failures: number[] = [];
+    worker.startHeartbeat({ onError: () => void failures.push(performance.now()) });
+    await vi.waitFor(() => expect(failures.length).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
+    expect(worker.isBeating).toBe(false);
+    expect(mayJudgeOthers(worker.id)).toBe(false);
+    // Retries come sooner than the interval (here both are short; the retry is the smaller).
+    expect(failures[2]! - failures[1]!).toBeLessThan(1_000);
+    await worker.stop().catch(() => undefined);
+    expect(mayJudgeOthers(worker.id)).toBe(true);
   });
 
   it('deletes its row on a clean stop, and dead rows after a week', async () => {
@@ -153,10 +195,14 @@ describe('temporary folders per process', () => {
     await crashed.register();
     const crashedFile = await leaveFile(crashed.id);
     const forgottenFile = await leaveFile(randomUUID()); // its row was deleted long ago
-    clock.advance(deadAfterMs + 1);
-
+    // A neighbour keeps beating meanwhile: the silence is the crashed one's alone.
     const neighbour = createInstance({ db: database.db, clock, role: 'worker' });
     await neighbour.register();
+    for (let beat = 0; beat < 3; beat += 1) {
+      clock.advance(heartbeatIntervalMs);
+      await neighbour.beat();
+    }
+    clock.advance(1);
     const neighbourFile = await leaveFile(neighbour.id);
 
     const starting = createInstance({ db: database.db, clock, role: 'all' });
@@ -182,9 +228,12 @@ describe('temporary folders per process', () => {
       [neighbour.id, starting.id].sort(),
     );
 
-    // Later, after a heartbeat: the neighbour has died since, and its folder goes too.
-    clock.advance(deadAfterMs + 1);
-    await starting.beat();
+    // Later, beating on: the neighbour has died since, and its folder goes too.
+    for (let beat = 0; beat < 3; beat += 1) {
+      clock.advance(heartbeatIntervalMs);
+      await starting.beat();
+    }
+    clock.advance(1);
     expect(
       await sweepTemporaryFolders({ db: database.db, clock, dataDir, instanceId: starting.id }),
     ).toEqual([neighbour.id]);

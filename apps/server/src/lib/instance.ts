@@ -10,7 +10,7 @@ import os from 'node:os';
 import { and, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client.ts';
-import { instances } from '../db/schema.ts';
+import { heartbeatStream, instances } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 
 /** How often a process says it is alive. */
@@ -19,6 +19,18 @@ export const heartbeatIntervalMs = 10_000;
 export const deadAfterMs = 30_000;
 /** Rows of dead processes are kept this long for operators, then deleted. */
 export const deadRowRetentionMs = 7 * 24 * 3_600_000;
+/**
+ * After a heartbeat failed (the database unreachable), the next try comes this soon, so a
+ * process beats again within seconds of the database's return (decision 102).
+ */
+export const heartbeatRetryMs = 2_000;
+/**
+ * No heartbeat from any process for this long means the database (or the way to it) was gone
+ * for everyone, not that everyone died: every process's silence then counts from the first
+ * heartbeat after it (decision 102). A heartbeat and a half: with two or more processes beating
+ * every 10 s, nothing else leaves such a gap.
+ */
+export const deploymentSilenceMs = 15_000;
 
 export interface Instance {
   readonly id: string;
@@ -37,6 +49,42 @@ export interface Instance {
   }): void;
   /** Stops beating and deletes the row: a clean exit leaves nothing for others to recover. */
   stop(): Promise<void>;
+  /**
+   * False while this process's own heartbeats fail: it cannot tell a dead process from its own
+   * lost database, so it declares no one dead and takes nothing over until it beats again.
+   */
+  readonly isBeating: boolean;
+}
+
+/** Heartbeat health of the processes this Node process runs (one, outside tests), by id. */
+const failingHeartbeats = new Set<string>();
+
+/**
+ * Whether the process `instanceId` may judge others dead now: not while its own heartbeat
+ * writes fail (decision 102). An id with no heartbeat loop here (a test's) may.
+ */
+export function mayJudgeOthers(instanceId: string): boolean {
+  return !failingHeartbeats.has(instanceId);
+}
+
+/**
+ * Records a heartbeat in the deployment's stream: a beat after a silence of everyone longer than
+ * `deploymentSilenceMs` marks when the database came back (decision 102).
+ */
+async function recordInStream(db: Database, now: Date): Promise<void> {
+  const silenceSeconds = deploymentSilenceMs / 1000;
+  await db
+    .insert(heartbeatStream)
+    .values({ id: 1, lastBeatAt: now, resumedAt: now })
+    .onConflictDoUpdate({
+      target: heartbeatStream.id,
+      set: {
+        resumedAt: sql`case when excluded.last_beat_at - ${heartbeatStream.lastBeatAt}
+          > make_interval(secs => ${silenceSeconds}) then excluded.last_beat_at
+          else ${heartbeatStream.resumedAt} end`,
+        lastBeatAt: sql`greatest(${heartbeatStream.lastBeatAt}, excluded.last_beat_at)`,
+      },
+    });
 }
 
 export function createInstance(deps: {
@@ -55,6 +103,7 @@ export function createInstance(deps: {
 
   async function register() {
     const now = deps.clock.now();
+    await recordInStream(deps.db, now);
     await deps.db
       .insert(instances)
       .values({
@@ -69,11 +118,13 @@ export function createInstance(deps: {
   }
 
   async function beat() {
+    const now = deps.clock.now();
+    await recordInStream(deps.db, now);
     const [row] = await deps.db
       .update(instances)
       // A process that was paused past the threshold (and declared dead) is alive again; the
       // clips taken from it meanwhile stay with their new worker (the claim says whose they are).
-      .set({ heartbeatAt: deps.clock.now(), goneAt: null })
+      .set({ heartbeatAt: now, goneAt: null })
       .where(eq(instances.id, id))
       .returning({ id: instances.id });
     if (!row) await register();
@@ -84,10 +135,21 @@ export function createInstance(deps: {
     role: deps.role,
     register,
     beat,
+    get isBeating() {
+      return !failingHeartbeats.has(id);
+    },
     startHeartbeat(options = {}) {
       const tick = async () => {
         try {
           await beat();
+        } catch (error) {
+          // Judges no one until it beats again, and tries again soon (decision 102).
+          failingHeartbeats.add(id);
+          options.onError?.(error);
+          return;
+        }
+        failingHeartbeats.delete(id);
+        try {
           await options.onBeat?.();
         } catch (error) {
           options.onError?.(error);
@@ -95,9 +157,12 @@ export function createInstance(deps: {
       };
       const schedule = () => {
         if (isStopped) return;
-        timer = setTimeout(() => {
-          running = tick().finally(schedule);
-        }, intervalMs);
+        timer = setTimeout(
+          () => {
+            running = tick().finally(schedule);
+          },
+          failingHeartbeats.has(id) ? Math.min(heartbeatRetryMs, intervalMs) : intervalMs,
+        );
         // The heartbeat alone never keeps the process running.
         timer.unref();
       };
@@ -107,6 +172,7 @@ export function createInstance(deps: {
       isStopped = true;
       clearTimeout(timer);
       await running;
+      failingHeartbeats.delete(id);
       await deps.db.delete(instances).where(eq(instances.id, id));
     },
   };
@@ -118,13 +184,22 @@ export function aliveSince(now: Date): Date {
 }
 
 /**
+ * SQL: the moment a process's silence is counted from: its last heartbeat, or the end of the
+ * last silence of the whole deployment if that is later (a database outage silences everyone,
+ * and nobody is dead for it: decision 102).
+ */
+function silenceStartSql(heartbeatAt: SQL | AnyPgColumn): SQL {
+  return sql`greatest(${heartbeatAt}, (select stream.resumed_at from ${heartbeatStream} stream where stream.id = 1))`;
+}
+
+/**
  * SQL: the process `claimant` names is alive at `now`. A claim naming no row at all (deleted
  * after a clean exit, or long dead) counts as dead.
  */
 export function isAliveSql(claimant: AnyPgColumn | SQL, now: Date): SQL {
   return sql`exists (select 1 from ${instances} alive
     where alive.id = ${claimant} and alive.gone_at is null
-      and alive.heartbeat_at >= ${aliveSince(now).toISOString()})`;
+      and ${silenceStartSql(sql`alive.heartbeat_at`)} >= ${aliveSince(now).toISOString()})`;
 }
 
 /** Ids of the processes alive at `now`. */
@@ -135,7 +210,7 @@ export async function liveInstanceIds(db: Database, now: Date): Promise<Set<stri
     .where(
       and(
         isNull(instances.goneAt),
-        sql`${instances.heartbeatAt} >= ${aliveSince(now).toISOString()}`,
+        sql`${silenceStartSql(instances.heartbeatAt)} >= ${aliveSince(now).toISOString()}`,
       ),
     );
   return new Set(rows.map((row) => row.id));
@@ -149,7 +224,12 @@ export async function markDeadInstances(db: Database, now: Date): Promise<string
   const marked = await db
     .update(instances)
     .set({ goneAt: now })
-    .where(and(isNull(instances.goneAt), lt(instances.heartbeatAt, aliveSince(now))))
+    .where(
+      and(
+        isNull(instances.goneAt),
+        sql`${silenceStartSql(instances.heartbeatAt)} < ${aliveSince(now).toISOString()}`,
+      ),
+    )
     .returning({ id: instances.id });
   await db
     .delete(instances)

@@ -151,9 +151,33 @@ const cardNumber = /(?<!\w|\w-)[2-6](?:[ -]?\d){12,18}(?!\w|-\w)/g;
 
 export const redactedCardNumber = '[redacted card number]';
 
+/**
+ * drizzle's DrizzleQueryError says `Failed query: <SQL>\nparams: <values>`: the statement and
+ * every value bound to it (e-mail addresses, token hashes, amounts). Logs keep that a query
+ * failed and why (the driver's error, its `cause`), never which query with what (decision 102).
+ */
+const failedQuery = /Failed query: [\s\S]{0,100000}?\nparams: [^\n]{0,100000}/g;
+export const redactedQuery = 'Failed query: [SQL and parameters not logged]';
+
+/** Properties of query errors that quote SQL or the values bound to it (drizzle, the drivers). */
+const queryProperties = new Set(['query', 'params', 'parameters', 'internalQuery']);
+/**
+ * A PostgreSQL error's (node-postgres, PGlite: they carry `severity`) `where` quotes the PL/pgSQL
+ * statement and `detail` the values (`Key (email)=(…) already exists`). Other errors' `detail`
+ * (a recording's ffmpeg output) stays.
+ */
+const databaseErrorProperties = new Set(['where', 'detail']);
+const isQuoting = (error: Error, key: string) =>
+  queryProperties.has(key) ||
+  (databaseErrorProperties.has(key) &&
+    typeof (error as { severity?: unknown }).severity === 'string');
+
 /** Every credential shape this module knows, taken out of free text (messages, URLs, output). */
 export function redactText(text: string): string {
-  return redactClientSecrets(redactUrlCredentials(text))
+  const withoutQueries = text.includes('Failed query: ')
+    ? text.replace(failedQuery, redactedQuery)
+    : text;
+  return redactClientSecrets(redactUrlCredentials(withoutQueries))
     .replace(stripeSecrets, redacted)
     .replace(cardNumber, redactedCardNumber);
 }
@@ -209,7 +233,42 @@ function redactStrings(value: unknown, depth: number): unknown {
  * or ffmpeg's last words, can quote a URL with its password.
  */
 export function serializeError(error: Error): pino.SerializedError {
-  return redactStrings(pino.stdSerializers.err(error), 0) as pino.SerializedError;
+  return redactStrings(pino.stdSerializers.err(withoutQueries(error)), 0) as pino.SerializedError;
+}
+
+/**
+ * The error (and its causes) as pino's serializer will read it, without the SQL and bound values
+ * drizzle and the drivers attach: DrizzleQueryError's `query`, `params` and message, a driver
+ * error's `where` (a PL/pgSQL statement), `internalQuery` and `detail` (`Key (email)=(…)`). The
+ * class name, code, constraint, table and the driver's own message stay: enough to act on.
+ */
+export function withoutQueries(error: Error, depth = 0): Error {
+  if (depth > 4) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  const hasQuery = Object.keys(error).some((key) => isQuoting(error, key));
+  const isQueryMessage =
+    typeof error.message === 'string' && error.message.includes('Failed query: ');
+  if (!hasQuery && !isQueryMessage && !(cause instanceof Error)) return error;
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+  for (const [key, value] of Object.entries(error)) {
+    if (!isQuoting(error, key)) (copy as unknown as Record<string, unknown>)[key] = value;
+  }
+  const message = redactText(String(error.message));
+  Object.defineProperty(copy, 'message', { value: message, enumerable: false, writable: true });
+  const stackFrames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  Object.defineProperty(copy, 'stack', {
+    value: [`${error.name}: ${message}`, ...stackFrames].join('\n'),
+    enumerable: false,
+    writable: true,
+  });
+  if (cause instanceof Error) {
+    Object.defineProperty(copy, 'cause', {
+      value: withoutQueries(cause, depth + 1),
+      enumerable: false,
+      writable: true,
+    });
+  }
+  return copy;
 }
 
 /** Header paths pino blanks in case a log call ever passes headers along. */

@@ -8,8 +8,11 @@
  * (`process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`…) keep their usual names, so
  * stock dashboards for Node.js work on them unchanged.
  */
+import fs from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../db/client.ts';
+import { databaseOutage } from './database-outage.ts';
+import { probeRoutes } from './probe-paths.ts';
 import { observeProviderCalls } from './provider-calls.ts';
 
 export const registry = new Registry();
@@ -96,6 +99,25 @@ export function recordHttpRequest(
   while (bucket < httpDurationBuckets.length && seconds > httpDurationBuckets[bucket]!) bucket += 1;
   series.buckets[bucket]! += 1;
 }
+
+/**
+ * Probe and scrape answers (lib/probe-paths.ts) by route and status class: kept apart from the
+ * customer-facing series above, so a draining or not-ready instance's 503s do not count as
+ * failed customer requests in the error-rate alert (decision 102).
+ */
+const probeAnswers = new Map<string, { route: string; statusClass: string; count: number }>();
+
+export function recordProbeAnswer(route: string, statusCode: number): void {
+  const statusClass =
+    statusCode >= 0 && statusCode < 600 ? statusClasses[Math.floor(statusCode / 100)]! : 'other';
+  const key = `${route} ${statusClass}`;
+  const entry = probeAnswers.get(key) ?? { route, statusClass, count: 0 };
+  entry.count += 1;
+  probeAnswers.set(key, entry);
+}
+
+/** Whether the HTTP series count this route: every route but the probes and /metrics. */
+export const isCustomerFacingRoute = (route: string) => !probeRoutes.has(route);
 
 interface ExportedValue {
   labels: Record<string, string | number>;
@@ -186,6 +208,17 @@ registerComputedMetric(
     seriesByRoute((series) => series.statusClass === '5xx').map(({ method, route, series }) => ({
       labels: { method, route },
       value: series.reduce((total, one) => total + one.count, 0),
+    })),
+);
+
+registerComputedMetric(
+  'farmcam_probe_requests_total',
+  'Probe and scrape answers (/api/healthz, /api/readyz, /metrics) by route and status class; not in farmcam_http_*.',
+  'counter',
+  () =>
+    [...probeAnswers.values()].map((entry) => ({
+      labels: { route: entry.route, status_class: entry.statusClass },
+      value: entry.count,
     })),
 );
 
@@ -296,25 +329,59 @@ let queueStatsSource: QueueStatsSource | undefined;
  */
 export function setJobQueueStatsSource(source: QueueStatsSource): () => void {
   queueStatsSource = source;
+  latestQueueStats = undefined;
   return () => {
-    if (queueStatsSource === source) queueStatsSource = undefined;
+    if (queueStatsSource === source) {
+      queueStatsSource = undefined;
+      latestQueueStats = undefined;
+    }
   };
 }
 
-let queueStatsRead: Promise<JobQueueStats[] | undefined> | undefined;
-/** Both gauges are collected by one scrape: they share one read. */
-function readQueueStats(): Promise<JobQueueStats[] | undefined> {
-  if (!queueStatsRead) {
-    const source = queueStatsSource;
-    queueStatsRead = (source ? source() : Promise.resolve(undefined))
-      // Queue figures are missing from this scrape (the gauges say nothing rather than 0) when
-      // the database cannot answer or pg-boss has not made its tables yet; the rest is served.
-      .catch(() => undefined)
+/** Queue figures older than this are left out of a scrape rather than shown as current. */
+const queueStatsMaxAgeMs = 60_000;
+/** A read of the queue figures that takes longer is given up (the next scrape asks again). */
+const queueStatsTimeoutMs = 2_000;
+let latestQueueStats: { at: number; stats: JobQueueStats[] } | undefined;
+let queueStatsRefresh: Promise<void> | undefined;
+
+/**
+ * The queue figures for this scrape, without waiting for the database (decision 102): the last
+ * ones read (within a minute), and a read started in the background for the next scrape. A
+ * scrape during a database outage still answers at once, with the gauges left out (they say
+ * nothing rather than 0) once the figures are a minute old.
+ */
+function queueStatsForScrape(): JobQueueStats[] | undefined {
+  const source = queueStatsSource;
+  if (source && !queueStatsRefresh) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('queue figures: no answer in time')),
+        queueStatsTimeoutMs,
+      );
+      timer.unref();
+    });
+    queueStatsRefresh = Promise.race([source(), timeout])
+      .then(
+        (stats) => {
+          if (queueStatsSource === source) latestQueueStats = { at: Date.now(), stats };
+        },
+        // The database cannot answer or pg-boss has no tables yet: the old figures age out.
+        () => undefined,
+      )
       .finally(() => {
-        queueStatsRead = undefined;
+        clearTimeout(timer);
+        queueStatsRefresh = undefined;
       });
   }
-  return queueStatsRead;
+  if (!latestQueueStats || Date.now() - latestQueueStats.at > queueStatsMaxAgeMs) return undefined;
+  return latestQueueStats.stats;
+}
+
+/** Waits for a background read of the queue figures started by a scrape (tests). */
+export async function queueStatsSettled(): Promise<void> {
+  await queueStatsRefresh;
 }
 
 new Gauge({
@@ -322,8 +389,8 @@ new Gauge({
   help: 'Jobs waiting in each queue (created or waiting for a retry), read from pg-boss at scrape.',
   labelNames: ['queue'] as const,
   registers: [registry],
-  async collect() {
-    const stats = await readQueueStats();
+  collect() {
+    const stats = queueStatsForScrape();
     this.reset();
     for (const row of stats ?? []) this.labels(row.queue).set(row.depth);
   },
@@ -333,8 +400,8 @@ new Gauge({
   help: 'Seconds the longest-waiting due job of each queue has been due (0 when none is due).',
   labelNames: ['queue'] as const,
   registers: [registry],
-  async collect() {
-    const stats = await readQueueStats();
+  collect() {
+    const stats = queueStatsForScrape();
     this.reset();
     for (const row of stats ?? []) this.labels(row.queue).set(row.oldestAgeSeconds);
   },
@@ -359,6 +426,107 @@ const providerCallErrors = new Counter({
 observeProviderCalls(({ provider, operation, seconds, isError }) => {
   providerCallDuration.labels(provider, operation).observe(seconds);
   if (isError) providerCallErrors.labels(provider, operation).inc();
+});
+
+// Database, storage, disk ---------------------------------------------------------------------
+
+/**
+ * The process's last word on the database (lib/database-outage.ts), read without asking it: the
+ * readiness check every few seconds and every failed request or heartbeat keep it current.
+ */
+new Gauge({
+  name: 'farmcam_database_reachable',
+  help: '1 while this process reaches the database (its last check or query succeeded), 0 during an outage.',
+  registers: [registry],
+  collect() {
+    this.set(databaseOutage.state().state === 'unreachable' ? 0 : 1);
+  },
+});
+new Gauge({
+  name: 'farmcam_database_unreachable_seconds',
+  help: 'How long this process has been unable to reach the database (0 while it can).',
+  registers: [registry],
+  collect() {
+    const { state, unreachableSince } = databaseOutage.state();
+    this.set(
+      state === 'unreachable' && unreachableSince
+        ? Math.max(0, (Date.now() - Date.parse(unreachableSince)) / 1000)
+        : 0,
+    );
+  },
+});
+const databaseUnreachableErrors = new Counter({
+  name: 'farmcam_database_unreachable_errors_total',
+  help: 'Errors meaning the database could not be reached (refused, dropped, connect time-out, shutting down), by cause and where met.',
+  labelNames: ['cause', 'source'] as const,
+  registers: [registry],
+});
+databaseOutage.observe(({ cause, source }) =>
+  databaseUnreachableErrors.labels(cause, source).inc(),
+);
+
+const storageOperations = new Counter({
+  name: 'farmcam_storage_operations_total',
+  help: 'Clip storage operations (put, copy-to-file, delete) by backend (fs, s3) and outcome (ok, failed).',
+  labelNames: ['backend', 'operation', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const storageOperationNames = ['put', 'copy-to-file', 'delete'] as const;
+
+/** Makes a backend's series exist at zero, so an alert's ratio sees it before the first error. */
+export function registerStorageBackend(backend: 'fs' | 's3'): void {
+  for (const operation of storageOperationNames) {
+    storageOperations.labels(backend, operation, 'ok').inc(0);
+    storageOperations.labels(backend, operation, 'failed').inc(0);
+  }
+}
+
+/** One clip storage operation's outcome (providers/storage/instrumented-storage.ts). */
+export function countStorageOperation(
+  backend: 'fs' | 's3',
+  operation: (typeof storageOperationNames)[number],
+  isFailed: boolean,
+): void {
+  storageOperations.labels(backend, operation, isFailed ? 'failed' : 'ok').inc();
+}
+
+/**
+ * The file system holding DATA_DIR (recordings being written, timelapses built, and with
+ * STORAGE=fs every clip): free and total bytes, read with statfs at scrape (a local call, no
+ * database). Unset until the process names its data directory.
+ */
+let dataDirectory: string | undefined;
+export function setDataDirectoryForMetrics(directory: string | undefined): void {
+  dataDirectory = directory;
+}
+async function dataDirectoryStats(): Promise<fs.StatsFs | undefined> {
+  if (!dataDirectory) return undefined;
+  try {
+    return await fs.promises.statfs(dataDirectory);
+  } catch {
+    return undefined;
+  }
+}
+new Gauge({
+  name: 'farmcam_data_dir_free_bytes',
+  help: "Bytes free to this process on DATA_DIR's file system (statfs: available blocks × block size).",
+  registers: [registry],
+  async collect() {
+    const stats = await dataDirectoryStats();
+    this.reset();
+    if (stats) this.set(stats.bavail * stats.bsize);
+  },
+});
+new Gauge({
+  name: 'farmcam_data_dir_size_bytes',
+  help: "Size in bytes of DATA_DIR's file system.",
+  registers: [registry],
+  async collect() {
+    const stats = await dataDirectoryStats();
+    this.reset();
+    if (stats) this.set(stats.blocks * stats.bsize);
+  },
 });
 
 // Domain ---------------------------------------------------------------------------------------

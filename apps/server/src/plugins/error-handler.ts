@@ -9,6 +9,7 @@ import type {
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
+import { reportIfDatabaseUnreachable } from '../lib/database-outage.ts';
 import { strictSecurityHeaders } from './security-headers.ts';
 
 interface ValidationIssue {
@@ -181,8 +182,20 @@ export function answerClientError(isHttps: boolean): (error: Error, socket: Sock
 }
 
 /**
+ * While the database cannot be reached (docs/decisions/102): a farmer's sentence, and how long
+ * a client should wait before trying again (a restarted database is usually back within it).
+ */
+export const databaseUnavailableAnswer = {
+  code: 'TEMPORARILY_UNAVAILABLE',
+  message:
+    'We cannot reach our records just now, so this could not be done. Nothing you did caused it: please try again in a minute.',
+} as const satisfies { code: ErrorCode; message: string };
+export const databaseRetryAfterSeconds = 30;
+
+/**
  * One error model: every error answers `{ code, message }` (validation failures add `field`);
- * 5xx never shows internals.
+ * 5xx never shows internals. An error meaning the database cannot be reached answers 503 with
+ * Retry-After and is logged at most once per cause every 10 s (lib/database-outage.ts).
  */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
@@ -204,6 +217,12 @@ export const errorHandlerPlugin = fp(
       if (status >= 400 && status < 500) {
         const { code, message } = describeClientError(error);
         return reply.code(status).send({ code, message });
+      }
+      if (reportIfDatabaseUnreachable(error, { source: 'request', log: request.log })) {
+        return reply
+          .code(503)
+          .header('retry-after', String(databaseRetryAfterSeconds))
+          .send(databaseUnavailableAnswer);
       }
       request.log.error({ err: error }, 'Unhandled error');
       return reply

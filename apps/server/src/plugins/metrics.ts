@@ -11,7 +11,10 @@
  *   in constant time). Without a token the metrics are still counted but not served: /metrics
  *   answers 404 like any unknown path (the SPA's history fallback would otherwise answer it).
  * - With `database`, the job-queue gauges (depth, oldest due job per queue) are read from
- *   pg-boss's tables at scrape time, cached for a few seconds.
+ *   pg-boss's tables in the background: a scrape serves the last figures (a minute old at most)
+ *   and never waits on the database (decision 102).
+ * - Probes and /metrics itself are counted apart (`farmcam_probe_requests_total`), not in the
+ *   HTTP series the error-rate alert reads.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
@@ -19,8 +22,11 @@ import fp from 'fastify-plugin';
 import type { DatabaseHandle } from '../db/client.ts';
 import {
   createJobQueueStatsReader,
+  isCustomerFacingRoute,
   recordHttpRequest,
+  recordProbeAnswer,
   registry,
+  setDataDirectoryForMetrics,
   setJobQueueStatsSource,
 } from '../lib/metrics.ts';
 
@@ -29,6 +35,8 @@ export interface MetricsPluginOptions {
   token?: string | undefined;
   /** Where the job-queue gauges are read from; without it they are left out. */
   database?: Pick<DatabaseHandle, 'executeSql'> | undefined;
+  /** DATA_DIR, whose file system's free bytes are exported (the disk alert reads them). */
+  dataDir?: string | undefined;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -41,10 +49,17 @@ export const metricsPlugin = fp(
     // not-found handler, which no route hook sees) are counted by the app's hook.
     app.addHook('onRoute', (route) => {
       const pattern = route.url;
-      const count: onResponseHookHandler = (request, reply, done) => {
-        recordHttpRequest(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
-        done();
-      };
+      // Probes and scrapes have their own series: a draining instance's 503s are no customer's
+      // failed request (decision 102).
+      const count: onResponseHookHandler = isCustomerFacingRoute(pattern)
+        ? (request, reply, done) => {
+            recordHttpRequest(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+            done();
+          }
+        : (_request, reply, done) => {
+            recordProbeAnswer(pattern, reply.statusCode);
+            done();
+          };
       const own = route.onResponse;
       route.onResponse = own === undefined ? [count] : [...[own].flat(), count];
     });
@@ -55,6 +70,7 @@ export const metricsPlugin = fp(
       done();
     });
 
+    if (options.dataDir) setDataDirectoryForMetrics(options.dataDir);
     if (options.database) {
       const unset = setJobQueueStatsSource(createJobQueueStatsReader(options.database));
       app.addHook('onClose', async () => unset());

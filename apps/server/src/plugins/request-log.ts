@@ -9,6 +9,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { redactUrl } from '../lib/log-redaction.ts';
+import { probeRoutes } from '../lib/probe-paths.ts';
 import { bindsRequestId, requestIdHeader, runInLogContext } from '../lib/request-context.ts';
 
 type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -120,7 +121,6 @@ export function requestChildLogger(
  * would bury the customers' ones, so a probe or scrape is logged only when it did not answer 2xx
  * (its count stays in the metrics).
  */
-const quietRoutes = new Set(['/api/healthz', '/api/readyz', '/metrics']);
 
 export const requestLogPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request, reply, done) => {
@@ -134,7 +134,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance) => {
     ) {
       return done();
     }
-    if (reply.statusCode < 300 && quietRoutes.has(request.routeOptions.url ?? '')) return done();
+    if (reply.statusCode < 300 && probeRoutes.has(request.routeOptions.url ?? '')) return done();
     request.log.info(
       {
         method: request.method,

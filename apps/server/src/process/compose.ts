@@ -420,6 +420,7 @@ export async function composeServices(
       lateBoundQueue?.attach(runner.queue);
     },
     async close() {
+      readiness.stop();
       await stopSessionListening();
       await stopPlansListening?.();
       await mailer.close();

@@ -34,7 +34,11 @@ export async function buildOpsServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // First, so the probes are measured like the API's routes (decision 071).
-  await app.register(metricsPlugin, { token: config.metricsToken, database: deps.database });
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    database: deps.database,
+    dataDir: config.dataDir,
+  });
   await app.register(errorHandlerPlugin);
   await app.register(healthRoutes, { prefix: '/api', readiness: deps.readiness });
   app.setNotFoundHandler((request, reply) =>

@@ -260,6 +260,8 @@ beforeAll(async () => {
   context = await createTestContext({}, undefined, () => ({ webRoot }));
   // The job queue's tables, as every deployed process has them, so /api/readyz answers ready.
   jobs = await startJobs(context.database, [], { onError: () => undefined, mode: 'send-only' });
+  // Readiness answers from its background check (decision 102): run it once now.
+  await context.services.readiness.refresh();
   await seedDemoData(context.database.db, context.clock);
   customerToken = await signInCustomer(context, 'demo@example.com');
 

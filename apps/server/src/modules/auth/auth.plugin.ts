@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, notFound, unauthenticated } from '../../errors.ts';
+import { isProbePath } from '../../lib/probe-paths.ts';
 import {
   type Ability,
   type Access,
@@ -27,6 +28,9 @@ export const authPlugin = fp(
       if (!header || !header.startsWith('Bearer ')) return done();
       const token = header.slice('Bearer '.length).trim();
       if (token.length < 20 || token.length > 200) return done();
+      // Prometheus presents METRICS_TOKEN on /metrics: it is not a session, and a scrape or probe
+      // must never wait on the database (decision 102).
+      if (isProbePath(request.url)) return done();
       const cached = options.auth.cachedPrincipal(token);
       if (cached) {
         request.principal = cached;

@@ -2,7 +2,8 @@
  * The probes (docs/decisions/070). /api/healthz: the process is alive and its event loop turns;
  * it touches nothing else, so a slow database never gets the process restarted. /api/readyz: the
  * instance may take traffic now (readiness.ts); 503 with the reasons when not, and `draining`
- * from the SIGTERM on, so the load balancer takes it out before it stops accepting.
+ * from the SIGTERM on, so the load balancer takes it out before it stops accepting. Neither
+ * queries the database: readyz answers from the state a background check keeps (decision 102).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,9 +16,10 @@ const providerReport = z.object({
   at: z.string().optional(),
 });
 const readinessReport = z.object({
-  status: z.enum(['ready', 'not-ready', 'draining']),
+  status: z.enum(['ready', 'degraded', 'not-ready', 'draining']),
   reasons: z.array(z.string()),
   checks: z.object({ database: checkState, migrations: checkState, jobQueue: checkState }),
+  checkedAt: z.string().optional(),
   // One property per provider (not a record keyed by an enum), so the document names each one.
   providers: z.object(
     Object.fromEntries(providerNames.map((name) => [name, providerReport])) as Record<
@@ -56,14 +58,17 @@ export const healthRoutes: FastifyPluginAsyncZod<{ readiness: Readiness }> = asy
         operationId: 'checkReadiness',
         security: [],
         summary:
-          'Readiness: database reachable and migrated, job queue set up, not draining; each provider’s last call is reported without counting',
+          'Readiness from the last background check: database migrated, job queue set up, not draining (200 ready or degraded while the database is unreachable; 503 otherwise); each provider’s last call is reported without counting',
         response: { 200: readinessReport, 503: readinessReport },
       },
     },
     async (_request, reply) => {
       const report = await readiness.check();
       reply.header('cache-control', 'no-store');
-      return reply.code(report.status === 'ready' ? 200 : 503).send(report);
+      // `degraded` stays in the load balancer: the database is down for every instance alike,
+      // and the API's own 503 with Retry-After says so better than the proxy's (decision 102).
+      const isServing = report.status === 'ready' || report.status === 'degraded';
+      return reply.code(isServing ? 200 : 503).send(report);
     },
   );
 };

@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { databaseUnreachableCause } from '../../lib/database-errors.ts';
+import { databaseOutage, type DatabaseOutage } from '../../lib/database-outage.ts';
 import {
   lastProviderCalls,
   type ProviderCallState,
@@ -19,16 +21,34 @@ import {
 export type CheckState = 'ok' | 'failing' | 'not-checked';
 
 export interface ReadinessReport {
-  status: 'ready' | 'not-ready' | 'draining';
+  /**
+   * `ready` (200): take traffic. `degraded` (200): serving, but the database cannot be reached
+   * from here, so requests that need it answer 503 with Retry-After; kept in the load balancer,
+   * because a database outage is the same on every instance (decision 102). `not-ready` (503):
+   * this instance cannot serve (migrations behind, no job queue, a database error of its own).
+   * `draining` (503): shutting down.
+   */
+  status: 'ready' | 'degraded' | 'not-ready' | 'draining';
   /** Why not ready, one sentence each for the operator; empty when ready. */
   reasons: string[];
   checks: { database: CheckState; migrations: CheckState; jobQueue: CheckState };
+  /** When the background check last ran (ISO); the answer never waits for the database. */
+  checkedAt?: string;
   /** Each provider's last call in this process: reported, not counted (see above). */
   providers: Record<ProviderName, Pick<ProviderCallState, 'state' | 'at'>>;
 }
 
 export interface Readiness {
+  /**
+   * The report from what the process knows: the last background check, and every request or
+   * heartbeat that met the database unreachable since (lib/database-outage.ts). Asks nothing.
+   */
   check(): Promise<ReadinessReport>;
+  /** Runs the checks now and keeps their outcome (the background loop; tests; before listening). */
+  refresh(): Promise<ReadinessReport>;
+  /** Checks now and every `intervalMs` until `stop`. */
+  start(): void;
+  stop(): void;
   /** From now on the instance answers `draining` at once, whatever the checks would say. */
   startDraining(): void;
   readonly isDraining: boolean;
@@ -38,9 +58,13 @@ export interface ReadinessDependencies {
   database: Pick<DatabaseHandle, 'executeSql'>;
   /** The migrations this build applies (db/migrations by default). */
   migrationsFolder?: string;
-  /** How long one check may take before it counts as failing; a probe must answer promptly. */
+  /** How long one check may take before it counts as failing. */
   timeoutMs?: number;
+  /** How often the background check runs (5 s: the documented load balancer's interval). */
+  intervalMs?: number;
   providerCalls?: () => Record<ProviderName, ProviderCallState>;
+  /** The process's picture of the database (lib/database-outage.ts by default). */
+  outage?: Pick<DatabaseOutage, 'state' | 'noteReachable' | 'noteUnreachable'>;
   /** Told when the status changes (not on every probe: a load balancer asks every few seconds). */
   log?: {
     warn(details: object, message: string): void;
@@ -48,7 +72,7 @@ export interface ReadinessDependencies {
   };
 }
 
-const defaultMigrationsFolder = path.join(
+export const defaultMigrationsFolder = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../db/migrations',
 );
@@ -96,12 +120,29 @@ function failureName(error: unknown, timeoutMs: number): string {
 const undefinedTable = '42P01';
 const undefinedSchema = '3F000';
 
+/** What the last background check found; `reasons` holds the failures other than reachability. */
+interface CheckedState {
+  at: string;
+  database: CheckState;
+  migrations: CheckState;
+  jobQueue: CheckState;
+  /** The database failed this check in a way that means it cannot be reached (a shared outage). */
+  unreachableCause?: string;
+  reasons: string[];
+}
+
 export function createReadiness(deps: ReadinessDependencies): Readiness {
   const timeoutMs = deps.timeoutMs ?? 2000;
+  const intervalMs = deps.intervalMs ?? 5000;
   const latest = latestMigrationOf(deps.migrationsFolder ?? defaultMigrationsFolder);
   const providerCalls = deps.providerCalls ?? lastProviderCalls;
+  const outage = deps.outage ?? databaseOutage;
   let isDraining = false;
   let lastStatus: ReadinessReport['status'] | undefined;
+  let checked: CheckedState | undefined;
+  let running: Promise<ReadinessReport> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let isStarted = false;
 
   const query = (text: string) => withTimeout(deps.database.executeSql(text), timeoutMs);
 
@@ -162,15 +203,141 @@ export function createReadiness(deps: ReadinessDependencies): Readiness {
     ) as ReadinessReport['providers'];
   }
 
-  function noteStatus(report: ReadinessReport) {
-    if (report.status === lastStatus) return;
-    const previous = lastStatus;
-    lastStatus = report.status;
-    if (report.status === 'not-ready') {
-      deps.log?.warn({ reasons: report.reasons }, 'Not ready');
-    } else if (previous !== undefined) {
-      deps.log?.info({ status: report.status }, `Readiness: ${report.status}`);
+  /** The checks themselves: the only place readiness queries the database. */
+  async function runChecks(): Promise<CheckedState> {
+    const at = new Date().toISOString();
+    const reasons: string[] = [];
+    try {
+      await query('select 1');
+    } catch (error) {
+      const cause =
+        error instanceof CheckTimeoutError
+          ? `no answer within ${timeoutMs / 1000} s`
+          : databaseUnreachableCause(error);
+      if (cause !== undefined) {
+        outage.noteUnreachable(cause, { source: 'readiness check', error });
+        return {
+          at,
+          database: 'failing',
+          migrations: 'not-checked',
+          jobQueue: 'not-checked',
+          unreachableCause: cause,
+          reasons,
+        };
+      }
+      // Reached, but refused by it (a password, a permission, a closed handle): this instance's
+      // own problem, so it leaves the load balancer.
+      reasons.push(`database unusable (${failureName(error, timeoutMs)})`);
+      return {
+        at,
+        database: 'failing',
+        migrations: 'not-checked',
+        jobQueue: 'not-checked',
+        reasons,
+      };
     }
+    outage.noteReachable();
+    const [migrations, jobQueue] = await Promise.all([
+      checkMigrations(reasons),
+      checkJobQueue(reasons),
+    ]);
+    return { at, database: 'ok', migrations, jobQueue, reasons };
+  }
+
+  function report(): ReadinessReport {
+    if (isDraining) {
+      return {
+        status: 'draining',
+        reasons: ['draining: this instance is shutting down'],
+        checks: { database: 'not-checked', migrations: 'not-checked', jobQueue: 'not-checked' },
+        ...(checked ? { checkedAt: checked.at } : {}),
+        providers: providers(),
+      };
+    }
+    if (!checked) {
+      return {
+        status: 'not-ready',
+        reasons: ['starting: not checked yet'],
+        checks: { database: 'not-checked', migrations: 'not-checked', jobQueue: 'not-checked' },
+        providers: providers(),
+      };
+    }
+    // A request or heartbeat may have met the outage since the last check (or seen it end).
+    const known = outage.state();
+    const unreachableCause =
+      known.state === 'unreachable'
+        ? (known.cause ?? checked.unreachableCause)
+        : checked.unreachableCause &&
+            known.state === 'reachable' &&
+            known.lastSuccessAt &&
+            known.lastSuccessAt > checked.at
+          ? undefined
+          : checked.unreachableCause;
+    const reasons = [...checked.reasons];
+    if (unreachableCause !== undefined) {
+      const since = known.unreachableSince ? ` since ${known.unreachableSince}` : '';
+      reasons.unshift(
+        `database unreachable (${unreachableCause})${since}: requests that need it answer 503`,
+      );
+    }
+    const isOwnProblem = checked.reasons.length > 0;
+    return {
+      status: isOwnProblem ? 'not-ready' : unreachableCause !== undefined ? 'degraded' : 'ready',
+      reasons,
+      checks: {
+        database: unreachableCause !== undefined ? 'failing' : checked.database,
+        migrations:
+          unreachableCause !== undefined && checked.database === 'ok'
+            ? 'not-checked'
+            : checked.migrations,
+        jobQueue:
+          unreachableCause !== undefined && checked.database === 'ok'
+            ? 'not-checked'
+            : checked.jobQueue,
+      },
+      checkedAt: checked.at,
+      providers: providers(),
+    };
+  }
+
+  function noteStatus(next: ReadinessReport) {
+    if (next.status === lastStatus) return;
+    const previous = lastStatus;
+    lastStatus = next.status;
+    if (next.status === 'not-ready' || next.status === 'degraded') {
+      deps.log?.warn(
+        { status: next.status, reasons: next.reasons },
+        next.status === 'not-ready' ? 'Not ready' : 'Degraded',
+      );
+    } else if (previous !== undefined) {
+      deps.log?.info({ status: next.status }, `Readiness: ${next.status}`);
+    }
+  }
+
+  async function refresh(): Promise<ReadinessReport> {
+    // One check at a time: a slow database never piles checks up.
+    running ??= runChecks()
+      .then((state) => {
+        checked = state;
+        const next = report();
+        noteStatus(next);
+        return next;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  function schedule() {
+    if (!isStarted) return;
+    timer = setTimeout(() => {
+      void refresh()
+        .catch(() => undefined)
+        .finally(schedule);
+    }, intervalMs);
+    // The check alone never keeps the process running.
+    timer.unref();
   }
 
   return {
@@ -179,39 +346,24 @@ export function createReadiness(deps: ReadinessDependencies): Readiness {
     },
     startDraining() {
       isDraining = true;
+      noteStatus(report());
     },
     async check() {
-      if (isDraining) {
-        const report: ReadinessReport = {
-          status: 'draining',
-          reasons: ['draining: this instance is shutting down'],
-          checks: { database: 'not-checked', migrations: 'not-checked', jobQueue: 'not-checked' },
-          providers: providers(),
-        };
-        noteStatus(report);
-        return report;
-      }
-      const reasons: string[] = [];
-      let database: CheckState = 'ok';
-      try {
-        await query('select 1');
-      } catch (error) {
-        reasons.push(`database unreachable (${failureName(error, timeoutMs)})`);
-        database = 'failing';
-      }
-      // Without a database the other two cannot be known; say so once, not three times.
-      const [migrations, jobQueue]: CheckState[] =
-        database === 'ok'
-          ? await Promise.all([checkMigrations(reasons), checkJobQueue(reasons)])
-          : ['not-checked', 'not-checked'];
-      const report: ReadinessReport = {
-        status: reasons.length === 0 ? 'ready' : 'not-ready',
-        reasons,
-        checks: { database, migrations: migrations!, jobQueue: jobQueue! },
-        providers: providers(),
-      };
-      noteStatus(report);
-      return report;
+      const next = report();
+      noteStatus(next);
+      return next;
+    },
+    refresh,
+    start() {
+      if (isStarted) return;
+      isStarted = true;
+      void refresh()
+        .catch(() => undefined)
+        .finally(schedule);
+    },
+    stop() {
+      isStarted = false;
+      clearTimeout(timer);
     },
   };
 }

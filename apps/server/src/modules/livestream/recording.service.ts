@@ -18,7 +18,7 @@ import { appSettings, customers, sims } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { systemActor, writeAudit } from '../../lib/audit.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
-import { markDeadInstances } from '../../lib/instance.ts';
+import { markDeadInstances, mayJudgeOthers } from '../../lib/instance.ts';
 import { countRecording } from '../../lib/metrics.ts';
 import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import {
@@ -383,9 +383,14 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
      * reason. A clip someone asked for is failed with "press Record again" (they are watching
      * the page; a new press is quicker than a recovery). Safe on every worker at once: each
      * clip is taken by one conditional update. Also marks the dead processes gone
-     * (docs/decisions/073).
+     * (docs/decisions/073). A silence the database caused is no death (decision 102): silences
+     * count from the deployment's last resumption, and a process whose own heartbeat fails
+     * judges nobody.
      */
     async recoverDeadWorkers(): Promise<{ requeued: number; failed: number }> {
+      // A process whose own heartbeats fail cannot tell a dead process from its own lost
+      // database: it judges no one until it beats again (decision 102).
+      if (!mayJudgeOthers(instanceId)) return { requeued: 0, failed: 0 };
       const now = processClock.now();
       let requeued = 0;
       let failed = 0;

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
 import { createFilesystemStorage } from './filesystem-storage.ts';
+import { withStorageMetrics } from './instrumented-storage.ts';
 import type { ClipStorage } from './storage.ts';
 
 const secretKey = 'media-url-secret';
@@ -24,12 +25,15 @@ export async function createClipStorage(
   if (config.mode === 's3') {
     // Loaded only when used: the AWS SDK is large and warns about Node versions at import.
     const { createS3Storage } = await import('./s3-storage.ts');
-    return createS3Storage({ ...config, clock: deps.clock });
+    return withStorageMetrics(createS3Storage({ ...config, clock: deps.clock }));
   }
-  return createFilesystemStorage({
-    root: path.join(deps.dataDir, 'clips'),
-    publicUrl: deps.publicUrl,
-    secret: await ensureMediaUrlSecret(deps.db),
-    clock: deps.clock,
-  });
+  // Every operation counted by outcome, for the storage alert (decision 103).
+  return withStorageMetrics(
+    createFilesystemStorage({
+      root: path.join(deps.dataDir, 'clips'),
+      publicUrl: deps.publicUrl,
+      secret: await ensureMediaUrlSecret(deps.db),
+      clock: deps.clock,
+    }),
+  );
 }
