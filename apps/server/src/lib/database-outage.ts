@@ -103,7 +103,7 @@ export function createDatabaseOutage(
           ...(window ? { notLoggedSinceLastLine: window.suppressed } : {}),
           ...(error instanceof Error ? { err: error } : {}),
         },
-        `Database unreachable (${cause}): requests that need it answer 503; at most one line per cause every ${windowMs / 1000} s`,
+        `Database unreachable (${cause}); logged at most once per cause every ${windowMs / 1000} s`,
       );
     },
     noteReachable(log) {
@@ -112,7 +112,7 @@ export function createDatabaseOutage(
         const since = current.unreachableSince;
         const seconds = since ? Math.round((now() - Date.parse(since)) / 100) / 10 : undefined;
         (log ?? defaultLog)?.warn(
-          { since, seconds, failures: failuresInOutage, cause: current.cause },
+          { since, seconds, failures: failuresInOutage, lastCause: current.cause },
           `Database reachable again after ${seconds ?? '?'} s`,
         );
         windows.clear();

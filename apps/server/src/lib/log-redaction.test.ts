@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../test/helpers/test-app.ts';
+import { openTestDatabase } from '../../test/helpers/test-database.ts';
 import { redactText, redactUrl, redactUrlCredentials, serializeError } from './log-redaction.ts';
 
 describe('redactUrl', () => {
@@ -56,6 +58,37 @@ describe('redactText', () => {
 });
 
 describe('serializeError', () => {
+  it('keeps a failed query’s SQL and bound values out, from drizzle and the driver alike', async () => {
+    const database = await openTestDatabase();
+    try {
+      const secret = 'farmer.private@example.com';
+      await database.db.execute(sql`create table redaction_probe (email text primary key)`);
+      await database.db.execute(sql`insert into redaction_probe (email) values (${secret})`);
+      const error = await database.db
+        .execute(sql`insert into redaction_probe (email) values (${secret})`)
+        .then(
+          () => undefined,
+          (failure: unknown) => failure as Error,
+        );
+      expect(error?.message).toContain('insert into redaction_probe');
+      // As the pool hands a dropped connection's error over: with its whole client.
+      Object.assign(error!, { client: { connectionParameters: { host: 'db.internal' } } });
+      const serialized = JSON.stringify(serializeError(error!));
+      expect(serialized).not.toContain(secret);
+      expect(serialized.toLowerCase()).not.toContain('insert into');
+      expect(serialized).not.toContain('db.internal');
+      expect(serialized).toContain('Failed query: [SQL and parameters not logged]');
+      // What an operator acts on stays: the driver's code (lifted from the cause) and message.
+      expect(serializeError(error!)).toMatchObject({ code: '23505' });
+      expect(serialized).toContain('redaction_probe_pkey');
+      expect(redactText(`x Failed query: select 1 where a = $1\nparams: ${secret} y`)).toBe(
+        'x Failed query: [SQL and parameters not logged] y'.replace(' y', ''),
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
   it('takes passwords out of URLs in the message, stack, cause and properties', () => {
     const error = Object.assign(
       new Error('Connection to smtps://mailer:hunter2@smtp.example.com:465 failed', {

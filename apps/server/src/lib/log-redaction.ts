@@ -159,8 +159,12 @@ export const redactedCardNumber = '[redacted card number]';
 const failedQuery = /Failed query: [\s\S]{0,100000}?\nparams: [^\n]{0,100000}/g;
 export const redactedQuery = 'Failed query: [SQL and parameters not logged]';
 
-/** Properties of query errors that quote SQL or the values bound to it (drizzle, the drivers). */
-const queryProperties = new Set(['query', 'params', 'parameters', 'internalQuery']);
+/**
+ * Properties of query errors that quote SQL or the values bound to it (drizzle, the drivers), and
+ * the `client` node-postgres's pool attaches to a dropped connection's error (the whole connection
+ * object: hundreds of fields, its settings and the server's process id).
+ */
+const queryProperties = new Set(['query', 'params', 'parameters', 'internalQuery', 'client']);
 /**
  * A PostgreSQL error's (node-postgres, PGlite: they carry `severity`) `where` quotes the PL/pgSQL
  * statement and `detail` the values (`Key (email)=(…) already exists`). Other errors' `detail`
@@ -261,6 +265,12 @@ export function withoutQueries(error: Error, depth = 0): Error {
     enumerable: false,
     writable: true,
   });
+  // pino writes a cause's message and stack, not its fields: the driver's code (23505,
+  // ECONNREFUSED) that drizzle's wrapper lacks is lifted up, so the line can be searched by it.
+  const causeCode = (cause as { code?: unknown } | undefined)?.code;
+  if ((copy as { code?: unknown }).code === undefined && typeof causeCode === 'string') {
+    (copy as unknown as { code: string }).code = causeCode;
+  }
   if (cause instanceof Error) {
     Object.defineProperty(copy, 'cause', {
       value: withoutQueries(cause, depth + 1),

@@ -166,7 +166,7 @@ describe('requests while the database cannot be reached', () => {
     try {
       const response = await context.app.inject({
         method: 'GET',
-        url: '/api/user-data',
+        url: '/api/auth/user-data',
         headers: bearer('s'.repeat(43)),
       });
       expect(response.statusCode).toBe(503);
