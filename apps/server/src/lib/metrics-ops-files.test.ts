@@ -113,6 +113,10 @@ describe('ops/prometheus/alerts.yml', () => {
         'FarmcamRecordingsFailing',
         'FarmcamPaymentFailuresSpike',
         'FarmcamMailFailing',
+        'FarmcamDatabaseUnreachable',
+        'FarmcamStorageFailing',
+        'FarmcamDiskAlmostFull',
+        'FarmcamDiskFilling',
       ]),
     );
     expect(new Set(rules.map((rule) => rule.alert)).size).toBe(rules.length);
@@ -123,6 +127,34 @@ describe('ops/prometheus/alerts.yml', () => {
       expect(rule.labels?.severity, `${String(rule.alert)}: severity`).toMatch(/^(page|ticket)$/);
       expect(typeof rule.annotations?.summary, `${String(rule.alert)}: summary`).toBe('string');
     }
+  });
+
+  it('watches the database, the clip storage and the disk with the metrics made for them', () => {
+    const exprOf = (name: string) => String(rules.find((rule) => rule.alert === name)?.expr);
+    expect(metricNamesIn(exprOf('FarmcamDatabaseUnreachable'))).toEqual([
+      'farmcam_database_unreachable_seconds',
+    ]);
+    expect(metricNamesIn(exprOf('FarmcamStorageFailing'))).toEqual([
+      'farmcam_storage_operations_total',
+    ]);
+    for (const name of ['FarmcamDiskAlmostFull', 'FarmcamDiskFilling']) {
+      expect(metricNamesIn(exprOf(name)).sort()).toEqual([
+        'farmcam_data_dir_free_bytes',
+        'farmcam_data_dir_size_bytes',
+      ]);
+    }
+  });
+
+  it('keeps probe answers out of the error-rate alert', () => {
+    const errorRate = String(
+      rules.find((rule) => rule.alert === 'FarmcamHighServerErrorRate')?.expr,
+    );
+    // Its series count no probe (plugins/metrics.ts); probes have their own.
+    expect(metricNamesIn(errorRate)).not.toContain('farmcam_probe_requests_total');
+    expect(metricNamesIn(errorRate)).toEqual([
+      'farmcam_http_server_errors_total',
+      'farmcam_http_requests_total',
+    ]);
   });
 
   it('reads only metrics the app exports (and Prometheus’s own up)', async () => {
