@@ -169,6 +169,14 @@ const defaultWebDistDir = path.resolve(
 
 export type Environment = z.input<typeof environmentSchema>;
 
+/**
+ * The production default of SHUTDOWN_GRACE_SECONDS: the documented load balancer (docs/operations.md:
+ * readyz every 5 s, out after 2 failures, 3 s time-out) has taken a draining instance out within
+ * 2 × 5 + 3 = 13 s; 2 s more for the timers' drift. A rolling restart of two APIs behind it then
+ * drops no request (the drill in docs/operations.md; decision 103). 5 s dropped about 1,000.
+ */
+export const productionShutdownGraceSeconds = 15;
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   /**
@@ -394,7 +402,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   return {
     nodeEnv: env.NODE_ENV,
     role: env.ROLE,
-    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? (isProduction ? 5 : 0),
+    shutdownGraceSeconds:
+      env.SHUTDOWN_GRACE_SECONDS ?? (isProduction ? productionShutdownGraceSeconds : 0),
     host: env.HOST,
     port: env.PORT,
     publicUrl,
