@@ -12,13 +12,17 @@ describe("a worker's HTTP server", () => {
 
   it('starts without a deprecation warning and logs no line per probe (docs/decisions/106)', async () => {
     const lines: string[] = [];
+    const ready = async () => ({
+      status: 'ready' as const,
+      reasons: [],
+      checks: { database: 'ok', migrations: 'ok', jobQueue: 'ok' } as const,
+      providers: {} as never,
+    });
     const readiness: Readiness = {
-      check: async () => ({
-        status: 'ready',
-        reasons: [],
-        checks: { database: 'ok', migrations: 'ok', jobQueue: 'ok' },
-        providers: {} as never,
-      }),
+      check: ready,
+      refresh: ready,
+      start() {},
+      stop() {},
       startDraining() {},
       isDraining: false,
     };
