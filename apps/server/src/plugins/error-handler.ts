@@ -188,7 +188,7 @@ export function answerClientError(isHttps: boolean): (error: Error, socket: Sock
 export const databaseUnavailableAnswer = {
   code: 'TEMPORARILY_UNAVAILABLE',
   message:
-    'We cannot reach our records just now, so this could not be done. Nothing you did caused it: please try again in a minute.',
+    'We cannot reach our records just now. Nothing you did caused this: please try again in a minute.',
 } as const satisfies { code: ErrorCode; message: string };
 export const databaseRetryAfterSeconds = 30;
 
