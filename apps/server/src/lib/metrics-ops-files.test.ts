@@ -3,6 +3,7 @@
  * here, so the rule file is parsed with a YAML library, and every metric an alert or a dashboard
  * panel names must be one the registry exports. A renamed metric fails here, not at 3 a.m.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,17 @@ import { registry } from './metrics.ts';
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const alertsPath = path.join(repositoryRoot, 'ops/prometheus/alerts.yml');
 const dashboardPath = path.join(repositoryRoot, 'ops/grafana/farmcam-dashboard.json');
+const alertTestsPath = path.join(repositoryRoot, 'ops/prometheus/alerts.test.yml');
+
+/** promtool (Debian's `prometheus` package), where installed: it checks and runs the rules. */
+const promtool = (() => {
+  try {
+    execFileSync('promtool', ['--version'], { stdio: 'pipe' });
+    return 'promtool';
+  } catch {
+    return undefined;
+  }
+})();
 
 /** Prometheus's own series, which no app exports. */
 const prometheusSeries = new Set(['up']);
@@ -169,6 +181,21 @@ describe('ops/prometheus/alerts.yml', () => {
         ).toBe(true);
       }
     }
+  });
+});
+
+describe.skipIf(!promtool)('the rules under promtool (where installed)', () => {
+  it('passes promtool check rules', () => {
+    expect(execFileSync(promtool!, ['check', 'rules', alertsPath], { encoding: 'utf8' })).toMatch(
+      /SUCCESS: \d+ rules found/,
+    );
+  });
+
+  it('fires, and stays quiet, as ops/prometheus/alerts.test.yml expects', () => {
+    // Outages, storage failures, a full and a filling disk, and probe 503s that page no one.
+    expect(
+      execFileSync(promtool!, ['test', 'rules', alertTestsPath], { encoding: 'utf8' }),
+    ).toMatch(/SUCCESS/);
   });
 });
 
