@@ -471,6 +471,11 @@ export const invoices = pgTable(
     index('invoices_next_attempt_idx')
       .on(table.nextPaymentAttempt)
       .where(sql`${table.status} = 'open'`),
+    // An overdue camera's unpaid invoices on the dashboard (decision 113): a probe finds only
+    // the open ones, not a year of paid ones to filter out.
+    index('invoices_open_customer_idx')
+      .on(table.billingCustomerId)
+      .where(sql`${table.status} = 'open'`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_open_customer_idx" ON "invoices" USING btree ("billing_customer_id") WHERE "invoices"."status" = 'open';
