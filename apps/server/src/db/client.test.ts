@@ -53,11 +53,14 @@ describe('embedded database lock', () => {
       const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
         env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
       });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The refusal is a JSON line on stdout where logs are JSON (tests, production), a plain
+      // line on stderr for a person (decision 106): either way it says why.
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(exitCode).toBe(1);
-      expect(stderr).toMatch(
+      expect(output).toMatch(
         /Another Farmcam Portal process \(pid \d+\) is using the embedded database/,
       );
     } finally {
