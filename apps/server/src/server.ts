@@ -191,6 +191,8 @@ async function main() {
     onJobFinished: (run) => logJobRun(logger, run),
   });
   services.attachJobRunner(jobs);
+  // SMTP mode: the workers deliver the mail queue, woken by each new e-mail (decision 104).
+  if (runsJobs) await services.mailDelivery?.start();
   // A worker also looks for dead processes' recordings after each beat, so one is queued again
   // well within a minute of its worker's death (decision 073).
   instance.startHeartbeat({
@@ -233,6 +235,9 @@ async function main() {
         await stopping;
       },
     },
+    // After the jobs, which may still queue e-mails: the sends under way finish, the e-mails
+    // not begun go back to the queue for the other workers (decision 104).
+    { name: 'mail delivery', run: async () => services.mailDelivery?.stop() },
     // Nothing of this process is left to recover: its row goes (decision 073).
     { name: 'instance', run: () => instance.stop() },
     { name: 'local camera', run: async () => localCamera?.stop() },

@@ -788,6 +788,66 @@ export const outbox = pgTable(
   (table) => [index('outbox_created_idx').on(table.createdAt)],
 );
 
+export const mailQueueStatuses = [
+  'queued',
+  'sending',
+  'sent',
+  'expired',
+  'failed',
+  'skipped',
+] as const;
+export type MailQueueStatus = (typeof mailQueueStatuses)[number];
+
+/**
+ * Every e-mail on its way to the mail server (MAIL=smtp, docs/decisions/104): written by whoever
+ * sends it, delivered by the workers, tried again for three days while the server refuses or
+ * cannot be reached. `queued` waits for its next attempt; `sending` is held by the process
+ * `claimed_by` (taken back once that process is dead); the others are settled, and their body
+ * is erased then (a sign-in or invitation link does not outlive its delivery here).
+ */
+export const mailQueue = pgTable(
+  'mail_queue',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** What it is (login, invitation, dunning…): a fixed list, for metrics and operators. */
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    /** Known once composed; kept after delivery for operators. */
+    subject: text('subject'),
+    /** The rendered message (`MailMessage` without `to`); null once settled or when composed. */
+    body: jsonb('body').$type<{ replyTo?: string; subject: string; text: string; html: string }>(),
+    /** Made when it goes out by this composer from `composer_data` (a login e-mail's links). */
+    composer: text('composer'),
+    composerData: jsonb('composer_data'),
+    /** A second send with the same key is dropped: a caller that repeats itself mails once. */
+    dedupeKey: text('dedupe_key').unique(),
+    status: text('status', { enum: mailQueueStatuses }).notNull().default('queued'),
+    /** Attempts the mail server saw (one that could not be reached does not count). */
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Not sent after this (dropped as `expired`): a login e-mail is worth nothing late. */
+    sendBefore: timestamp('send_before', { withTimezone: true }),
+    /** The process (instances.id) delivering it while `sending`. */
+    claimedBy: uuid('claimed_by'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    // The workers' question: queued mails whose attempt is due, oldest first.
+    index('mail_queue_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'queued'`),
+    // Mails held by processes: taken back when their process is dead.
+    index('mail_queue_sending_idx')
+      .on(table.claimedBy)
+      .where(sql`${table.status} = 'sending'`),
+    index('mail_queue_settled_idx')
+      .on(table.settledAt)
+      .where(sql`${table.settledAt} is not null`),
+  ],
+);
+
 /** Fixed-window counters for rate limits, shared by every process on the database. */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),

@@ -24,7 +24,23 @@ export interface JobDefinition<Payload> {
   concurrency?: number;
   /** Retries of a failed run, pg-boss style: `delaySeconds` doubles per try when `isBackoff`. */
   retry?: { limit: number; delaySeconds: number; isBackoff: boolean };
-  handle(payload: Payload): Promise<void>;
+  /**
+   * Jobs a worker fetches at once (pg-boss's batchSize), run side by side, each completed or
+   * failed (and retried) on its own; 1 by default. For many small jobs (login e-mails): one
+   * fetch query serves the lot.
+   */
+  batchSize?: number;
+  /** How often an idle worker looks for jobs (pg-boss allows 0.5 s at least); 2 s by default. */
+  pollingIntervalSeconds?: number;
+  /** `job` is absent when a test calls the handler directly. */
+  handle(payload: Payload, job?: JobIdentity): Promise<void>;
+}
+
+/** Which run of which job a handler is in: pg-boss's id (the same on each retry) and attempt. */
+export interface JobIdentity {
+  id: string;
+  /** 1 for the first run. */
+  attempt: number;
 }
 
 /** A run that threw: what an operator needs to find it (never the payload, which may be private). */
@@ -82,60 +98,85 @@ export async function startJobs(
     await boss.start();
     for (const definition of definitions) await boss.createQueue(definition.name);
   });
+  /** One run of one job, in its log context, reported and counted; a failure is raised. */
+  async function runJob(
+    definition: AnyJobDefinition,
+    job: PgBoss.JobWithMetadata<unknown>,
+  ): Promise<void> {
+    // The request that queued the job rides in its data, beside the payload.
+    const { payload, requestId } = splitOriginRequestId(job.data);
+    const context = {
+      kind: 'job',
+      job: definition.name,
+      jobId: job.id,
+      requestId,
+    } as const;
+    await runInLogContext(context, async () => {
+      const startedAt = performance.now();
+      const attempt = job.retryCount + 1;
+      const finished = (outcome: JobRun['outcome']) =>
+        options.onJobFinished?.({
+          name: definition.name,
+          id: job.id,
+          ...(requestId ? { requestId } : {}),
+          attempt,
+          outcome,
+          durationMs: Math.round(performance.now() - startedAt),
+        });
+      try {
+        await definition.handle(definition.payload.parse(payload), { id: job.id, attempt });
+      } catch (error) {
+        options.onJobFailed?.({
+          name: definition.name,
+          id: job.id,
+          attempt,
+          willRetry: job.retryCount < job.retryLimit,
+          error,
+        });
+        finished('failed');
+        recordJobRun(definition.name, {
+          seconds: (performance.now() - startedAt) / 1000,
+          isFailed: true,
+          willRetry: job.retryCount < job.retryLimit,
+        });
+        throw error;
+      }
+      finished('ok');
+      recordJobRun(definition.name, {
+        seconds: (performance.now() - startedAt) / 1000,
+        isFailed: false,
+        willRetry: false,
+      });
+    });
+  }
+
   // Each queue's run and failure series exist from the start, at zero (decision 071).
   if (!isSendOnly) registerJobQueueNames(definitions.map((definition) => definition.name));
   for (const definition of isSendOnly ? [] : definitions) {
     for (let worker = 0; worker < (definition.concurrency ?? 1); worker += 1) {
       await boss.work(
         definition.name,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true },
+        {
+          pollingIntervalSeconds:
+            definition.pollingIntervalSeconds ?? options.pollingIntervalSeconds ?? 2,
+          batchSize: definition.batchSize ?? 1,
+          includeMetadata: true,
+        },
         async (jobs) => {
-          for (const job of jobs) {
-            // The request that queued the job rides in its data, beside the payload.
-            const { payload, requestId } = splitOriginRequestId(job.data);
-            const context = {
-              kind: 'job',
-              job: definition.name,
-              jobId: job.id,
-              requestId,
-            } as const;
-            await runInLogContext(context, async () => {
-              const startedAt = performance.now();
-              const finished = (outcome: JobRun['outcome']) =>
-                options.onJobFinished?.({
-                  name: definition.name,
-                  id: job.id,
-                  ...(requestId ? { requestId } : {}),
-                  attempt: job.retryCount + 1,
-                  outcome,
-                  durationMs: Math.round(performance.now() - startedAt),
-                });
-              try {
-                await definition.handle(definition.payload.parse(payload));
-              } catch (error) {
-                options.onJobFailed?.({
-                  name: definition.name,
-                  id: job.id,
-                  attempt: job.retryCount + 1,
-                  willRetry: job.retryCount < job.retryLimit,
-                  error,
-                });
-                finished('failed');
-                recordJobRun(definition.name, {
-                  seconds: (performance.now() - startedAt) / 1000,
-                  isFailed: true,
-                  willRetry: job.retryCount < job.retryLimit,
-                });
-                throw error;
-              }
-              finished('ok');
-              recordJobRun(definition.name, {
-                seconds: (performance.now() - startedAt) / 1000,
-                isFailed: false,
-                willRetry: false,
-              });
-            });
+          if (jobs.length === 1) {
+            // Thrown: pg-boss fails the job (its retry or `failed`) with the error as output.
+            await runJob(definition, jobs[0]!);
+            return;
           }
+          // A batch: each job fails on its own (pg-boss's retry for it alone); pg-boss then
+          // completes the others, which are still active, when this returns.
+          await Promise.all(
+            jobs.map((job) =>
+              runJob(definition, job).catch((error: unknown) =>
+                boss.fail(definition.name, job.id, error as object),
+              ),
+            ),
+          );
         },
       );
     }

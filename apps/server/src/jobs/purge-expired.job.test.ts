@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client.ts';
-import { billingEngineEvents, livestreamViewerDays } from '../db/schema.ts';
+import { billingEngineEvents, livestreamViewerDays, mailQueue } from '../db/schema.ts';
 import { dayMs } from '../lib/business-calendar.ts';
 import { ManualClock } from '../lib/clock.ts';
 import { openTestDatabase } from '../../test/helpers/test-database.ts';
@@ -49,5 +49,27 @@ describe('purge-expired', () => {
       .select({ day: livestreamViewerDays.day })
       .from(livestreamViewerDays);
     expect(left.map((row) => row.day).sort()).toEqual(['2026-06-09', '2026-06-10']);
+  });
+
+  it('deletes e-mails settled over 30 days ago, never one still waiting', async () => {
+    const clock = new ManualClock('2026-06-01T12:00:00Z');
+    const daysAgo = (days: number) => new Date(clock.now().getTime() - days * dayMs);
+    const mail = (toAddress: string, status: 'sent' | 'queued', settledAt: Date | null) => ({
+      kind: 'other',
+      toAddress,
+      status,
+      createdAt: daysAgo(40),
+      settledAt,
+    });
+    await database.db
+      .insert(mailQueue)
+      .values([
+        mail('old@example.com', 'sent', daysAgo(31)),
+        mail('recent@example.com', 'sent', daysAgo(29)),
+        mail('waiting@example.com', 'queued', null),
+      ]);
+    await purgeExpiredJob({ db: database.db, clock }).handle({});
+    const left = await database.db.select({ to: mailQueue.toAddress }).from(mailQueue);
+    expect(left.map((row) => row.to).sort()).toEqual(['recent@example.com', 'waiting@example.com']);
   });
 });

@@ -5,12 +5,14 @@ import {
   billingEngineEvents,
   livestreamViewerDays,
   loginTokens,
+  mailQueue,
   rateLimits,
   sessions,
   staffPasswordTokens,
 } from '../db/schema.ts';
 import { businessDay, dayMs, previousDay } from '../lib/business-calendar.ts';
 import type { Clock } from '../lib/clock.ts';
+import { mailDeliveryPolicy } from '../providers/mail/mail-delivery-policy.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**
@@ -21,8 +23,8 @@ export const deliveredBillingEventDays = 30;
 
 /**
  * Hourly: delete login and set-password links, sessions, rate-limit windows, delivered
- * billing events and livestream viewer-days (only today's count a viewer once, decision 096)
- * that can no longer matter.
+ * billing events, livestream viewer-days (only today's count a viewer once, decision 096) and
+ * settled e-mails of the mail queue (decision 104) that can no longer matter.
  */
 export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefinition<object> {
   return {
@@ -54,6 +56,15 @@ export function purgeExpiredJob(deps: { db: Database; clock: Clock }): JobDefini
           lt(
             billingEngineEvents.deliveredAt,
             new Date(now.getTime() - deliveredBillingEventDays * dayMs),
+          ),
+        );
+      // Sent, expired or given up a month ago: support has had its look (the bodies went at once).
+      await deps.db
+        .delete(mailQueue)
+        .where(
+          lt(
+            mailQueue.settledAt,
+            new Date(now.getTime() - mailDeliveryPolicy.keepSettledDays * dayMs),
           ),
         );
     },

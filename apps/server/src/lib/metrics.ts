@@ -607,3 +607,54 @@ const billingEventDeliveries = new Counter({
 export function countBillingEventDelivery(outcome: 'delivered' | 'retrying' | 'gave_up'): void {
   billingEventDeliveries.labels(outcome).inc();
 }
+
+// Mail (SMTP mode: the queue the workers deliver, docs/decisions/104) ---------------------------
+
+export const mailDeliveryOutcomes = ['sent', 'retrying', 'expired', 'skipped', 'failed'] as const;
+export type MailDeliveryOutcome = (typeof mailDeliveryOutcomes)[number];
+
+const mailDeliveries = new Counter({
+  name: 'farmcam_mail_deliveries_total',
+  help: 'E-mails the queue settled or tried, by kind and outcome: sent; retrying (refused for now, tried again later); expired (too late to be of use: a login e-mail after its link’s life); skipped (nothing left to send); failed (given up: refused for good, or three days undelivered).',
+  labelNames: ['kind', 'outcome'] as const,
+  registers: [registry],
+});
+const mailServerUnreachable = new Gauge({
+  name: 'farmcam_mail_server_unreachable',
+  help: '1 while this worker cannot reach the mail server (its e-mails wait in the queue), else 0.',
+  registers: [registry],
+});
+const mailQueueWaiting = new Gauge({
+  name: 'farmcam_mail_queue_waiting',
+  help: 'E-mails not yet delivered (queued or being sent), as this worker last counted them.',
+  registers: [registry],
+});
+const mailQueueOldestAge = new Gauge({
+  name: 'farmcam_mail_queue_oldest_age_seconds',
+  help: 'Seconds the oldest e-mail not yet delivered has waited, as this worker last read it.',
+  registers: [registry],
+});
+
+/** Makes the series of every kind exist at zero, so rate() and alerts see them before a failure. */
+export function registerMailKinds(kinds: readonly string[]): void {
+  for (const kind of kinds) {
+    for (const outcome of mailDeliveryOutcomes) mailDeliveries.labels(kind, outcome).inc(0);
+  }
+  mailServerUnreachable.set(0);
+}
+
+/** One e-mail settled or tried by the queue. */
+export function countMailDelivery(kind: string, outcome: MailDeliveryOutcome): void {
+  mailDeliveries.labels(kind, outcome).inc();
+}
+
+/** Whether this worker can reach the mail server now. */
+export function setMailServerUnreachable(isUnreachable: boolean): void {
+  mailServerUnreachable.set(isUnreachable ? 1 : 0);
+}
+
+/** The queue as a worker last read it (the scrape itself never asks the database). */
+export function setMailQueueBacklog(waiting: number, oldestAgeSeconds: number): void {
+  mailQueueWaiting.set(waiting);
+  mailQueueOldestAge.set(oldestAgeSeconds);
+}

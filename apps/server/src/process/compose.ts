@@ -48,6 +48,7 @@ import {
   type Principal,
 } from '../modules/auth/auth.service.ts';
 import {
+  createLoginLinksComposer,
   createLoginMailService,
   type LoginMailService,
 } from '../modules/auth/login-mail.service.ts';
@@ -88,6 +89,7 @@ import type { CoverageProvider } from '../providers/coverage/coverage.ts';
 import { createCoverageProvider } from '../providers/coverage/create-coverage-provider.ts';
 import { createMailer } from '../providers/mail/create-mailer.ts';
 import type { Mailer } from '../providers/mail/mail.ts';
+import type { MailDelivery } from '../providers/mail/mail-queue.ts';
 import { createRecorder, createTimelapseMaker } from '../providers/recorder/create-recorder.ts';
 import type { TimelapseMaker } from '../providers/recorder/timelapse-maker.ts';
 import {
@@ -134,6 +136,11 @@ export interface Services {
   clock: Clock;
   log: Logger;
   mailer: Mailer;
+  /**
+   * SMTP mode: delivering the mail queue, which the worker processes start (decision 104);
+   * absent with the outbox, which stores each e-mail as it is sent.
+   */
+  mailDelivery: MailDelivery | undefined;
   connectivity: ConnectivityPlatform;
   jobQueue: JobQueue;
   rateLimiter: RateLimiter;
@@ -187,8 +194,25 @@ export async function composeServices(
   const { database, clock, log } = parts;
   const { db } = database;
 
+  // Who this process is in the claims it writes (mail, timelapses); server.ts registers it.
+  const instanceId = parts.instanceId ?? randomUUID();
+
   // Ports: each adapter chosen once, here, by its create<Port>.
-  const mailer = overrides.mailer ?? createMailer(config.mail, { db });
+  // The login e-mail is made as it goes out; every process that may deliver mail knows how.
+  const loginLinksComposer = createLoginLinksComposer({
+    db,
+    clock,
+    publicUrl: config.publicUrl,
+  });
+  const { mailer, delivery: mailDelivery } = overrides.mailer
+    ? { mailer: overrides.mailer, delivery: undefined }
+    : createMailer(config.mail, {
+        database,
+        composers: [loginLinksComposer],
+        instanceId,
+        ...(overrides.processClock ? { clock: overrides.processClock } : {}),
+        log,
+      });
   const connectivity =
     overrides.connectivity ??
     createConnectivityPlatform(config.connectivity, { db, clock, log, camera: parts.localCamera });
@@ -237,7 +261,13 @@ export async function composeServices(
     publicUrl: config.publicUrl,
     rateLimiter,
   });
-  const loginMail = createLoginMailService({ db, clock, mailer, publicUrl: config.publicUrl });
+  const loginMail = createLoginMailService({
+    db,
+    clock,
+    mailer,
+    publicUrl: config.publicUrl,
+    composer: loginLinksComposer,
+  });
   const members = createMembersService({
     db,
     clock,
@@ -318,19 +348,15 @@ export async function composeServices(
     await silenceDetection.detectSilentCameras();
   }
 
-  const timelapseInstanceId = parts.instanceId ?? randomUUID();
   const timelapses = createTimelapseService({
     db,
     clock,
     storage,
     maker: overrides.timelapseMaker ?? createTimelapseMaker(config.livestreaming),
     retentionDays: config.timelapseRetentionDays,
-    instanceId: timelapseInstanceId,
+    instanceId,
     processClock: overrides.processClock,
-    workFolder: path.join(
-      instanceTemporaryFolder(config.dataDir, timelapseInstanceId),
-      'timelapses',
-    ),
+    workFolder: path.join(instanceTemporaryFolder(config.dataDir, instanceId), 'timelapses'),
     log,
   });
 
@@ -388,6 +414,7 @@ export async function composeServices(
     clock,
     log,
     mailer,
+    mailDelivery,
     connectivity,
     jobQueue,
     rateLimiter,

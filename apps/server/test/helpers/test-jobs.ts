@@ -47,7 +47,9 @@ export function createTestJobQueue(): TestJobQueue {
           jobId: `test-job-${jobCount}`,
           requestId: job.requestId,
         } as const;
-        await runInLogContext(context, () => definitions.get(job.name)!.handle(job.payload));
+        await runInLogContext(context, () =>
+          definitions.get(job.name)!.handle(job.payload, { id: context.jobId, attempt: 1 }),
+        );
       }
     },
   };

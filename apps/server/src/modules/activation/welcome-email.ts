@@ -52,6 +52,7 @@ export function welcomeEmail(input: {
   supportEmail: string;
 }): MailMessage {
   return renderEmail({
+    kind: 'welcome',
     to: input.to,
     subject: 'Your Farmcam camera is activated',
     heading: 'Welcome to Farmcam',
@@ -72,6 +73,7 @@ export function refusedOrderEmail(input: {
   supportEmail: string;
 }): MailMessage {
   return renderEmail({
+    kind: 'order',
     to: input.to,
     subject: 'Your Farmcam order could not go ahead',
     heading: 'We could not activate this SIM',

@@ -99,11 +99,19 @@ describe('magic-link sign-in', () => {
     expect(context.jobQueue.pending()).toEqual([
       {
         name: 'send-login-mail',
-        payload: { email: 'farmer@example.com', requestedIp: expect.any(String) },
+        payload: {
+          email: 'farmer@example.com',
+          requestedIp: expect.any(String),
+          requestedAt: context.clock.now().toISOString(),
+        },
       },
       {
         name: 'send-login-mail',
-        payload: { email: 'never-a-customer@example.com', requestedIp: expect.any(String) },
+        payload: {
+          email: 'never-a-customer@example.com',
+          requestedIp: expect.any(String),
+          requestedAt: context.clock.now().toISOString(),
+        },
       },
     ]);
     await context.jobQueue.runQueued();

@@ -335,7 +335,11 @@ export function createAuthService(deps: {
         throw error;
       }
       // The same work for every address: who is a customer is decided in the job (decision 062).
-      await jobQueue.send(loginMailJobName, { email, requestedIp: context.ip });
+      await jobQueue.send(loginMailJobName, {
+        email,
+        requestedIp: context.ip,
+        requestedAt: clock.now().toISOString(),
+      });
       return { message: loginLinkSentMessage };
     },
 

@@ -41,6 +41,7 @@ export function dunningMessage(
     ? `We will try your card again on ${ukDay(event.nextPaymentAttempt)}.`
     : 'We will not try your card again automatically.';
   return renderEmail({
+    kind: 'dunning',
     to: to.email,
     subject: `Payment of ${amount} for ${to.cameraName} failed`,
     heading: 'We could not take your payment',
@@ -80,9 +81,12 @@ export function createDunningMail(deps: { db: Database; mailer: Mailer; publicUr
           cameraName: sim?.nickname || `the camera with SIM ${event.simIccid}`,
           invoiceUrl,
         }),
+        // In SMTP mode a second hand-over of the same attempt's e-mail is dropped by the queue.
+        { dedupeKey: `dunning:${event.invoiceId}:${event.attemptCount}` },
       );
-      // Recorded once the mail server has it: a process that dies in between sends it twice on
-      // the next delivery, never not at all. Deliveries do not overlap (each claims its event).
+      // Recorded once the mailer has it: a process that dies in between hands it over again on
+      // the next delivery, never not at all (the outbox then stores it twice; the mail queue
+      // keeps one, decision 104). Deliveries do not overlap (each claims its event).
       await deps.db
         .insert(dunningMails)
         .values({ invoiceId: event.invoiceId, attemptCount: event.attemptCount })

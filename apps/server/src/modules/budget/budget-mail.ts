@@ -21,6 +21,7 @@ export function dataPausedEmail(input: {
 }): MailMessage {
   const subject = `${input.name}'s data is paused: it used its ${formatGb(input.allowanceGb)} this month`;
   return renderEmail({
+    kind: 'data-cap',
     to: input.to,
     subject,
     heading: subject,

@@ -126,6 +126,7 @@ export function createSpendAlerts(deps: SpendAlertsDependencies) {
           try {
             await mailer.send(
               renderEmail({
+                kind: 'spend-alert',
                 to: account.email,
                 subject,
                 heading: subject,

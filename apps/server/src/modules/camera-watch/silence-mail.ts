@@ -21,6 +21,7 @@ export function silenceEmail(input: {
 }): MailMessage {
   const subject = `${input.name} has gone silent`;
   return renderEmail({
+    kind: 'camera-silence',
     to: input.to,
     subject,
     heading: subject,
@@ -48,6 +49,7 @@ export function backAgainEmail(input: {
   const outage = formatOutage(input.heardAt.getTime() - input.silentSince.getTime());
   const subject = `${input.name} is back after ${outage}`;
   return renderEmail({
+    kind: 'camera-silence',
     to: input.to,
     subject,
     heading: subject,

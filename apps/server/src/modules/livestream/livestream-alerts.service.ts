@@ -79,7 +79,9 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
     let ownerSent = false;
     for (const to of recipients) {
       try {
-        await deps.mailer.send(renderEmail({ ...build(owner.nickname ?? 'your camera'), to }));
+        await deps.mailer.send(
+          renderEmail({ ...build(owner.nickname ?? 'your camera'), to, kind: 'livestream' }),
+        );
         if (to === owner.email) ownerSent = true;
       } catch (error) {
         deps.log.error({ err: error, iccid }, 'Could not send the livestream e-mail');

@@ -118,6 +118,7 @@ export function createLivestreamManagementService(deps: LivestreamManagementDepe
         : (sender?.email ?? 'A Farmcam customer');
       await deps.mailer.send(
         renderEmail({
+          kind: 'livestream',
           to: recipient,
           ...(sender ? { replyTo: sender.email } : {}),
           subject: `Livestream code for the ${cameraName} camera, from ${sender?.name?.trim() || sender?.email || 'a Farmcam customer'}`,

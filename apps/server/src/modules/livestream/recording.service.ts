@@ -507,6 +507,7 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
         try {
           await deps.mailer.send(
             renderEmail({
+              kind: 'livestream',
               to: owner.email,
               subject: `Livestream of ${cameraName} switched off`,
               heading: 'Your livestream schedule has been switched off',

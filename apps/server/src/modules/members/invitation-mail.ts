@@ -31,6 +31,7 @@ export function invitationEmail(input: {
         ? `the camera ${input.cameraNames[0]}`
         : `${input.cameraNames.length} cameras: ${input.cameraNames.join(', ')}`;
   return renderEmail({
+    kind: 'invitation',
     to: input.to,
     subject: `${input.ownerEmail} invited you to their Farmcam cameras`,
     heading: 'You are invited to a farm on Farmcam',

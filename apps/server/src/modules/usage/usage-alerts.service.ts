@@ -46,6 +46,7 @@ function alertEmail(
       ? `${name} has used all of its data this month`
       : `${name} has used ${threshold}% of its data this month`;
   return renderEmail({
+    kind: 'usage-alert',
     to: candidate.email,
     subject,
     heading: subject,

@@ -1,8 +1,27 @@
 /**
- * Mail port. Implementations: `outbox` (default; stores messages in the database and shows them at
- * /dev/mail) and `smtp` (nodemailer). Services build messages with `renderEmail`.
+ * Mail port. Implementations: `outbox` (default outside production; stores messages in the
+ * database and shows them at /dev/mail) and `smtp` (a queue in the database that the workers
+ * deliver through nodemailer, retrying for days: docs/decisions/104). Services build messages
+ * with `renderEmail`.
  */
 import { escapeHtml } from '@farmcam/contract/rules';
+import type { Executor } from '../../db/client.ts';
+
+/** What an e-mail is, for the delivery metrics and operators: a fixed list. */
+export const mailKinds = [
+  'login',
+  'invitation',
+  'welcome',
+  'order',
+  'dunning',
+  'usage-alert',
+  'data-cap',
+  'spend-alert',
+  'camera-silence',
+  'livestream',
+  'other',
+] as const;
+export type MailKind = (typeof mailKinds)[number];
 
 export interface MailMessage {
   to: string;
@@ -11,13 +30,80 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** What it is (metrics, operators); `other` when unset. Not part of what is sent. */
+  kind?: MailKind;
+}
+
+export interface SendOptions {
+  /**
+   * A second send with the same key is dropped (SMTP mode): a caller that may run twice for one
+   * cause (a redelivered event, a retried job) mails once.
+   */
+  dedupeKey?: string;
+  /** Not delivered after this instant (dropped and counted instead): worth nothing late. */
+  sendBefore?: Date;
+}
+
+/**
+ * A message made at the moment it goes out, for content that must not wait in the database:
+ * one-time sign-in links are stored only as hashes, so a login e-mail waiting for the mail server
+ * keeps the address and what to make, and its links are made when it is sent (decision 104).
+ */
+export interface MailComposer<Data extends object> {
+  /** Names it in the queue: every process that delivers mail knows it (create-mailer.ts). */
+  readonly name: string;
+  /** The message to send now, or null when there is nothing to send any more. */
+  compose(data: Data): Promise<ComposedMail | null>;
+}
+
+export interface ComposedMail {
+  message: MailMessage;
+  /** After the mail server took it; inside the transaction that records the delivery. */
+  sent(executor?: Executor): Promise<void>;
+  /** After the mail server refused it or it could not be reached: what `compose` made is undone. */
+  notSent(executor?: Executor): Promise<void>;
 }
 
 export interface Mailer {
   readonly mode: 'outbox' | 'smtp';
-  /** Delivers (or stores) one message; rejects when the transport refused it. */
-  send(message: MailMessage): Promise<void>;
+  /**
+   * Hands one message over for delivery: the outbox stores it; SMTP mode queues it in the
+   * database, and a worker delivers it. Rejects when it could not be handed over (the outbox,
+   * or a test's mailer: when the message was refused).
+   */
+  send(message: MailMessage, options?: SendOptions): Promise<void>;
+  /**
+   * Queues a composed message (SMTP mode). Mailers without it compose and send at once
+   * (`sendComposedMail`).
+   */
+  sendComposed?<Data extends object>(
+    composer: MailComposer<Data>,
+    data: Data,
+    options: SendOptions & { to: string; kind: MailKind },
+  ): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Sends a composed message through any mailer: queued as it is by a mailer that queues, else
+ * composed now and sent, and undone when the send is refused (the refusal is raised).
+ */
+export async function sendComposedMail<Data extends object>(
+  mailer: Mailer,
+  composer: MailComposer<Data>,
+  data: Data,
+  options: SendOptions & { to: string; kind: MailKind },
+): Promise<void> {
+  if (mailer.sendComposed) return mailer.sendComposed(composer, data, options);
+  const composed = await composer.compose(data);
+  if (!composed) return;
+  try {
+    await mailer.send(composed.message, options);
+  } catch (error) {
+    await composed.notSent();
+    throw error;
+  }
+  await composed.sent();
 }
 
 export interface EmailContent {
@@ -30,6 +116,7 @@ export interface EmailContent {
   /** Several buttons, one under the other (e.g. one sign-in link per account); after `action`. */
   actions?: { label: string; url: string }[];
   footer?: string;
+  kind?: MailKind;
 }
 
 /** One plain layout for every e-mail: a text part and a simple, inline-styled HTML part. */
@@ -57,5 +144,6 @@ export function renderEmail(content: EmailContent): MailMessage {
     subject: content.subject,
     text,
     html,
+    ...(content.kind ? { kind: content.kind } : {}),
   };
 }
