@@ -13,6 +13,8 @@ export interface ReceivedMail {
   messageId: string | undefined;
   subject: string | undefined;
   raw: string;
+  /** Date.now() when the message was complete. */
+  receivedAt: number;
 }
 
 export interface SmtpSink {
@@ -32,7 +34,13 @@ function header(raw: string, name: string): string | undefined {
   return match?.[1]?.replace(/\r?\n[ \t]/g, ' ').trim();
 }
 
-export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  options: {
+    port?: number;
+    /** Told of each message as it is complete (the bench times arrivals). */
+    onMessage?: (mail: ReceivedMail) => void;
+  } = {},
+): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const refusals = new Map<string, 450 | 550>();
   let server: SMTPServer | undefined;
@@ -58,13 +66,16 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
         let raw = '';
         stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
         stream.on('end', () => {
-          received.push({
+          const mail: ReceivedMail = {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((recipient) => recipient.address),
             messageId: header(raw, 'Message-ID'),
             subject: header(raw, 'Subject'),
             raw,
-          });
+            receivedAt: Date.now(),
+          };
+          received.push(mail);
+          options.onMessage?.(mail);
           callback();
         });
       },

@@ -17,8 +17,9 @@
  * uncounted and tries one again after a wait doubling from 1 to 30 s; the first answer sends the
  * rest. A server that refuses one e-mail for now (4xx) sees it again later (10 s… 30 min), for up
  * to three days; one refused for good (5xx) is given up after three tries. An e-mail past its
- * `send_before` (a login e-mail) is dropped as `expired`, never sent late. Settled rows keep no
- * body, so no link outlives its delivery in the table.
+ * `send_before` (a login e-mail) is dropped as `expired`, never sent late. Sent, expired and
+ * skipped rows keep no body, so no link outlives its delivery in the table; a given-up one keeps
+ * it for an operator to queue again.
  */
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { queryRows, type DatabaseHandle } from '../../db/client.ts';
@@ -152,11 +153,11 @@ export function createMailQueue(deps: {
   let lastStatsAt = 0;
   let lastPassErrorAt = 0;
 
+  // A given-up e-mail keeps its body, so an operator can queue it again once the cause is fixed.
   const settledColumns = (status: MailQueueStatus, lastError: string | null) => ({
     status,
     settledAt: clock.now(),
-    body: null,
-    composerData: null,
+    ...(status === 'failed' ? {} : { body: null, composerData: null }),
     claimedBy: null,
     lastError,
   });
