@@ -197,7 +197,12 @@ async function main() {
   // well within a minute of its worker's death (decision 073).
   instance.startHeartbeat({
     async onBeat() {
-      if (runsJobs) await livestreaming.recording.recoverDeadWorkers();
+      if (runsJobs) {
+        await livestreaming.recording.recoverDeadWorkers();
+        // Clips and timelapses that waited on this machine for storage (decision 105): each
+        // machine's workers look at their own spool, so no cron job (which runs on one worker).
+        await services.retryPendingUploads();
+      }
       // A predecessor killed just before this start was still within its 30 s then.
       await sweepTemporaryFolders({
         db: database.db,

@@ -694,15 +694,20 @@ export const clips = pgTable(
       .notNull()
       .references(() => livestreams.id, { onDelete: 'cascade' }),
     storageKey: text('storage_key'),
-    status: text('status', { enum: ['recording', 'ready', 'failed'] }).notNull(),
+    /**
+     * `uploading`: recorded, its file waiting on the recording machine for storage to answer
+     * (DATA_DIR/uploads, docs/decisions/105); customers see it as still `recording`.
+     */
+    status: text('status', { enum: ['recording', 'uploading', 'ready', 'failed'] }).notNull(),
     durationSeconds: integer('duration_seconds').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }),
     error: text('error'),
     slot: text('slot'),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
     /**
-     * The process (instances.id) recording it while 'recording'; null while an on-request clip
-     * waits for a worker. A claim held by a dead process is recovered (docs/decisions/073).
+     * The process (instances.id) recording it while 'recording', or storing its file while
+     * 'uploading'; null while an on-request clip waits for a worker or a file waits for storage.
+     * A claim held by a dead process is recovered (docs/decisions/073, 105).
      */
     claimedBy: uuid('claimed_by'),
     /** Times the clip was handed over after its worker died: it is re-recorded once. */
@@ -716,6 +721,10 @@ export const clips = pgTable(
     index('clips_recording_claim_idx')
       .on(table.claimedBy)
       .where(sql`${table.status} = 'recording'`),
+    // Clips whose file waits for storage: few, looked at by the recovery (given up after days).
+    index('clips_uploading_idx')
+      .on(table.recordedAt)
+      .where(sql`${table.status} = 'uploading'`),
   ],
 );
 
@@ -802,8 +811,9 @@ export type MailQueueStatus = (typeof mailQueueStatuses)[number];
  * Every e-mail on its way to the mail server (MAIL=smtp, docs/decisions/104): written by whoever
  * sends it, delivered by the workers, tried again for three days while the server refuses or
  * cannot be reached. `queued` waits for its next attempt; `sending` is held by the process
- * `claimed_by` (taken back once that process is dead); the others are settled, and their body
- * is erased then (a sign-in or invitation link does not outlive its delivery here).
+ * `claimed_by` (taken back once that process is dead); the others are settled, and the body of
+ * one sent, expired or skipped is erased then (a sign-in or invitation link does not outlive its
+ * delivery here); a `failed` one keeps it, to be queued again by an operator.
  */
 export const mailQueue = pgTable(
   'mail_queue',
@@ -814,7 +824,7 @@ export const mailQueue = pgTable(
     toAddress: text('to_address').notNull(),
     /** Known once composed; kept after delivery for operators. */
     subject: text('subject'),
-    /** The rendered message (`MailMessage` without `to`); null once settled or when composed. */
+    /** The rendered message (`MailMessage` without `to`); null when composed, and once sent. */
     body: jsonb('body').$type<{ replyTo?: string; subject: string; text: string; html: string }>(),
     /** Made when it goes out by this composer from `composer_data` (a login e-mail's links). */
     composer: text('composer'),
@@ -1137,7 +1147,8 @@ export const livestreamViewerDays = pgTable(
   (table) => [primaryKey({ columns: [table.subject, table.day, table.viewerHash] })],
 );
 
-export const timelapseStatuses = ['building', 'ready', 'failed', 'empty'] as const;
+/** `uploading`: built, its file waiting for storage to answer (decision 105); shown as building. */
+export const timelapseStatuses = ['building', 'uploading', 'ready', 'failed', 'empty'] as const;
 
 /** One camera-day's timelapse, built from that day's scheduled clips (worker job). */
 export const timelapses = pgTable(
@@ -1161,7 +1172,7 @@ export const timelapses = pgTable(
     /** CPU time ffmpeg used to build it (user + system), for the bench and operators. */
     cpuMs: integer('cpu_ms'),
     error: text('error'),
-    /** The process building it while 'building' (instances.id). */
+    /** The process building it while 'building', or storing its file while 'uploading'. */
     claimedBy: uuid('claimed_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -1169,5 +1180,9 @@ export const timelapses = pgTable(
   (table) => [
     uniqueIndex('timelapses_livestream_day_idx').on(table.livestreamId, table.day),
     index('timelapses_sim_day_idx').on(table.simIccid, table.day),
+    // Timelapses whose file waits for storage (decision 105): given up after days.
+    index('timelapses_uploading_idx')
+      .on(table.updatedAt)
+      .where(sql`${table.status} = 'uploading'`),
   ],
 );

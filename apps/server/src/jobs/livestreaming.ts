@@ -26,6 +26,7 @@ import type { LocalCamera } from '../providers/camera/local-camera.ts';
 import type { Mailer } from '../providers/mail/mail.ts';
 import type { Recorder } from '../providers/recorder/recorder.ts';
 import type { ClipStorage } from '../providers/storage/storage.ts';
+import type { UploadSpool } from '../providers/storage/upload-spool.ts';
 import {
   createLivestreamService,
   type LivestreamService,
@@ -62,6 +63,8 @@ export interface LivestreamingDependencies {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   storage: ClipStorage;
+  /** Stores recorded clips, keeping them on this machine while storage fails (decision 105). */
+  uploads: UploadSpool;
   cameraAccess: CameraPortOpener;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Chosen once by createRecorder (providers/recorder/create-recorder.ts). */
@@ -113,6 +116,7 @@ export function createLivestreaming(
     clock: deps.clock,
     mailer: deps.mailer,
     storage: deps.storage,
+    uploads: deps.uploads,
     recorder,
     cameraAccess: deps.cameraAccess,
     recordingQueue,

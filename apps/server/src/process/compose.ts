@@ -100,6 +100,7 @@ import { instanceTemporaryFolder } from '../lib/instance-workspace.ts';
 import type { Recorder } from '../providers/recorder/recorder.ts';
 import { createClipStorage } from '../providers/storage/create-clip-storage.ts';
 import type { ClipStorage } from '../providers/storage/storage.ts';
+import { createUploadSpool, type UploadSpool } from '../providers/storage/upload-spool.ts';
 
 /** What the process already has before composing: its database, clock and logger. */
 export interface ProcessParts {
@@ -119,6 +120,8 @@ export interface PortOverrides {
   connectivity?: ConnectivityPlatform;
   coverage?: CoverageProvider;
   storage?: ClipStorage;
+  /** Where files wait for storage; DATA_DIR/uploads on the chosen storage by default. */
+  uploads?: UploadSpool;
   recorder?: Recorder;
   timelapseMaker?: TimelapseMaker;
   /** Where services queue jobs; by default bound to pg-boss by attachJobRunner. */
@@ -168,6 +171,11 @@ export interface Services {
   spendAlerts: SpendAlerts;
   /** One usage sync, the usage alerts and the data caps, now (the dev usage route, tests). */
   runBudgetChecks(): Promise<void>;
+  /**
+   * Stores the clips and timelapses waiting in this machine's upload spool, unless storage
+   * failed a moment ago (workers, after each heartbeat: decision 105).
+   */
+  retryPendingUploads(): Promise<{ stored: number }>;
   /** Silence alerts: the detection the job runs (decision 094). */
   silenceDetection: SilenceDetection;
   /** One usage sync and one silence detection, now (the dev "make silent" route, tests). */
@@ -226,6 +234,10 @@ export async function composeServices(
       publicUrl: config.publicUrl,
     }));
   const recorder = overrides.recorder ?? createRecorder(config.livestreaming);
+  // Recorded clips and built timelapses wait here while storage fails (decision 105).
+  const uploads =
+    overrides.uploads ??
+    createUploadSpool({ storage, folder: path.join(config.dataDir, 'uploads'), log });
   const lateBoundQueue = overrides.jobQueue ? undefined : createLateBoundJobQueue();
   const jobQueue = overrides.jobQueue ?? lateBoundQueue!;
   const rateLimiter = createRateLimiter(db, clock);
@@ -323,6 +335,7 @@ export async function composeServices(
     mailer,
     rateLimiter,
     storage,
+    uploads,
     recorder,
     cameraAccess: connectivity,
     log,
@@ -352,6 +365,7 @@ export async function composeServices(
     db,
     clock,
     storage,
+    uploads,
     maker: overrides.timelapseMaker ?? createTimelapseMaker(config.livestreaming),
     retentionDays: config.timelapseRetentionDays,
     instanceId,
@@ -439,6 +453,11 @@ export async function composeServices(
       await syncFromPlatform({ db, platform: connectivity, clock });
       await alerts();
     },
+    retryPendingUploads: () =>
+      uploads.retryDue({
+        clip: livestreaming.recording.pendingUploads,
+        timelapse: timelapses.pendingUploads,
+      }),
     silenceDetection,
     runCameraWatch,
     jobs,

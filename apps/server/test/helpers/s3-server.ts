@@ -22,6 +22,11 @@ export interface TestS3Server {
   /** s3rver's one built-in account. */
   accessKeyId: string;
   secretAccessKey: string;
+  /**
+   * While true every request is cut off (its connection reset), as when the bucket's endpoint
+   * cannot be reached: a storage outage. Objects stored before are kept.
+   */
+  setUnreachable(isUnreachable: boolean): void;
   close(): Promise<void>;
 }
 
@@ -40,8 +45,16 @@ export async function startTestS3Server(bucket = 'clips'): Promise<TestS3Server>
   // Node stamps its own Date header, from a clock a test's vi.setSystemTime does not move; the SDK
   // corrects its signing clock by that header, so it would sign at a time s3rver (judging by the
   // moved `Date`) calls skewed. The header follows the same clock as s3rver's checks instead.
-  server.httpServer.prependListener('request', (_request, response) => {
+  const handlers = server.httpServer.listeners('request') as ((...args: unknown[]) => void)[];
+  server.httpServer.removeAllListeners('request');
+  let isUnreachable = false;
+  server.httpServer.on('request', (request, response) => {
+    if (isUnreachable) {
+      request.socket.destroy();
+      return;
+    }
     response.setHeader('date', new Date().toUTCString());
+    for (const handler of handlers) handler.call(server.httpServer, request, response);
   });
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -49,6 +62,9 @@ export async function startTestS3Server(bucket = 'clips'): Promise<TestS3Server>
     region: 'eu-west-2',
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
+    setUnreachable(value) {
+      isUnreachable = value;
+    },
     async close() {
       await server.close();
       await fs.promises.rm(directory, { recursive: true, force: true });

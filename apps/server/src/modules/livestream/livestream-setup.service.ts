@@ -19,7 +19,11 @@ import {
 } from './livestream-access.ts';
 import { playbackLifetimeSeconds } from './livestream-playback.service.ts';
 import { livestreamSummary, qualityOfPath } from './livestream-summary.ts';
-import { livestreamRepository as repository, type LivestreamRow } from './livestream.repository.ts';
+import {
+  livestreamRepository as repository,
+  type ClipRow,
+  type LivestreamRow,
+} from './livestream.repository.ts';
 import { formatSchedule, parseSchedule } from './schedule.ts';
 
 export type LivestreamSetupDependencies = Pick<
@@ -28,6 +32,14 @@ export type LivestreamSetupDependencies = Pick<
 >;
 
 export const newPublicId = () => `ls_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * What the farmer is told of a clip: one whose file waits on our machine for storage is not
+ * there yet, so it is still "recording" to them (decision 105).
+ */
+function shownStatus(status: ClipRow['status']): Exclude<ClipRow['status'], 'uploading'> {
+  return status === 'uploading' ? 'recording' : status;
+}
 
 export function createLivestreamSetupService(deps: LivestreamSetupDependencies) {
   const { db, clock } = deps;
@@ -173,7 +185,7 @@ export function createLivestreamSetupService(deps: LivestreamSetupDependencies) 
       return {
         success: true as const,
         message: 'Recording started',
-        data: { s3_key: clip.storageKey!, clip_id: clip.id, status: clip.status },
+        data: { s3_key: clip.storageKey!, clip_id: clip.id, status: shownStatus(clip.status) },
       };
     },
 
@@ -189,7 +201,7 @@ export function createLivestreamSetupService(deps: LivestreamSetupDependencies) 
         : undefined;
       if (!clip) throw notFound('No such clip');
       return {
-        status: clip.status,
+        status: shownStatus(clip.status),
         url:
           clip.status === 'ready' && clip.storageKey
             ? await deps.storage.playbackUrl(clip.storageKey, playbackLifetimeSeconds)

@@ -461,6 +461,103 @@ export const livestreamRepository = {
       );
   },
 
+  // ── Clips waiting for storage (docs/decisions/105) ──────────────────────────────────────
+
+  /**
+   * A recorded clip whose file storage did not take: from `recording` (held by `claimedBy`) to
+   * `uploading`, unclaimed, its file in this machine's upload spool. False when the claim had
+   * moved on (this process was thought dead): the spool then drops the file.
+   */
+  async awaitUpload(executor: Executor, clipId: string, claimedBy: string): Promise<boolean> {
+    const rows = await executor
+      .update(clips)
+      .set({ status: 'uploading', claimedBy: null })
+      .where(stillHeldBy({ id: clipId, claimedBy }))
+      .returning({ id: clips.id });
+    return rows.length > 0;
+  },
+
+  /**
+   * Takes an `uploading` clip for the process `claimedBy` to store its file: one nobody holds,
+   * one this process held (an upload of its that failed half-way), or a dead process's.
+   */
+  async claimUpload(
+    executor: Executor,
+    values: { clipId: string; claimedBy: string; aliveAt: Date },
+  ): Promise<{ storage_key: string } | undefined> {
+    const [row] = await queryRows<{ storage_key: string }>(
+      executor,
+      sql`update clips set claimed_by = ${values.claimedBy}
+          where id = ${values.clipId} and status = 'uploading' and storage_key is not null
+            and (claimed_by is null or claimed_by = ${values.claimedBy}
+                 or not ${isAliveSql(sql`clips.claimed_by`, values.aliveAt)})
+          returning storage_key`,
+    );
+    return row;
+  },
+
+  /** Where a clip stands for the spool: its status and whether a living process holds it. */
+  async uploadState(
+    executor: Executor,
+    clipId: string,
+    aliveAt: Date,
+  ): Promise<{ status: string; is_held: boolean } | undefined> {
+    const [row] = await queryRows<{ status: string; is_held: boolean }>(
+      executor,
+      sql`select status, (claimed_by is not null
+                          and ${isAliveSql(sql`clips.claimed_by`, aliveAt)}) as is_held
+          from clips where id = ${clipId}`,
+    );
+    return row;
+  },
+
+  /** The file is in storage: ready, while `claimedBy` holds it. Its livestream and slot. */
+  async finishUpload(
+    executor: Executor,
+    values: { clipId: string; claimedBy: string; sizeBytes: number },
+  ): Promise<{ livestreamId: string; slot: string | null } | undefined> {
+    const [row] = await executor
+      .update(clips)
+      .set({ status: 'ready', sizeBytes: values.sizeBytes, error: null, claimedBy: null })
+      .where(
+        and(
+          eq(clips.id, values.clipId),
+          eq(clips.status, 'uploading'),
+          eq(clips.claimedBy, values.claimedBy),
+        ),
+      )
+      .returning({ livestreamId: clips.livestreamId, slot: clips.slot });
+    return row;
+  },
+
+  /** An upload that failed: the clip waits again for any process. */
+  async releaseUpload(executor: Executor, clipId: string, claimedBy: string): Promise<void> {
+    await executor
+      .update(clips)
+      .set({ claimedBy: null })
+      .where(
+        and(eq(clips.id, clipId), eq(clips.status, 'uploading'), eq(clips.claimedBy, claimedBy)),
+      );
+  },
+
+  /**
+   * Gives up clips whose file has waited since before `before` with nobody storing it: the
+   * machine that holds it is gone. Failed with `error`; returns how many.
+   */
+  async failAbandonedUploads(
+    executor: Executor,
+    values: { before: Date; aliveAt: Date; error: string },
+  ): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      executor,
+      sql`update clips set status = 'failed', error = ${values.error}, claimed_by = null
+          where status = 'uploading' and recorded_at < ${values.before.toISOString()}
+            and (claimed_by is null or not ${isAliveSql(sql`clips.claimed_by`, values.aliveAt)})
+          returning id`,
+    );
+    return rows.length;
+  },
+
   /**
    * The clip the embed plays: the newest ready one, preferring real recordings to the setup's
    * silent 5-second preview.
@@ -486,7 +583,8 @@ export const livestreamRepository = {
       sql`select id, storage_key, status from (
             select id, storage_key, status,
                    row_number() over (partition by (status = 'ready') order by recorded_at desc, id desc) as position
-            from clips where livestream_id = ${livestreamId} and status <> 'recording'
+            from clips where livestream_id = ${livestreamId}
+              and status not in ('recording', 'uploading')
           ) ranked where position > ${keep}`,
     );
   },

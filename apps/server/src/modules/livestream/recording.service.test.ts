@@ -16,6 +16,7 @@ import { createInstance } from '../../lib/instance.ts';
 import { createRateLimiter } from '../../lib/rate-limiter.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
 import { createFfmpegRecorder, recordingReasons } from '../../providers/recorder/recorder.ts';
+import { createUploadSpool } from '../../providers/storage/upload-spool.ts';
 import { signInCustomer, nextIp } from '../../../test/helpers/test-app.ts';
 import { createLivestreaming } from '../../jobs/livestreaming.ts';
 import { showcaseRetryAfterFailureMs } from './livestream.service.ts';
@@ -136,6 +137,11 @@ describe('scheduled recording', () => {
         mailer: context.mailer,
         rateLimiter: createRateLimiter(context.database.db, context.clock),
         storage: context.storage,
+        uploads: createUploadSpool({
+          storage: context.storage,
+          folder: path.join(context.dataDir, 'uploads'),
+          log: { info: () => undefined, warn: () => undefined },
+        }),
         cameraAccess: createLocalSimPlatform({
           db: context.database.db,
           clock: context.clock,

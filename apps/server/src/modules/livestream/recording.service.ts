@@ -1,8 +1,9 @@
 /**
  * Recording: what the workers do. The scheduler queues one job per due slot (UK hours and days);
  * a job claims its slot's clip row (unique per livestream and slot, so racing workers record it
- * once), reaches the camera through the SIM platform, records with ffmpeg, stores the MP4, and
- * trims the history. Failures are written on the clip (the customer sees them) and thrown so
+ * once), reaches the camera through the SIM platform, records with ffmpeg, stores the MP4 (or,
+ * while storage fails, keeps it on this machine until storage has it: decision 105), and trims
+ * the history. Failures are written on the clip (the customer sees them) and thrown so
  * pg-boss retries with back-off. Each clip names the process recording it; a dead process's
  * clips are taken over by `recoverDeadWorkers`, and `stop` hands this process's over on a
  * graceful shutdown (docs/decisions/073).
@@ -29,6 +30,11 @@ import {
 } from '../../providers/recorder/recorder.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
+import {
+  uploadSpoolPolicy,
+  type PendingUploadOwner,
+  type UploadSpool,
+} from '../../providers/storage/upload-spool.ts';
 import { eq } from 'drizzle-orm';
 import { livestreamRepository as repository, type LivestreamRow } from './livestream.repository.ts';
 import { eligibilityOf } from './eligibility.ts';
@@ -65,6 +71,8 @@ export interface RecordingServiceDependencies {
   clock: Clock;
   mailer: Mailer;
   storage: ClipStorage;
+  /** Stores recorded files, keeping them on this machine while storage fails (decision 105). */
+  uploads: UploadSpool;
   recorder: Recorder;
   cameraAccess: CameraPortOpener;
   recordingQueue: RecordingQueue;
@@ -99,6 +107,10 @@ export const interruptedRequestReason =
 /** A scheduled clip whose worker died twice: given up (the next slot records as usual). */
 export const abandonedScheduledReason =
   'The recording was interrupted twice by a fault on our side. The next scheduled recording will go ahead as usual.';
+
+/** A clip whose file waited for storage longer than the spool keeps trying (decision 105). */
+export const abandonedUploadReason =
+  'The recording could not be stored within 7 days because of a fault on our side. The next scheduled recording will go ahead as usual.';
 
 /** On-request clips (the setup's preview, "record now") have slots like `preview:<id>`. */
 export function isRequestedClipSlot(slot: string | null): boolean {
@@ -138,18 +150,20 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
   /** Recordings under way, so `stop` can wait for them to write their outcome. */
   const inFlight = new Set<Promise<void>>();
 
-  /** Records `rtspUrl` into storage under `storageKey`; returns the stored size. */
-  async function captureTo(
+  /**
+   * Records `rtspUrl` into a file in this process's work folder, then hands it to `keep` (which
+   * stores it, or moves it into the upload spool); the file is deleted afterwards either way.
+   */
+  async function capture<Result>(
     rtspUrl: string,
-    storageKey: string,
     options: { durationSeconds: number; includeAudio: boolean },
-  ): Promise<number> {
+    keep: (filePath: string) => Promise<Result>,
+  ): Promise<Result> {
     await fs.promises.mkdir(workFolder, { recursive: true });
     const outputPath = path.join(workFolder, `${randomUUID()}.mp4`);
     try {
       await deps.recorder.record({ rtspUrl, outputPath, ...options });
-      const { sizeBytes } = await deps.storage.putFile(storageKey, outputPath, 'video/mp4');
-      return sizeBytes;
+      return await keep(outputPath);
     } finally {
       await fs.promises.rm(outputPath, { force: true });
     }
@@ -190,8 +204,27 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     countRecording(options.kind, 'started');
     try {
       const rtspUrl = await cameraUrl(livestream, options.rtspPath);
-      const sizeBytes = await captureTo(rtspUrl, storageKey, options);
-      await repository.finishClip(db, clipId, { status: 'ready', sizeBytes }, instanceId);
+      const stored = await capture(rtspUrl, options, (filePath) =>
+        deps.uploads.store({
+          key: storageKey,
+          filePath,
+          contentType: 'video/mp4',
+          kind: 'clip',
+          id: clipId,
+        }),
+      );
+      if (!stored.isStored) {
+        // Recorded and kept on this machine: the spool stores it when storage answers, and
+        // the slot is not recorded again (decision 105). Done, as far as the job is concerned.
+        await repository.awaitUpload(db, clipId, instanceId);
+        return;
+      }
+      await repository.finishClip(
+        db,
+        clipId,
+        { status: 'ready', sizeBytes: stored.sizeBytes },
+        instanceId,
+      );
       countRecording(options.kind, 'completed');
     } catch (error) {
       if (error instanceof RecordingInterruptedError || isStopping) {
@@ -304,10 +337,12 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     if (current && now.getTime() - Date.parse(current.recordedAt) < 60_000) return;
     const storageKey = `showcase/${now.toISOString().replace(/[:.]/g, '-')}.mp4`;
     try {
-      await captureTo(await deps.showcaseSource(), storageKey, {
-        durationSeconds: showcaseDurationSeconds,
-        includeAudio: false,
-      });
+      // The demo clip is not kept for a storage outage: the next visit records a fresh one.
+      await capture(
+        await deps.showcaseSource(),
+        { durationSeconds: showcaseDurationSeconds, includeAudio: false },
+        (filePath) => deps.storage.putFile(storageKey, filePath, 'video/mp4'),
+      );
     } catch (error) {
       // A shutdown is not the demo camera's fault: the next visit asks again.
       if (isStopping) return;
@@ -363,7 +398,34 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
     }
   }
 
+  /** What the upload spool asks of clips whose file waits on this machine (decision 105). */
+  const pendingUploads: PendingUploadOwner = {
+    async claim(clipId) {
+      const aliveAt = processClock.now();
+      const claimed = await repository.claimUpload(db, { clipId, claimedBy: instanceId, aliveAt });
+      if (claimed) return { key: claimed.storage_key, contentType: 'video/mp4' };
+      const state = await repository.uploadState(db, clipId, aliveAt);
+      // Its recorder is about to mark it waiting, or another process is storing it now.
+      if (state?.is_held && (state.status === 'recording' || state.status === 'uploading')) {
+        return 'later';
+      }
+      // Stored, given up, deleted, or its recorder died before marking it (recorded again).
+      return 'unwanted';
+    },
+    async stored(clipId, sizeBytes) {
+      const clip = await repository.finishUpload(db, { clipId, claimedBy: instanceId, sizeBytes });
+      if (!clip) return;
+      countRecording(isRequestedClipSlot(clip.slot) ? 'immediate' : 'scheduled', 'completed');
+      deps.log.info({ clipId }, 'A clip that waited for storage is stored');
+      await trimHistory(clip.livestreamId);
+    },
+    release: (clipId) => repository.releaseUpload(db, clipId, instanceId),
+  };
+
   return {
+    /** Clips whose file waits in this machine's upload spool, for the spool's retries. */
+    pendingUploads,
+
     /** The worker's entry point for one queued recording. */
     async handle(payload: RecordClipPayload): Promise<void> {
       if (isStopping) return refuseWhileStopping(payload);
@@ -420,6 +482,17 @@ export function createRecordingService(deps: RecordingServiceDependencies) {
           { kind: 'scheduled', livestreamId: clip.livestream_id, slot: clip.slot },
           { singletonKey: `recover:${clip.id}`, singletonSeconds: 3600 },
         );
+      }
+      // A clip whose file has waited for storage for days with nobody storing it: the machine
+      // that holds it is gone (decision 105). Its age is business time, like recorded_at.
+      const abandoned = await repository.failAbandonedUploads(db, {
+        before: new Date(clock.now().getTime() - uploadSpoolPolicy.giveUpAfterDays * 86_400_000),
+        aliveAt: now,
+        error: abandonedUploadReason,
+      });
+      if (abandoned > 0) {
+        deps.log.warn({ clips: abandoned }, 'Clips whose file never reached storage given up');
+        failed += abandoned;
       }
       const dead = await markDeadInstances(db, now);
       if (dead.length > 0) deps.log.warn({ instanceIds: dead }, 'Processes found dead');

@@ -22,7 +22,8 @@ export interface DayBounds {
 export const timelapseRepository = {
   /**
    * Livestreams that recorded scheduled clips (of any outcome) on the day and have no timelapse
-   * for it yet, or one a dead process was building.
+   * for it yet, or one a dead process was building, and none of whose clips of the day waits
+   * for storage.
    */
   async listDue(
     executor: Executor,
@@ -38,6 +39,11 @@ export const timelapseRepository = {
             and not exists (select 1 from timelapses t where t.livestream_id = l.id
                               and t.day = ${bounds.day}
                               and (t.status <> 'building' or ${isAliveSql(sql`t.claimed_by`, aliveAt)}))
+            -- A clip of the day whose file still waits for storage (decision 105) is waited for.
+            and not exists (select 1 from clips c where c.livestream_id = l.id
+                              and c.recorded_at >= ${bounds.start.toISOString()}
+                              and c.recorded_at < ${bounds.end.toISOString()}
+                              and c.status = 'uploading')
           order by l.id`,
     );
   },
@@ -156,6 +162,135 @@ export const timelapseRepository = {
       )
       .returning({ id: timelapses.id });
     return rows.length > 0;
+  },
+
+  /**
+   * A claimed build that could not read its clips (storage failing): handed back so that a later
+   * run builds it again. A queued day (the demo's) is queued again; another row is deleted, so
+   * the day is due again. Only while `claimedBy` holds it.
+   */
+  async releaseBuild(
+    executor: Executor,
+    id: string,
+    claimedBy: string,
+    options: { isQueued: boolean },
+  ): Promise<void> {
+    const held = and(
+      eq(timelapses.id, id),
+      eq(timelapses.claimedBy, claimedBy),
+      eq(timelapses.status, 'building'),
+    );
+    if (options.isQueued) {
+      await executor.update(timelapses).set({ claimedBy: null }).where(held);
+    } else {
+      await executor.delete(timelapses).where(held);
+    }
+  },
+
+  // ── Timelapses waiting for storage (docs/decisions/105) ────────────────────────────────
+
+  /** Built, its file not taken by storage: `uploading`, unclaimed, with what the build made. */
+  async awaitUpload(
+    executor: Executor,
+    id: string,
+    claimedBy: string,
+    outcome: Pick<
+      TimelapseRow,
+      'storageKey' | 'clipCount' | 'frameCount' | 'durationMs' | 'cpuMs' | 'updatedAt'
+    >,
+  ): Promise<boolean> {
+    const rows = await executor
+      .update(timelapses)
+      .set({ ...outcome, status: 'uploading', error: null, claimedBy: null })
+      .where(
+        and(
+          eq(timelapses.id, id),
+          eq(timelapses.claimedBy, claimedBy),
+          eq(timelapses.status, 'building'),
+        ),
+      )
+      .returning({ id: timelapses.id });
+    return rows.length > 0;
+  },
+
+  /** Takes an `uploading` timelapse for `claimedBy` (nobody's, its own, or a dead process's). */
+  async claimUpload(
+    executor: Executor,
+    values: { id: string; claimedBy: string; aliveAt: Date },
+  ): Promise<{ storage_key: string } | undefined> {
+    const [row] = await queryRows<{ storage_key: string }>(
+      executor,
+      sql`update timelapses set claimed_by = ${values.claimedBy}
+          where id = ${values.id} and status = 'uploading' and storage_key is not null
+            and (claimed_by is null or claimed_by = ${values.claimedBy}
+                 or not ${isAliveSql(sql`timelapses.claimed_by`, values.aliveAt)})
+          returning storage_key`,
+    );
+    return row;
+  },
+
+  /** Its status and whether a living process holds it. */
+  async uploadState(
+    executor: Executor,
+    id: string,
+    aliveAt: Date,
+  ): Promise<{ status: string; is_held: boolean } | undefined> {
+    const [row] = await queryRows<{ status: string; is_held: boolean }>(
+      executor,
+      sql`select status, (claimed_by is not null
+                          and ${isAliveSql(sql`timelapses.claimed_by`, aliveAt)}) as is_held
+          from timelapses where id = ${id}`,
+    );
+    return row;
+  },
+
+  /** The file is in storage: ready, while `claimedBy` holds it. */
+  async finishUpload(
+    executor: Executor,
+    values: { id: string; claimedBy: string; sizeBytes: number; now: Date },
+  ): Promise<boolean> {
+    const rows = await executor
+      .update(timelapses)
+      .set({ status: 'ready', sizeBytes: values.sizeBytes, claimedBy: null, updatedAt: values.now })
+      .where(
+        and(
+          eq(timelapses.id, values.id),
+          eq(timelapses.status, 'uploading'),
+          eq(timelapses.claimedBy, values.claimedBy),
+        ),
+      )
+      .returning({ id: timelapses.id });
+    return rows.length > 0;
+  },
+
+  async releaseUpload(executor: Executor, id: string, claimedBy: string): Promise<void> {
+    await executor
+      .update(timelapses)
+      .set({ claimedBy: null })
+      .where(
+        and(
+          eq(timelapses.id, id),
+          eq(timelapses.status, 'uploading'),
+          eq(timelapses.claimedBy, claimedBy),
+        ),
+      );
+  },
+
+  /** Gives up timelapses whose file has waited since before `before` with nobody storing it. */
+  async failAbandonedUploads(
+    executor: Executor,
+    values: { before: Date; aliveAt: Date; error: string; now: Date },
+  ): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      executor,
+      sql`update timelapses set status = 'failed', error = ${values.error}, claimed_by = null,
+                                updated_at = ${values.now.toISOString()}
+          where status = 'uploading' and updated_at < ${values.before.toISOString()}
+            and (claimed_by is null
+                 or not ${isAliveSql(sql`timelapses.claimed_by`, values.aliveAt)})
+          returning id`,
+    );
+    return rows.length;
   },
 
   /** Timelapses of days before `firstKeptDay` (oldest first, a batch at a time). */

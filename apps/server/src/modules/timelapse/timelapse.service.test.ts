@@ -28,6 +28,7 @@ import {
   type TestContext,
 } from '../../../test/helpers/test-app.ts';
 import { clipLabel, createTimelapseService, downloadNameOf } from './timelapse.service.ts';
+import { createUploadSpool } from '../../providers/storage/upload-spool.ts';
 
 const run = promisify(execFile);
 const farmyard = demoIccid(103);
@@ -85,6 +86,11 @@ function serviceFor(instanceId: string) {
     db: context.database.db,
     clock: context.clock,
     storage,
+    uploads: createUploadSpool({
+      storage,
+      folder: path.join(folder, 'uploads'),
+      log: { info: () => {}, warn: () => {} },
+    }),
     maker: createFfmpegTimelapseMaker({ ffmpegPath: 'ffmpeg' }),
     retentionDays: 30,
     instanceId,

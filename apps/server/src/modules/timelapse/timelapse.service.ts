@@ -25,7 +25,12 @@ import {
   type TimelapseClip,
   type TimelapseMaker,
 } from '../../providers/recorder/timelapse-maker.ts';
-import type { ClipStorage } from '../../providers/storage/storage.ts';
+import { StoredObjectMissingError, type ClipStorage } from '../../providers/storage/storage.ts';
+import {
+  uploadSpoolPolicy,
+  type PendingUploadOwner,
+  type UploadSpool,
+} from '../../providers/storage/upload-spool.ts';
 import { timelapseRepository as repository, type DayBounds } from './timelapse.repository.ts';
 
 /** Days before yesterday the job still makes up (a worker that was down over a weekend). */
@@ -41,6 +46,8 @@ export interface TimelapseServiceDependencies {
   /** Business time: which UK day it is. */
   clock: Clock;
   storage: ClipStorage;
+  /** Stores the built file, keeping it on this machine while storage fails (decision 105). */
+  uploads: UploadSpool;
   maker: TimelapseMaker;
   retentionDays: number;
   /** This process (instances.id): the claim written on the timelapses it builds. */
@@ -52,7 +59,15 @@ export interface TimelapseServiceDependencies {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
-export type TimelapseOutcome = 'ready' | 'empty' | 'failed' | 'not-claimed';
+/**
+ * `uploading`: built, its file waiting on this machine for storage; `deferred`: its clips could
+ * not be read (storage failing), so a later run builds it (decision 105).
+ */
+export type TimelapseOutcome =
+  'ready' | 'uploading' | 'deferred' | 'empty' | 'failed' | 'not-claimed';
+
+/** Storage could not hand a clip back: not the day's fault; the build is tried again later. */
+class StorageUnavailableError extends Error {}
 
 function boundsOf(day: string): DayBounds {
   return { day, start: businessDayStart(day), end: businessDayStart(nextDay(day)) };
@@ -92,6 +107,8 @@ export type TimelapseService = ReturnType<typeof createTimelapseService>;
 export function createTimelapseService(deps: TimelapseServiceDependencies) {
   const { db, clock, instanceId } = deps;
   const processClock = deps.processClock ?? systemClock;
+  /** The last build found storage failing (logged once until a build works again). */
+  let isStorageFailing = false;
 
   /** The first UK day still kept today. */
   function firstKeptDay(): string {
@@ -139,6 +156,10 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
         try {
           await deps.storage.copyToFile(clip.storage_key, filePath);
         } catch (error) {
+          if (!(error instanceof StoredObjectMissingError)) {
+            // Storage failing: no timelapse of half the day; the whole day is built later.
+            throw new StorageUnavailableError('Storage did not hand a clip back', { cause: error });
+          }
           // A clip gone from storage (history trimmed, deleted) is left out, not the day.
           deps.log.warn({ err: error, clipId: clip.id }, 'Timelapse: a clip could not be read');
           continue;
@@ -158,7 +179,26 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
       const outputPath = path.join(folder, 'timelapse.mp4');
       const made = await deps.maker.make({ clips: local, outputPath, workFolder: folder });
       const storageKey = `timelapses/${livestreamId}/${bounds.day}-${randomUUID().slice(0, 8)}.mp4`;
-      const { sizeBytes } = await deps.storage.putFile(storageKey, outputPath, 'video/mp4');
+      const stored = await deps.uploads.store({
+        key: storageKey,
+        filePath: outputPath,
+        contentType: 'video/mp4',
+        kind: 'timelapse',
+        id: timelapseId,
+      });
+      if (!stored.isStored) {
+        // Kept on this machine: the spool stores it when storage answers (decision 105).
+        const isHeld = await repository.awaitUpload(db, timelapseId, instanceId, {
+          storageKey,
+          clipCount: made.clipCount,
+          frameCount: made.frameCount,
+          durationMs: made.durationMs,
+          cpuMs: made.cpuMs,
+          updatedAt: processClock.now(),
+        });
+        return isHeld ? 'uploading' : 'not-claimed';
+      }
+      const { sizeBytes } = stored;
       const isHeld = await repository.finish(db, timelapseId, instanceId, {
         status: 'ready',
         storageKey,
@@ -204,8 +244,24 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
     options: { isSample?: boolean } = {},
   ): Promise<TimelapseOutcome> {
     try {
-      return await makeFromClips(timelapseId, livestreamId, boundsOf(day), options);
+      const outcome = await makeFromClips(timelapseId, livestreamId, boundsOf(day), options);
+      if (outcome === 'ready' || outcome === 'uploading') isStorageFailing = false;
+      return outcome;
     } catch (error) {
+      if (error instanceof StorageUnavailableError) {
+        await repository.releaseBuild(db, timelapseId, instanceId, {
+          isQueued: options.isSample === true,
+        });
+        // Said once while it lasts; every minute's run tries again.
+        if (!isStorageFailing) {
+          deps.log.warn(
+            { err: error.cause, livestreamId, day },
+            'Timelapse put off: storage does not hand the clips back; it is built when it does',
+          );
+        }
+        isStorageFailing = true;
+        return 'deferred';
+      }
       const reason = error instanceof TimelapseError ? error.reason : timelapseFailedReason;
       deps.log.warn({ err: error, livestreamId, day }, `Timelapse failed: ${reason}`);
       await repository.finish(db, timelapseId, instanceId, {
@@ -217,7 +273,35 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
     }
   }
 
+  /** What the upload spool asks of timelapses whose file waits on this machine (decision 105). */
+  const pendingUploads: PendingUploadOwner = {
+    async claim(id) {
+      const aliveAt = processClock.now();
+      const claimed = await repository.claimUpload(db, { id, claimedBy: instanceId, aliveAt });
+      if (claimed) return { key: claimed.storage_key, contentType: 'video/mp4' };
+      const state = await repository.uploadState(db, id, aliveAt);
+      if (state?.is_held && (state.status === 'building' || state.status === 'uploading')) {
+        return 'later';
+      }
+      return 'unwanted';
+    },
+    async stored(id, sizeBytes) {
+      const isStored = await repository.finishUpload(db, {
+        id,
+        claimedBy: instanceId,
+        sizeBytes,
+        now: processClock.now(),
+      });
+      if (isStored)
+        deps.log.info({ timelapseId: id }, 'A timelapse that waited for storage is stored');
+    },
+    release: (id) => repository.releaseUpload(db, id, instanceId),
+  };
+
   return {
+    /** Timelapses whose file waits in this machine's upload spool, for the spool's retries. */
+    pendingUploads,
+
     /** Builds (or, when another process has it, leaves) one livestream's timelapse of a UK day. */
     buildDay,
 
@@ -229,10 +313,20 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
     async buildDue(): Promise<Record<TimelapseOutcome, number>> {
       const counts: Record<TimelapseOutcome, number> = {
         ready: 0,
+        uploading: 0,
+        deferred: 0,
         empty: 0,
         failed: 0,
         'not-claimed': 0,
       };
+      // A day whose file waited for storage for days with nobody storing it: its machine is gone.
+      const now = processClock.now();
+      counts.failed += await repository.failAbandonedUploads(db, {
+        before: new Date(now.getTime() - uploadSpoolPolicy.giveUpAfterDays * dayMs),
+        aliveAt: now,
+        error: timelapseFailedReason,
+        now,
+      });
       // Days queued without a claim: the demo's, made from its clips or, having none, from
       // made-up ones (seed/demo-timelapse.ts).
       for (const row of await repository.listQueued(db)) {
@@ -281,7 +375,8 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
           const downloadName = isReady ? downloadNameOf(cameraName, row.day) : null;
           return {
             day: row.day,
-            status: row.status,
+            // A file waiting for storage is not there yet: still being made, to the farmer.
+            status: row.status === 'uploading' ? 'building' : row.status,
             clipCount: row.clipCount,
             frameCount: row.frameCount,
             durationMs: row.durationMs,

@@ -11,6 +11,7 @@ import {
   parseRange,
   type FilesystemStorage,
 } from './filesystem-storage.ts';
+import { StoredObjectMissingError } from './storage.ts';
 
 describe('filesystem storage and its signed media URLs', () => {
   const clock = new ManualClock('2026-03-10T12:00:00Z');
@@ -154,6 +155,10 @@ describe('filesystem storage and its signed media URLs', () => {
     await storage.delete(key);
     await storage.delete(key);
     expect((await app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    // Read back, a deleted clip is missing (not storage failing: decision 105).
+    await expect(storage.copyToFile(key, path.join(folder, 'copy.mp4'))).rejects.toBeInstanceOf(
+      StoredObjectMissingError,
+    );
   });
 
   it('keeps keys inside the folder', async () => {

@@ -15,6 +15,7 @@ import {
   assertStorageKey,
   publicPlaybackWindow,
   roundedExpiry,
+  StoredObjectMissingError,
   type ClipStorage,
 } from './storage.ts';
 
@@ -104,7 +105,14 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): File
     },
 
     async copyToFile(key, filePath) {
-      await fs.promises.copyFile(filePathOf(key), filePath);
+      try {
+        await fs.promises.copyFile(filePathOf(key), filePath);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          throw new StoredObjectMissingError(key);
+        }
+        throw error;
+      }
     },
 
     async delete(key) {

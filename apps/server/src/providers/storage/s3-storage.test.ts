@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestS3Server, type TestS3Server } from '../../../test/helpers/s3-server.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { createS3Storage } from './s3-storage.ts';
+import { StoredObjectMissingError } from './storage.ts';
 
 describe('S3 storage', () => {
   let s3: TestS3Server;
@@ -102,9 +103,21 @@ describe('S3 storage', () => {
     expect(answer.headers.get('content-disposition')).toBe(
       'attachment; filename="Top-gate-2026-03-09-timelapse.mp4"',
     );
-    await expect(storage().copyToFile('timelapses/missing.mp4', copy)).rejects.toMatchObject({
-      code: 'PROVIDER_UNAVAILABLE',
-    });
+    // A missing object is told apart from storage that cannot answer.
+    await expect(storage().copyToFile('timelapses/missing.mp4', copy)).rejects.toBeInstanceOf(
+      StoredObjectMissingError,
+    );
+    s3.setUnreachable(true);
+    try {
+      await expect(storage().copyToFile(key, copy)).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+      });
+      await expect(storage().putFile(key, clipPath, 'video/mp4')).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+      });
+    } finally {
+      s3.setUnreachable(false);
+    }
   });
 
   it('gives the same URL for calls close together, and it expires', async () => {

@@ -22,6 +22,7 @@ import {
   publicPlaybackCacheControl,
   publicPlaybackWindow,
   roundedExpiry,
+  StoredObjectMissingError,
   type ClipStorage,
 } from './storage.ts';
 
@@ -65,6 +66,10 @@ export function createS3Client(
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
+    // The SDK would print each failed call on the console, outside our log (and a PutObject's
+    // streamed file it cannot resend, with a warning): the failure reaches our code as an error,
+    // which says what it means; our own retries resend the file (upload-spool.ts, decision 105).
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });
 }
 
@@ -143,6 +148,13 @@ export function createS3Storage(options: S3StorageOptions): ClipStorage & { kind
         const answer = await trackProviderCall('s3', 'get-object', () => client.send(command));
         await pipeline(answer.Body as Readable, fs.createWriteStream(filePath));
       } catch (error) {
+        const { name, $metadata } = (error ?? {}) as {
+          name?: string;
+          $metadata?: { httpStatusCode?: number };
+        };
+        if (name === 'NoSuchKey' || $metadata?.httpStatusCode === 404) {
+          throw new StoredObjectMissingError(key);
+        }
         throw storageUnavailable('read the clip', error);
       }
     },

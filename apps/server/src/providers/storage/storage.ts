@@ -32,12 +32,24 @@ export interface ClipStorage {
    * (docs/decisions/101).
    */
   publicPlaybackUrl(key: string): Promise<{ url: string; expiresAt: Date }>;
-  /** Copies the object into a local file (a worker reading clips it stored, e.g. a timelapse). */
+  /**
+   * Copies the object into a local file (a worker reading clips it stored, e.g. a timelapse).
+   * Rejects with `StoredObjectMissingError` when there is no such object; any other rejection
+   * means storage could not answer (try again later).
+   */
   copyToFile(key: string, filePath: string): Promise<void>;
   /** Deletes the object; deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Origins other than the portal's own that playback URLs point at (for media-src). */
   readonly mediaOrigins: readonly string[];
+}
+
+/** The object asked for is not in storage (deleted, or never stored): not an outage. */
+export class StoredObjectMissingError extends Error {
+  constructor(readonly key: string) {
+    super(`No stored object ${key}`);
+    this.name = 'StoredObjectMissingError';
+  }
 }
 
 export interface PlaybackOptions {

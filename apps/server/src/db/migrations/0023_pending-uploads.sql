@@ -1,0 +1,2 @@
+CREATE INDEX "clips_uploading_idx" ON "clips" USING btree ("recorded_at") WHERE "clips"."status" = 'uploading';--> statement-breakpoint
+CREATE INDEX "timelapses_uploading_idx" ON "timelapses" USING btree ("updated_at") WHERE "timelapses"."status" = 'uploading';
