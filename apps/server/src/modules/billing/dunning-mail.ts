@@ -128,6 +128,7 @@ export function dunningEndMessage(
       : `the payment for the streaming plan of ${plan.cameraName}`;
     const location = plan.priceId.includes('_ie') ? '?location=ie' : '';
     return renderEmail({
+      kind: 'dunning',
       to: plan.email,
       subject: `The streaming plan for ${plan.cameraName} has ended`,
       heading: 'Your streaming plan has ended',
@@ -142,6 +143,7 @@ export function dunningEndMessage(
     });
   }
   return renderEmail({
+    kind: 'dunning',
     to: plan.email,
     subject: `The SIM of ${plan.cameraName} has been switched off`,
     heading: "The camera's SIM is switched off",
@@ -255,7 +257,10 @@ export function createDunningEndMail(deps: {
       for (const kind of ['canceled', 'sim_switched_off'] as const) {
         for (const plan of await due(kind, at)) {
           try {
-            await deps.mailer.send(dunningEndMessage(kind, plan, deps));
+            // In SMTP mode a second hand-over of the same e-mail is dropped (decision 104).
+            await deps.mailer.send(dunningEndMessage(kind, plan, deps), {
+              dedupeKey: `dunning-end:${plan.subscriptionId}:${kind}`,
+            });
           } catch (error) {
             deps.log.warn(
               { err: error, subscriptionId: plan.subscriptionId, kind },
