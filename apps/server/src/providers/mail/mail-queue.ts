@@ -47,7 +47,7 @@ import {
   type MailTransport,
 } from './smtp-transport.ts';
 
-/** The channel a new row notifies (migration 0021's trigger); the workers listen. */
+/** The channel a new row notifies (migration 0022's trigger); the workers listen. */
 export const mailQueueChannel = 'mail_queue';
 
 type LogMethod = (object: object, message: string) => void;
