@@ -142,8 +142,13 @@ describe.skipIf(!serverUrl)(
         async () => mailsTo(customerEmail).length === 2 && mailsTo(memberEmail).length === 1,
         { timeoutMs: 60_000, watch: [api, secondWorker], intervalMs: 250 },
       );
-      // Nothing more arrives: each was sent once.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // Both recorded as sent: settled rows are never delivered again, so each went once.
+      await waitFor(
+        'both e-mails recorded as sent',
+        async () =>
+          (await database.query("select 1 from mail_queue where status <> 'sent'")).rowCount === 0,
+        { timeoutMs: 10_000, watch: [secondWorker] },
+      );
       expect(sink.received.length - before).toBe(2);
       expect(mailsTo(memberEmail)[0]!.subject).toContain('invited you');
       const late = mailsTo(customerEmail)[1]!;

@@ -379,8 +379,8 @@ describe('the mail queue', () => {
   it('wakes a running worker at once for a new e-mail', async () => {
     const { mailer, delivery } = await worker();
     await delivery.start();
-    // Let its first (empty) pass end, so it waits for the next poll or a notification.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Whether its first (empty) pass is still on or it waits for the next poll, the notification
+    // starts a pass at once.
     const queuedAt = performance.now();
     await mailer.send(message('prompt@example.com'));
     await vi.waitFor(() => expect(receivedBy('prompt@example.com')).toHaveLength(1), {
@@ -391,12 +391,51 @@ describe('the mail queue', () => {
     expect(performance.now() - queuedAt).toBeLessThan(mailDeliveryPolicy.idlePollMs / 2);
   });
 
-  it('gives back what it had not begun when it stops, for the other workers', async () => {
+  it('stops after the sends under way and gives back the e-mails it had not begun', async () => {
+    const instance = createInstance({ db: database.db, clock, role: 'worker' });
+    await instance.register();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    // A mail server that takes its time: every send waits until the test lets it go.
+    const slowTransport: MailTransport = {
+      async deliver(sent) {
+        started.push(sent.to);
+        await held;
+      },
+      close: async () => undefined,
+    };
+    const { mailer, delivery } = createMailQueue({
+      database,
+      transport: slowTransport,
+      instanceId: instance.id,
+      clock,
+      log,
+    });
+    const addresses = Array.from({ length: 7 }, (_, index) => `slow-${index}@example.com`);
+    for (const to of addresses) await mailer.send(message(to, 'Slow'));
+    const pass = delivery.deliverDue();
+    await vi.waitFor(() => expect(started).toHaveLength(mailDeliveryPolicy.concurrency));
+    const stopped = delivery.stop();
+    release();
+    await Promise.all([pass, stopped]);
+    const rows = await database.db.select().from(mailQueue).where(eq(mailQueue.subject, 'Slow'));
+    const byStatus = (status: string) => rows.filter((row) => row.status === status);
+    expect(byStatus('sent')).toHaveLength(mailDeliveryPolicy.concurrency);
+    // Never tried: back in the queue, unclaimed and uncounted, for another worker.
+    expect(byStatus('queued').map((row) => [row.claimedBy, row.attempts])).toEqual([
+      [null, 0],
+      [null, 0],
+    ]);
+  });
+
+  it('claims nothing once stopped; another worker sends what waits', async () => {
     const { mailer, delivery } = await worker();
     await delivery.start();
     await delivery.stop();
     await mailer.send(message('after-stop@example.com'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A stopped worker claims nothing more, even when asked for a pass.
+    expect(await delivery.deliverDue()).toBe(0);
     expect(receivedBy('after-stop@example.com')).toEqual([]);
     expect((await rowsTo('after-stop@example.com'))[0]).toMatchObject({ status: 'queued' });
     const other = await worker();
