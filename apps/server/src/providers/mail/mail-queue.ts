@@ -254,7 +254,13 @@ export function createMailQueue(deps: {
   }
 
   /** A refusal, or a failure of ours making the message: later, or given up. */
-  async function refused(mail: ClaimedMail, error: unknown, isPermanent: boolean): Promise<void> {
+  async function refused(
+    mail: ClaimedMail,
+    error: unknown,
+    isPermanent: boolean,
+    /** The mail server refused it, or we could not make it (a composer's failure). */
+    by: 'server' | 'us' = 'server',
+  ): Promise<void> {
     const reason = describeDeliveryFailure(error);
     const next = nextMailAttempt(
       new Date(mail.created_at),
@@ -266,7 +272,9 @@ export function createMailQueue(deps: {
       await settle(mail, 'failed', reason);
       deps.log.error(
         { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, reason },
-        'E-mail given up: the mail server refused it',
+        by === 'server'
+          ? 'E-mail given up: the mail server refused it'
+          : 'E-mail given up: it could not be made',
       );
       return;
     }
@@ -277,7 +285,9 @@ export function createMailQueue(deps: {
     countMailDelivery(mail.kind, 'retrying');
     deps.log.warn(
       { mailId: mail.id, kind: mail.kind, attempt: mail.attempts, nextAttemptAt: next, reason },
-      'E-mail refused for now; it is tried again later',
+      by === 'server'
+        ? 'E-mail refused for now; it is tried again later'
+        : 'E-mail could not be made; it is tried again later',
     );
   }
 
@@ -303,7 +313,7 @@ export function createMailQueue(deps: {
         if (!composer) throw new Error(`No mail composer ${mail.composer} in this process`);
         composed = await composer.compose(mail.composer_data ?? {});
       } catch (error) {
-        await refused(mail, error, false);
+        await refused(mail, error, false, 'us');
         return 'not-tried';
       }
       if (!composed) {
