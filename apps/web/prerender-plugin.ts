@@ -1,107 +1,82 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { createServer, type Plugin } from 'vite';
+import { preactCompatAliases } from './preact-compat.ts';
 
 /** Where the prerendered landing page goes; the server answers `/` with it (static-spa.ts). */
 export const landingFileName = 'landing.html';
 
 const rootElement = '<div id="root"></div>';
-const appStartTemplateId = 'app-start';
 
 /**
- * Starts the app on the prerendered landing page once the browser has painted it: the module
- * script and preloads index.html would have started at once wait in a <template> and are added
- * to the head after the first frame. Until the app has rendered, a submit of the prerendered form
- * is held (it would otherwise reload the page with the address in the URL); the app's first
- * render takes the hold over through `window.farmcamTakeHeldSubmit` and sends a held submit
- * itself (main.tsx), so a click while the app starts is not lost.
+ * After the build, renders into copies of the built index.html (src/prerender.tsx, decisions 083,
+ * 116 and 118), so something paints before any JavaScript has been fetched or run:
+ * - `landing.html`, `/` with the visitor's sign-in page, which main.tsx hydrates. Its form posts
+ *   to the server when the app has not started yet (or JavaScript is off), so nothing typed is
+ *   lost whatever the script timing;
+ * - `index.html` itself, every other path: the app shell (the frame and a loading line), which
+ *   main.tsx replaces. A prerendered sign-in form never shows on /dashboard.
+ * The render runs in a short-lived Vite server in SSR mode, with the same Preact aliases as the
+ * browser's build, also for the libraries that import React (`ssr.noExternal`).
  */
-const bootScript = `(() => {
-  let held = false;
-  const holdSubmit = (event) => {
-    event.preventDefault();
-    held = true;
-  };
-  document.addEventListener('submit', holdSubmit, true);
-  window.farmcamTakeHeldSubmit = () => {
-    document.removeEventListener('submit', holdSubmit, true);
-    return held;
-  };
-  requestAnimationFrame(() => setTimeout(() => {
-    const template = document.getElementById('${appStartTemplateId}');
-    if (!template) return;
-    for (const original of Array.from(template.content.children)) {
-      const element = document.createElement(original.localName);
-      for (const { name, value } of Array.from(original.attributes)) element.setAttribute(name, value);
-      document.head.append(element);
-    }
-  }, 0));
-})();
-`;
-
-/**
- * After the build, renders `/` for a visitor (src/prerender-landing.tsx) into a copy of
- * index.html, `landing.html`, so the sign-in page paints before any JavaScript has been fetched
- * or run (docs/decisions/083): its module script and preloads start after the first frame
- * (bootScript). Every other path keeps index.html, which starts the app at once: a prerendered
- * sign-in form must never show on /dashboard. The render runs in a short-lived Vite server in
- * SSR mode with React itself (the Preact aliases are the browser's), which yields the same markup.
- */
-export function prerenderLanding(): Plugin {
+export function prerenderPages(): Plugin {
   let root = process.cwd();
   let outDir = 'dist';
   return {
-    name: 'farmcam-prerender-landing',
+    name: 'farmcam-prerender-pages',
     apply: 'build',
     configResolved(config) {
       root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    // writeBundle runs in order before any closeBundle, so the precompression sees landing.html.
+    // writeBundle runs in order before any closeBundle, so the precompression sees both pages.
     async writeBundle() {
       const server = await createServer({
         configFile: false,
         root,
         logLevel: 'error',
         plugins: [react()],
+        resolve: { alias: preactCompatAliases },
+        // The libraries that import React are run through the aliases too; the rest (Preact
+        // itself among them) Node loads once, as they are.
+        ssr: { noExternal: ['react-router', '@tanstack/react-query'] },
         appType: 'custom',
-        server: { middlewareMode: true, hmr: false, watch: null },
+        server: { middlewareMode: true, hmr: false, ws: false, watch: null },
       });
-      let markup: string;
+      let landingMarkup: string;
+      let shellMarkup: string;
       try {
-        const { renderLanding } = (await server.ssrLoadModule('/src/prerender-landing.tsx')) as {
+        const pages = (await server.ssrLoadModule('/src/prerender.tsx')) as {
           renderLanding: () => Promise<string>;
+          renderShell: () => string;
         };
-        markup = await renderLanding();
+        landingMarkup = await pages.renderLanding();
+        shellMarkup = pages.renderShell();
       } finally {
         await server.close();
       }
-      // The page a visitor sees first: fail the build rather than ship an empty one.
-      if (!markup.includes('<main') || !markup.includes('<form')) {
-        throw new Error(`The prerendered landing page has no sign-in form:\n${markup}`);
+      // The pages a visitor sees first: fail the build rather than ship an empty one.
+      if (!landingMarkup.includes('<main') || !landingMarkup.includes('<form')) {
+        throw new Error(`The prerendered landing page has no sign-in form:\n${landingMarkup}`);
       }
-      const index = await fs.readFile(path.join(outDir, 'index.html'), 'utf8');
+      if (!shellMarkup.includes('<main') || shellMarkup.includes('<form')) {
+        throw new Error(`The prerendered app shell is not the frame alone:\n${shellMarkup}`);
+      }
+      const indexPath = path.join(outDir, 'index.html');
+      const index = await fs.readFile(indexPath, 'utf8');
       if (!index.includes(rootElement)) throw new Error(`index.html has no ${rootElement}`);
-      const appStartTags: string[] = [];
-      const withoutAppStart = index.replace(
-        /[ \t]*<(script type="module"[^>]*><\/script|link rel="modulepreload"[^>]*)>\n?/g,
-        (tag) => {
-          appStartTags.push(tag.trim());
-          return '';
-        },
-      );
-      if (appStartTags.length === 0) throw new Error('index.html has no module script');
-      const bootFile = `assets/landing-boot-${createHash('sha256').update(bootScript).digest('hex').slice(0, 8)}.js`;
-      await fs.writeFile(path.join(outDir, bootFile), bootScript);
-      const landing = withoutAppStart
-        .replace('</head>', `  <script defer src="/${bootFile}"></script>\n  </head>`)
-        .replace(
+      await fs.writeFile(
+        path.join(outDir, landingFileName),
+        index.replace(
           rootElement,
-          `<div id="root">${markup}</div>\n    <template id="${appStartTemplateId}">${appStartTags.join('')}</template>`,
-        );
-      await fs.writeFile(path.join(outDir, landingFileName), landing);
+          `<div id="root" data-prerendered="landing">${landingMarkup}</div>`,
+        ),
+      );
+      await fs.writeFile(
+        indexPath,
+        index.replace(rootElement, `<div id="root">${shellMarkup}</div>`),
+      );
     },
   };
 }

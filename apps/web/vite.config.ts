@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress-plugin.ts';
 import { preactCompatAliases } from './preact-compat.ts';
-import { prerenderLanding } from './prerender-plugin.ts';
+import { prerenderPages } from './prerender-plugin.ts';
 
 // React Router publishes its build without development warnings apart from the one its package
 // exports name; the build uses that one (the same code less the warnings), tests and `vite dev`
@@ -20,7 +20,7 @@ const devApiTarget = 'http://localhost:3000';
 export default defineConfig(({ command }) => ({
   // React Fast Refresh patches React's internals, which Preact does not have: no component is
   // wrapped for it, so an edit under `vite dev` reloads the page instead.
-  plugins: [react({ refreshExclude: /./ }), prerenderLanding(), precompress()],
+  plugins: [react({ refreshExclude: /./ }), prerenderPages(), precompress()],
   resolve: {
     alias:
       command === 'build'

@@ -18,25 +18,113 @@ test.describe('customer sign-in by e-mailed link', () => {
     await context.close();
   });
 
-  test('an address typed and sent before the app started is kept and sent once it runs', async ({
-    page,
-  }) => {
-    // Hold the app's scripts back so the visitor types into the prerendered form.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
+  test('with JavaScript off the form posts to the server, which sends the link and says so', async ({
+    browser,
+    extraHTTPHeaders,
+  }, testInfo) => {
+    // Decision 116: the sign-in form is a real form (POST), answered by a page.
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+      extraHTTPHeaders,
+    });
+    const page = await context.newPage();
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) posts.push(`${request.method()} ${request.url()}`);
     });
     await page.goto('/');
+    const requestedAt = new Date(Date.now() - 1000);
     await page.getByRole('textbox', { name: 'E-mail address' }).fill('demo@example.com');
-    // A submit before the app runs is held (no reload with the address in the URL)...
     await page.getByRole('button', { name: 'Send login link' }).click();
+    await expect(page.getByRole('status')).toHaveText('Login link sent, please check your e-mail');
+    expect(new URL(page.url()).pathname).toBe('/login-link');
+    expect(page.url()).not.toContain('demo');
+    expect(posts.at(-1)).toMatch(/^POST .*\/login-link$/);
+    await page.screenshot({ path: testInfo.outputPath('no-script-sent-390.png'), fullPage: true });
+    const link = await waitForLoginLink(page.request, 'demo@example.com', requestedAt);
+    expect(link).toContain('/login/');
+
+    // A mistyped address is said on the page, with what was typed kept in the field.
+    await page.getByRole('textbox', { name: 'E-mail address' }).fill('not an address');
+    await page.getByRole('button', { name: 'Send login link' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please enter a valid e-mail address.');
+    await expect(page.getByRole('textbox', { name: 'E-mail address' })).toHaveValue(
+      'not an address',
+    );
+    await page.screenshot({ path: testInfo.outputPath('no-script-error-390.png'), fullPage: true });
+    await context.close();
+  });
+
+  test('on a slow phone, what is typed while the app is still loading is sent, once, never in the URL', async ({
+    page,
+  }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    // Hold the app's module script back so the visitor types into the prerendered page.
+    const hold = () => {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      return { held, release: () => release() };
+    };
+    let script = hold();
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await script.held;
+      await route.continue();
+    });
+    const loginRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /request-login|login-link/.test(request.url())) {
+        loginRequests.push(`${request.method()} ${request.url()} ${request.postData() ?? ''}`);
+      }
+    });
+
+    // Typed and sent before the app has started: the form posts to the server, which answers.
+    // (The load event waits for the held script.)
+    await page.goto('/', { waitUntil: 'commit' });
+    let requestedAt = new Date(Date.now() - 1000);
+    await page.getByRole('textbox', { name: 'E-mail address' }).fill('demo@example.com');
+    await page.getByRole('button', { name: 'Send login link' }).click();
+    await expect(page.getByRole('status')).toHaveText('Login link sent, please check your e-mail');
     expect(new URL(page.url()).search).toBe('');
-    release();
-    // ...and the app sends it once it has taken over, with the address typed.
+    expect(loginRequests).toEqual([
+      expect.stringMatching(/^POST .*\/login-link email=demo%40example\.com$/),
+    ]);
+    // The server's page, checked here since axe needs JavaScript in the page.
+    await expectAccessible(page);
+    await page.screenshot({
+      path: testInfo.outputPath('held-script-sent-390.png'),
+      fullPage: true,
+    });
+    await waitForLoginLink(page.request, 'demo@example.com', requestedAt);
+    script.release();
+
+    // Typed before the app started and sent after it took the page over: the app sends it.
+    script = hold();
+    loginRequests.length = 0;
+    await page.goto('/', { waitUntil: 'commit' });
+    const field = page.getByRole('textbox', { name: 'E-mail address' });
+    await field.fill('second@example.com');
+    await field.evaluate((element) => element.setAttribute('data-typed-before-start', 'yes'));
+    requestedAt = new Date(Date.now() - 1000);
+    script.release();
+    // The frame sets the document's title once the app has rendered.
+    await expect(page).toHaveTitle('Sign in · Farmcam Portal');
+    // The app took the very same field over (hydration), with what was typed in it.
+    await expect(field).toHaveAttribute('data-typed-before-start', 'yes');
+    await expect(field).toHaveValue('second@example.com');
+    await page.getByRole('button', { name: 'Send login link' }).click();
     await expect(page.getByText('Login link sent, please check your e-mail')).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe('/');
     expect(new URL(page.url()).search).toBe('');
+    expect(loginRequests).toEqual([
+      expect.stringMatching(
+        /^POST .*\/api\/auth\/request-login \{"email":"second@example\.com"\}$/,
+      ),
+    ]);
+    await waitForLoginLink(page.request, 'second@example.com', requestedAt);
+    await page.screenshot({ path: testInfo.outputPath('held-script-app-390.png'), fullPage: true });
   });
 
   test('signs in from the outbox link, shows the frame, and logs out', async ({

@@ -15,6 +15,7 @@ import {
 import type { Config } from './config/config.ts';
 import { requestIdGenerator } from './lib/request-context.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { signInFormRoutes } from './modules/auth/sign-in-form.routes.ts';
 import { teamRoutes } from './modules/members/team.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { activationRoutes } from './modules/activation/activation.routes.ts';
@@ -138,6 +139,8 @@ export async function buildApp(
     },
     { prefix: '/api' },
   );
+  // The sign-in form of `/` posted without the app (JavaScript off or not started yet).
+  await app.register(signInFormRoutes, { auth });
   if (billing.engine) {
     await app.register(hostedPagesRoutes, {
       db,

@@ -445,6 +445,9 @@ const routes: Record<string, Row> = {
   'POST /api/auth/admin-login': { kind: 'public', why: 'staff sign-in' },
   'POST /api/auth/team-login': { kind: 'public', why: 'staff sign-in' },
   'POST /api/auth/staff-set-password': { kind: 'public', why: 'staff sign-in (e-mailed token)' },
+  'POST /login-link': { kind: 'public', why: 'sign-in without JavaScript (decision 116)' },
+  'GET /login-link': { kind: 'public', why: 'back to the sign-in page' },
+  'GET /login-link/page.css': { kind: 'public', why: "the no-JavaScript sign-in page's style" },
   'GET /api/staff/customers': {
     kind: 'staff',
     why: 'staff search customers outside any portal',

@@ -140,3 +140,22 @@ export const livestreamLinkLimits = {
   /** Days of views shown per link and per site. */
   viewsDays: 30,
 } as const;
+
+/**
+ * Where the sign-in form posts without JavaScript, or before the app has started (decision 116):
+ * the server answers a page saying the link was sent. The app sends the same form through the API.
+ */
+export const signInFormPath = '/login-link';
+
+/**
+ * Paths the server answers itself, never the SPA: the service worker leaves them to the network
+ * and the SPA fallback does not answer them (decision 117).
+ */
+export const serverOnlyPathPrefixes = [
+  '/api/',
+  '/dev/',
+  '/billing-engine/',
+  '/embed/',
+  '/media/',
+  signInFormPath,
+] as const;

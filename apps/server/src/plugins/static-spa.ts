@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { serverOnlyPathPrefixes } from '@farmcam/contract/rules';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * Serves the built SPA: hashed assets cached for a year, index.html never cached, and history
- * fallback (any GET that is not /api or a file answers index.html, so deep links work). `/`
- * answers landing.html, index.html with the visitor's sign-in page prerendered into it, when the
- * build made one (apps/web/prerender-plugin.ts, docs/decisions/083).
+ * Serves the built SPA: hashed assets cached for a year, everything else (index.html, the service
+ * worker, the manifest) `no-cache`, and history fallback (any GET outside the paths the server
+ * answers itself, serverOnlyPathPrefixes, that is not a file answers index.html, the app shell,
+ * so deep links work). `/` answers landing.html, index.html with the visitor's sign-in page
+ * prerendered into it, when the build made one (apps/web/prerender-plugin.ts, decisions 083, 116).
  */
 export const staticSpaPlugin = fp(
   async (app: FastifyInstance, options: { root: string }) => {
@@ -35,9 +37,7 @@ export const staticSpaPlugin = fp(
     app.setNotFoundHandler(async (request, reply) => {
       const isPageRequest =
         request.method === 'GET' &&
-        !request.url.startsWith('/api/') &&
-        !request.url.startsWith('/dev/') &&
-        !request.url.startsWith('/billing-engine/') &&
+        !serverOnlyPathPrefixes.some((prefix) => request.url.startsWith(prefix)) &&
         !path.extname(request.url.split('?')[0] ?? '');
       if (isPageRequest && hasBuild) {
         const isLanding = hasLanding && request.url.split('?')[0] === '/';

@@ -76,7 +76,7 @@ export function createAuthStore() {
 
 export const authStore = createAuthStore();
 
-/** What the landing page prerendered at build time shows: a visitor (prerender-landing.tsx). */
+/** What the landing page prerendered at build time shows: a visitor (prerender.tsx). */
 const visitorState: AuthState = { token: null, staffToken: null };
 
 export function useAuthState(): AuthState {

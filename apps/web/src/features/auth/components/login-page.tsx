@@ -1,3 +1,4 @@
+import { signInFormPath } from '@farmcam/contract/rules';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -32,14 +33,16 @@ function SignedInCard() {
 }
 
 function LoginForm() {
-  const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
   const requestLogin = useRequestLogin();
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setEmailError(null);
-    // Sent as typed: the server owns the e-mail rule (docs/requirements.md#input-rules).
+    // Read from the field itself: the address may have been typed into the prerendered page
+    // before the app took it over (decision 116). Sent as typed: the server owns the e-mail rule
+    // (docs/requirements.md#input-rules).
+    const email = String(new FormData(event.currentTarget).get('email') ?? '');
     requestLogin.mutate(
       { email },
       {
@@ -70,7 +73,12 @@ function LoginForm() {
         Enter the e-mail address of your Farmcam account and we will e-mail you a login link. Open
         it to sign in, no password needed. Each link works once and only for a short time.
       </p>
-      <form className={styles.form} onSubmit={handleSubmit}>
+      {/*
+       * A real form: before the app has started, or with JavaScript off, it posts to the server,
+       * which sends the link and answers a page (decision 116); once the app runs, the same form
+       * goes through the API. Never GET: the address would land in the URL.
+       */}
+      <form className={styles.form} method="post" action={signInFormPath} onSubmit={handleSubmit}>
         <TextField
           label="E-mail address"
           name="email"
@@ -79,8 +87,6 @@ function LoginForm() {
           autoComplete="email"
           autoCapitalize="none"
           spellCheck={false}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
           error={emailError}
         />
         <Button type="submit" isFullWidth isLoading={requestLogin.isPending}>

@@ -1,0 +1,46 @@
+/**
+ * What the build prerenders (prerender-plugin.ts, decisions 083 and 116), with Preact's own
+ * renderer, from the same routes and components the browser runs:
+ * - `/` as a visitor sees it (the sign-in page), which the browser hydrates: the app takes over
+ *   the same elements, so an address typed before the scripts ran stays in its field;
+ * - the app shell (app/layout/app-shell.tsx) for every other path, which the app replaces.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderToString } from 'preact-render-to-string';
+import type { ReactElement } from 'react';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouter,
+  StaticRouterProvider,
+} from 'react-router';
+import { AppShell } from './app/layout/app-shell.tsx';
+import { routes } from './app/router.tsx';
+import { paths } from './config/paths.ts';
+
+// preact-render-to-string takes Preact's elements, which is what JSX makes here: the build
+// resolves React to preact/compat (decision 088).
+const render = (element: ReactElement) =>
+  renderToString(element as unknown as Parameters<typeof renderToString>[0]);
+
+export async function renderLanding(): Promise<string> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request('http://localhost/'));
+  if (context instanceof Response) {
+    throw new Error(`The landing page answered ${context.status} instead of rendering`);
+  }
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </QueryClientProvider>,
+  );
+}
+
+export function renderShell(): string {
+  return render(
+    <StaticRouter location={paths.dashboard.href()}>
+      <AppShell />
+    </StaticRouter>,
+  );
+}
