@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './precompress-plugin.ts';
 import { preactCompatAliases } from './preact-compat.ts';
 import { prerenderPages } from './prerender-plugin.ts';
@@ -14,13 +15,62 @@ const reactRouterDist = path.join(
   'dist/production',
 );
 
+/**
+ * What makes the portal installable (decision 117): its names, the icons a phone or a desktop
+ * asks for (192 and 512 px, and maskable ones a launcher may cut into a circle; drawn by
+ * scripts/make-icons.ts), the colours of the splash screen and title bar, and the page it opens
+ * at: the cameras, where a signed-out person is sent to sign in.
+ */
+const webAppManifest = {
+  id: '/',
+  name: 'Farmcam Portal',
+  short_name: 'Farmcam',
+  description: 'Your farm cameras, their SIM data plans, invoices and livestreams.',
+  lang: 'en-GB',
+  start_url: '/dashboard',
+  scope: '/',
+  display: 'standalone' as const,
+  orientation: 'any' as const,
+  theme_color: '#2f6b3a',
+  background_color: '#f4f6f2',
+  icons: [
+    { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+    { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+    { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
+};
+
 // The API server; in production it serves the built SPA itself, so only `vite dev` needs this.
 const devApiTarget = 'http://localhost:3000';
 
 export default defineConfig(({ command }) => ({
   // React Fast Refresh patches React's internals, which Preact does not have: no component is
   // wrapped for it, so an edit under `vite dev` reloads the page instead.
-  plugins: [react({ refreshExclude: /./ }), prerenderPages(), precompress()],
+  plugins: [
+    react({ refreshExclude: /./ }),
+    prerenderPages(),
+    // The web app manifest and the service worker (decision 117); registered by the app itself
+    // (lib/install.ts) in the build only, never under `vite dev`.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'service-worker',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifestFilename: 'manifest.webmanifest',
+      manifest: webAppManifest,
+      injectManifest: {
+        // The shell, the landing page, every script and style sheet, the logo and the icons;
+        // not the livestream set-up video (public/media), which plays from the network.
+        globPatterns: ['**/*.{html,js,css,svg,png,webmanifest}'],
+        globIgnores: ['media/**'],
+        // Chart.js's chunk is the largest; everything the app can load must fit.
+        maximumFileSizeToCacheInBytes: 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
+    precompress(),
+  ],
   resolve: {
     alias:
       command === 'build'

@@ -3,6 +3,11 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import './styles/global.css';
 import { App } from './app/app.tsx';
 import { authStore } from './lib/auth-store.ts';
+import { listenForInstallOffer, registerServiceWorker } from './lib/install.ts';
+import { queryClient } from './lib/query-client.ts';
+
+// The browser's offer to install may come before the first render (decision 117).
+listenForInstallOffer();
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
@@ -26,3 +31,5 @@ if (isVisitorLanding) {
   rootElement.replaceChildren();
   createRoot(rootElement).render(app);
 }
+
+registerServiceWorker(queryClient);

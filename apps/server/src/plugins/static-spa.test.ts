@@ -45,6 +45,27 @@ describe('the SPA server', () => {
     expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('keeps the service worker and the manifest out of the HTTP cache, and leaves server paths alone', async () => {
+    const app = await appServing({
+      'index.html': '<div id="root"></div>',
+      'sw.js': 'self.addEventListener("fetch", () => {});',
+      'manifest.webmanifest': '{"name":"Farmcam Portal"}',
+    });
+    // A new version reaches phones at their next visit (decision 117).
+    const worker = await app.inject('/sw.js');
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await app.inject('/manifest.webmanifest');
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.headers['content-type']).toContain('application/manifest+json');
+    // What the server answers itself is never the SPA's shell (serverOnlyPathPrefixes).
+    for (const url of ['/media/clips/x', '/embed/x', '/login-link', '/dev/mail']) {
+      const response = await app.inject(url);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    }
+  });
+
   it('answers / with the shell when the build has no landing page', async () => {
     const app = await appServing({ 'index.html': '<div id="root"></div>' });
     expect((await app.inject('/')).body).toBe('<div id="root"></div>');

@@ -8,6 +8,7 @@ import { useIsSignedIn } from '../../lib/auth-store.ts';
 import { refreshAccess } from '../../lib/current-user.ts';
 import { DeferredToastContainer } from '../../lib/toast.tsx';
 import { BrandLink } from './brand-link.tsx';
+import { InstallHint } from './install-hint.tsx';
 import { MobileMenu } from './mobile-menu.tsx';
 import { NavigationMenu } from './navigation-menu.tsx';
 import type { NavigationKind } from './navigation-menu.tsx';
@@ -78,6 +79,7 @@ export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
           <div className={styles.toastAnchor}>
             <DeferredToastContainer position="top-center" autoClose={toastAutoCloseMs} />
           </div>
+          {isSignedIn && navigation === 'customer' && <InstallHint />}
           <Outlet />
         </main>
       </div>

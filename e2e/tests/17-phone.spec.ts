@@ -1,0 +1,127 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium as playwrightChromium } from '@playwright/test';
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
+import { baseURL, chromium } from '../playwright.config.ts';
+import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/portal.ts';
+
+/**
+ * The farmer's phone (issue 25 items 1-3, decisions 117-119): the portal installs as an app,
+ * opens from the device at once, and shows what it last knew when there is no signal.
+ */
+const phone = { width: 390, height: 844 };
+
+/**
+ * A phone's browser with a profile of its own: Chromium offers to install only outside incognito,
+ * which Playwright's usual contexts are. Signed in through the e-mailed link.
+ */
+async function openPhone(
+  extraHTTPHeaders: Record<string, string>,
+  email = 'demo@example.com',
+): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'farmcam-phone-'));
+  const context = await playwrightChromium.launchPersistentContext(profile, {
+    ...chromium,
+    baseURL,
+    viewport: phone,
+    isMobile: true,
+    hasTouch: true,
+    extraHTTPHeaders,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const requestedAt = new Date(Date.now() - 1000);
+  await page.goto('/');
+  await page.getByRole('textbox', { name: 'E-mail address' }).fill(email);
+  await page.getByRole('button', { name: 'Send login link' }).click();
+  await expect(page.getByText('Login link sent, please check your e-mail')).toBeVisible();
+  await page.goto(await waitForLoginLink(page.request, email, requestedAt));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      await fs.rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until the service worker controls the page and has the app in its precache. */
+async function waitForServiceWorker(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
+    }
+  });
+}
+
+async function installabilityErrors(cdp: CDPSession): Promise<string[]> {
+  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+    installabilityErrors: { errorId: string }[];
+  };
+  return installabilityErrors.map((error) => error.errorId);
+}
+
+test.describe("the farmer's phone", () => {
+  test('the portal is installable: manifest, icons and a service worker that serves the app', async ({
+    request,
+    extraHTTPHeaders,
+  }, testInfo) => {
+    const manifest = await request.get('/manifest.webmanifest');
+    expect(manifest.headers()['content-type']).toContain('application/manifest+json');
+    expect(manifest.headers()['cache-control']).toBe('no-cache');
+    expect(await manifest.json()).toMatchObject({
+      name: 'Farmcam Portal',
+      start_url: '/dashboard',
+      display: 'standalone',
+      theme_color: '#2f6b3a',
+    });
+    const worker = await request.get('/sw.js');
+    expect(worker.status()).toBe(200);
+    // A new version must reach phones at their next visit: never kept by the HTTP cache.
+    expect(worker.headers()['cache-control']).toBe('no-cache');
+
+    const { page, close } = await openPhone(extraHTTPHeaders ?? {});
+    await waitForServiceWorker(page);
+    const cdp = await page.context().newCDPSession(page);
+    await expect.poll(() => installabilityErrors(cdp)).toEqual([]);
+    const { url: manifestUrl } = (await cdp.send('Page.getAppManifest')) as { url: string };
+    expect(new URL(manifestUrl).pathname).toBe('/manifest.webmanifest');
+
+    // A later visit starts from the device: the shell and the scripts come from the worker.
+    const fromWorker: string[] = [];
+    page.on('response', (response) => {
+      if (response.fromServiceWorker()) fromWorker.push(new URL(response.url()).pathname);
+    });
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'My cameras' })).toBeVisible();
+    expect(fromWorker).toContain('/dashboard');
+    expect(fromWorker.some((path) => /^\/assets\/index-.+\.js$/.test(path))).toBe(true);
+    // The API is never answered by the worker.
+    expect(fromWorker.filter((path) => path.startsWith('/api/'))).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('installed-dashboard-390.png') });
+    await close();
+  });
+
+  test('the install hint shows where the browser offers to install, and Not now is remembered', async ({
+    extraHTTPHeaders,
+  }, testInfo) => {
+    const { page, close } = await openPhone(extraHTTPHeaders ?? {});
+    await waitForServiceWorker(page);
+    await page.reload();
+    const hint = page.getByRole('region', { name: 'Put Farmcam Portal on your home screen' });
+    await expect(hint).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('install-hint-390.png') });
+    await hint.getByRole('button', { name: 'Not now' }).click();
+    await expect(hint).toBeHidden();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'My cameras' })).toBeVisible();
+    await expect(hint).toBeHidden();
+    await close();
+  });
+});
