@@ -32,13 +32,14 @@ import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
-import { authPlugin } from './modules/auth/auth.plugin.ts';
+import { authPlugin, idempotencyOwner } from './modules/auth/auth.plugin.ts';
 import { apiDocumentOptions } from './plugins/api-document.ts';
 import {
   answerClientError,
   answerFrameworkError,
   errorHandlerPlugin,
 } from './plugins/error-handler.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { requestChildLogger, requestLogPlugin } from './plugins/request-log.ts';
@@ -115,6 +116,11 @@ export async function buildApp(
     });
   }
   await app.register(authPlugin, { auth });
+  await app.register(idempotencyPlugin, {
+    db,
+    clock: services.clock,
+    ownerOf: idempotencyOwner,
+  });
 
   await app.register(
     async (api) => {

@@ -311,6 +311,56 @@ describe.skipIf(!serverUrl)(
       }
     }, 30_000);
 
+    it('applies one key sent to both APIs at once once: one runs, the others answer 409', async () => {
+      const lambingShed = await subscriptionOf(demoIccid(102));
+      const invoiceCount = async () =>
+        (
+          await query<{ count: number }>(
+            'select count(*)::int as count from invoices where subscription_id = $1',
+            [lambingShed.id],
+          )
+        )[0]!.count;
+      const invoicesBefore = await invoiceCount();
+      const change = (api: ServerProcess) =>
+        post(
+          api,
+          '/api/subscriptions/change-plan',
+          { customerId: lambingShed.billing_customer_id, newPlanId: 'price_heavy_year_uk' },
+          { 'idempotency-key': 'several-instances-concurrent-0001' },
+        );
+      // The first request to get the key waits inside its transaction on this lock, so the
+      // others arrive, on both processes, while it runs (decision 108).
+      const holder = await database.connect();
+      let answers: Response[];
+      try {
+        await holder.query('begin');
+        await holder.query('select 1 from subscriptions where id = $1 for update', [
+          lambingShed.id,
+        ]);
+        const sent = Promise.all([apiA, apiB, apiA, apiB, apiA, apiB].map(change));
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await holder.query('commit');
+        answers = await sent;
+      } finally {
+        holder.release();
+      }
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      expect(await invoiceCount()).toBe(invoicesBefore + 1);
+      const first = await answers.find((answer) => answer.status === 200)!.json();
+      const retry = await change(apiB);
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(await retry.json()).toEqual(first);
+      // The key is one request: on another endpoint it is refused.
+      const reused = await post(
+        apiA,
+        '/api/pause/cancel-pause-subscription',
+        { customer_id: lambingShed.billing_customer_id },
+        { 'idempotency-key': 'several-instances-concurrent-0001' },
+      );
+      expect(reused.status).toBe(422);
+    }, 30_000);
+
     it('records a clip asked for on one API once, by one worker', async () => {
       const setUp = await post(apiA, '/api/livestreaming/setup-camera', {
         sim_number: farmyard,
@@ -407,9 +457,21 @@ describe.skipIf(!serverUrl)(
           addMonths(before.current_period_end, 1),
         );
       }
-      // The pause asked for on B started on the renewal date: nothing billed for it.
-      expect(await invoicesFor(topGateBefore!.id, topGateBefore!.current_period_end)).toEqual([]);
-      expect((await subscriptionOf(topGate)).status).toBe('paused');
+      // The pause asked for on B starts on the next 1st, or on the one after when it was asked
+      // for after the 25th (decision 021): nothing billed for a period in it, the one before paid.
+      const [{ starts } = { starts: '' }] = await query<{ starts: string }>(
+        "select to_char(pause_starts_on, 'YYYY-MM-DD') as starts from subscriptions where id = $1",
+        [topGateBefore!.id],
+      );
+      const renewalDay = topGateBefore!.current_period_end.toISOString().slice(0, 10);
+      const billed = await invoicesFor(topGateBefore!.id, topGateBefore!.current_period_end);
+      if (starts === renewalDay) {
+        expect(billed).toEqual([]);
+        expect((await subscriptionOf(topGate)).status).toBe('paused');
+      } else {
+        expect(billed).toMatchObject([{ status: 'paid' }]);
+        expect(starts > renewalDay).toBe(true);
+      }
       await expectNoDuplicateInvoices();
       await expectNoDuplicateMails();
       // The past-due camera's card (expired) was retried on its schedule: one mail per attempt.

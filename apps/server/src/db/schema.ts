@@ -872,6 +872,11 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     scope: text('scope').notNull(),
     requestHash: text('request_hash').notNull(),
+    /**
+     * For a client's request (lib/idempotency.ts): its method and route, so a key reused on
+     * another endpoint is refused with that said. Null for the other uses of this table.
+     */
+    endpoint: text('endpoint'),
     statusCode: integer('status_code'),
     response: jsonb('response'),
     createdAt: createdAt(),

@@ -105,7 +105,11 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
   const subscriptions = new Map<string, StripeObject>();
   const invoices = new Map<string, StripeObject>();
   const cards = new Map<string, FakeCard>();
-  const idempotent = new Map<string, { body: string; status: number; response: unknown }>();
+  /** Requests by idempotency key; status 0 while the first is still running. */
+  const idempotent = new Map<
+    string,
+    { endpoint: string; body: string; status: number; response: unknown }
+  >();
   const events: StripeObject[] = [];
   const refunds: StripeObject[] = [];
   const requests: StripeFake['requests'] = [];
@@ -724,21 +728,21 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
           });
           response.end(JSON.stringify(payload));
         };
-        if (stallMs > 0) {
-          const wait = stallMs;
-          stallMs = 0;
-          await new Promise((resolve) => setTimeout(resolve, wait));
-        }
-        if (failures.count > 0) {
-          failures.count -= 1;
-          return send(failures.status, {
-            error: { type: 'api_error', message: 'Fake Stripe failure' },
-          });
-        }
-        const cacheKey =
-          idempotencyKey && method === 'POST' ? `${url.pathname}:${idempotencyKey}` : undefined;
+        // Keys are the account's, across endpoints, as Stripe's: the same key on another
+        // endpoint or with other parameters is refused (400), and while the first request with
+        // it is still running the others get 409 idempotency_key_in_use.
+        const cacheKey = idempotencyKey && method === 'POST' ? idempotencyKey : undefined;
+        const endpoint = `${method} ${url.pathname}`;
         const cached = cacheKey ? idempotent.get(cacheKey) : undefined;
         if (cached) {
+          if (cached.endpoint !== endpoint) {
+            return send(400, {
+              error: {
+                type: 'idempotency_error',
+                message: `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${cached.endpoint}' vs '${endpoint}'). Try using a key other than '${cacheKey}' if you meant to execute a different request.`,
+              },
+            });
+          }
           if (cached.body !== raw) {
             return send(400, {
               error: {
@@ -748,18 +752,43 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
               },
             });
           }
+          if (cached.status === 0) {
+            return send(409, {
+              error: {
+                type: 'invalid_request_error',
+                code: 'idempotency_key_in_use',
+                message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${cacheKey}. Please try again later.`,
+              },
+            });
+          }
           return send(cached.status, cached.response);
+        }
+        if (cacheKey) idempotent.set(cacheKey, { endpoint, body: raw, status: 0, response: null });
+        if (stallMs > 0) {
+          const wait = stallMs;
+          stallMs = 0;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+        if (failures.count > 0) {
+          failures.count -= 1;
+          // Stripe saves no result for a request that failed before it ran.
+          if (cacheKey) idempotent.delete(cacheKey);
+          return send(failures.status, {
+            error: { type: 'api_error', message: 'Fake Stripe failure' },
+          });
         }
         const handler = handlers.find(
           (candidate) => candidate.method === method && candidate.pattern.test(url.pathname),
         );
-        if (!handler)
+        if (!handler) {
+          if (cacheKey) idempotent.delete(cacheKey);
           return send(404, {
             error: {
               type: 'invalid_request_error',
               message: `Unrecognized request URL (${method}: ${url.pathname})`,
             },
           });
+        }
         let status = 200;
         let payload: unknown;
         try {
@@ -769,7 +798,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
           status = error.status;
           payload = { error: { type: error.type, message: error.message, code: error.code } };
         }
-        if (cacheKey) idempotent.set(cacheKey, { body: raw, status, response: payload });
+        if (cacheKey) idempotent.set(cacheKey, { endpoint, body: raw, status, response: payload });
         send(status, payload);
       })();
     });

@@ -60,6 +60,25 @@ export const authPlugin = fp(
   { name: 'auth' },
 );
 
+/**
+ * Whose `Idempotency-Key`s a request's are (plugins/idempotency.ts): the person signed in, so one
+ * person's keys never meet another's, staff acting in a customer's portal included. Undefined
+ * without a session.
+ */
+export function idempotencyOwner(request: FastifyRequest): string | undefined {
+  const principal = request.principal;
+  if (!principal) return undefined;
+  if (principal.customerId) {
+    const person = principal.access?.memberId
+      ? `member:${principal.access.memberId}`
+      : principal.impersonation
+        ? `staff:${principal.impersonation.staffEmail}`
+        : 'owner';
+    return `customer:${principal.customerId}:${person}`;
+  }
+  return principal.staffId ? `staff:${principal.staffId}` : undefined;
+}
+
 export function requestContext(request: FastifyRequest): RequestContext {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }

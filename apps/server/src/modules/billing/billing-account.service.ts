@@ -4,7 +4,6 @@
  * secret) where the customer manages them.
  */
 import type { Invoice, InvoicesResponse, PaymentMethod, PortalPurpose } from '@farmcam/contract';
-import { runIdempotent } from '../../lib/idempotency.ts';
 import {
   invoiceDueDay,
   invoiceStatusDetail,
@@ -39,47 +38,32 @@ export function createBillingAccountService(context: BillingServiceContext) {
     },
 
     /**
-     * With a key, a repeated call (a retry of one click) gets the same session back. Who opened
+     * A repeated call with one Idempotency-Key (a retry of one click) gets the same session back
+     * (plugins/idempotency.ts). Who opened
      * it goes on the activity log: cards are then changed on the provider's page, where only the
      * system records them (decision 092). `pay` (an overdue camera's Pay now) opens it to pay
      * what is due (decision 113).
      */
     async createPortalSession(
       billingCustomerId: string,
-      idempotencyKey?: string,
       actor?: Actor,
       purpose: PortalPurpose = 'manage',
     ) {
-      return runIdempotent(
-        { db, clock: billing },
-        { scope: `portal-session:${billingCustomerId}`, key: idempotencyKey, request: { purpose } },
-        async () => {
-          const session = await mapBillingErrors(() =>
-            billing.createPortalSession({
-              billingCustomerId,
-              returnUrl: `${publicUrl}/dashboard?refresh=true`,
-              purpose,
-            }),
-          );
-          if (actor) {
-            await context.audit(
-              actor,
-              'billing.portal_opened',
-              { billingCustomerId, iccid: null },
-              {},
-            );
-          }
-          return session;
-        },
+      const session = await mapBillingErrors(() =>
+        billing.createPortalSession({
+          billingCustomerId,
+          returnUrl: `${publicUrl}/dashboard?refresh=true`,
+          purpose,
+        }),
       );
+      if (actor) {
+        await context.audit(actor, 'billing.portal_opened', { billingCustomerId, iccid: null }, {});
+      }
+      return session;
     },
 
-    async createCustomerSecret(billingCustomerId: string, idempotencyKey?: string) {
-      return runIdempotent(
-        { db, clock: billing },
-        { scope: `customer-secret:${billingCustomerId}`, key: idempotencyKey, request: {} },
-        () => mapBillingErrors(() => billing.createCustomerSecret({ billingCustomerId })),
-      );
+    async createCustomerSecret(billingCustomerId: string) {
+      return mapBillingErrors(() => billing.createCustomerSecret({ billingCustomerId }));
     },
 
     async invoices(billingCustomerId: string): Promise<InvoicesResponse> {

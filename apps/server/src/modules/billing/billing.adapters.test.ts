@@ -24,7 +24,10 @@ import {
   issueInvoice,
   chargeInvoice,
 } from '../../providers/billing/local/ledger.ts';
-import type { StripeBilling } from '../../providers/billing/stripe/stripe-billing.ts';
+import {
+  toBillingError,
+  type StripeBilling,
+} from '../../providers/billing/stripe/stripe-billing.ts';
 
 const webhookSecret = 'whsec_test_secret';
 const start = new Date('2026-03-10T12:00:00Z');
@@ -531,6 +534,51 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
         .from(webhookEvents)
         .where(eq(webhookEvents.id, String(event.id)));
       expect(seen).toHaveLength(1);
+    });
+
+    it('holds the fake to Stripe’s idempotency: one key per request, 409 while it runs', async () => {
+      const fake = harness.fake!;
+      const url = new URL(fake.url);
+      // No retries: the 409 is what Stripe answers before the SDK's own retry.
+      const raw = new Stripe('sk_test_fake', {
+        host: url.hostname,
+        port: url.port,
+        protocol: 'http',
+        maxNetworkRetries: 0,
+      });
+      await raw.customers.create({ email: 'keys@example.com' }, { idempotencyKey: 'fake-key-1' });
+      const otherEndpoint = await raw.products
+        .create({ name: 'x' }, { idempotencyKey: 'fake-key-1' })
+        .catch((error: unknown) => error);
+      expect(otherEndpoint).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+      expect((otherEndpoint as Error).message).toMatch(/same endpoint/);
+
+      fake.stallNext(300);
+      const [first, second] = await Promise.allSettled([
+        raw.customers.create({ email: 'stalled@example.com' }, { idempotencyKey: 'fake-key-2' }),
+        new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
+          raw.customers.create({ email: 'stalled@example.com' }, { idempotencyKey: 'fake-key-2' }),
+        ),
+      ]);
+      expect(first.status).toBe('fulfilled');
+      expect(second.status).toBe('rejected');
+      const inUse = (second as PromiseRejectedResult).reason as InstanceType<
+        typeof Stripe.errors.StripeError
+      >;
+      expect(inUse.statusCode).toBe(409);
+      expect(inUse.code).toBe('idempotency_key_in_use');
+      // The adapter says so in our words: nothing was done twice, try again shortly.
+      expect(toBillingError(inUse)).toEqual(
+        new BillingError(
+          'unavailable',
+          'This request is already being processed. Try again shortly.',
+        ),
+      );
+      const again = await raw.customers.create(
+        { email: 'stalled@example.com' },
+        { idempotencyKey: 'fake-key-2' },
+      );
+      expect(again.id).toBe((first as PromiseFulfilledResult<Stripe.Customer>).value.id);
     });
 
     it("e-mails the end of Stripe's dunning once, and nothing for a cancellation the customer asked for", async () => {

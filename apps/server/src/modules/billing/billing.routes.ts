@@ -118,6 +118,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/subscriptions/change-plan',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['subscriptions'],
         operationId: 'changePlan',
@@ -168,6 +169,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/subscriptions/renew',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['subscriptions'],
         operationId: 'startRenewalCheckout',
@@ -221,6 +223,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/billing/create-portal-session',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['billing'],
         operationId: 'createBillingPortalSession',
@@ -233,18 +236,14 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const { actor } = await ownedBy(db, request, request.query.customerId, 'manageBilling');
-      return billing.createPortalSession(
-        request.query.customerId,
-        idempotencyKeyOf(request),
-        actor,
-        request.query.purpose,
-      );
+      return billing.createPortalSession(request.query.customerId, actor, request.query.purpose);
     },
   );
 
   app.post(
     '/billing/create-customer-secret',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['billing'],
         operationId: 'createCustomerSecret',
@@ -257,7 +256,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       await ownedBy(db, request, request.body.customerId, 'activateSims');
-      return billing.createCustomerSecret(request.body.customerId, idempotencyKeyOf(request));
+      return billing.createCustomerSecret(request.body.customerId);
     },
   );
 
@@ -282,6 +281,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/pause/pause-subscription',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['pause'],
         operationId: 'pauseSubscription',
@@ -324,6 +324,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/pause/cancel-pause-subscription',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['pause'],
         operationId: 'cancelPause',

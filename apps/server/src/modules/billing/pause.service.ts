@@ -11,7 +11,6 @@ import type {
   PauseResultResponse,
 } from '@farmcam/contract';
 import { AppError } from '../../errors.ts';
-import { runIdempotent } from '../../lib/idempotency.ts';
 import { formatDay } from '../../providers/billing/money.ts';
 import {
   mapBillingErrors,
@@ -115,51 +114,45 @@ export function createPauseService(
       idempotencyKey: string | undefined,
       actor: Actor,
     ): Promise<PauseResultResponse> {
-      return runIdempotent(
+      const options = (await pauseOptions(billingCustomerId)).pause_options;
+      if (!options.pause_from) throw new AppError('CONFLICT', options.message);
+      if (!options.resume_dates.includes(resumeDate)) {
+        throw new AppError('VALIDATION_FAILED', 'Choose one of the offered restart dates');
+      }
+      const current = await requireSubscription(billingCustomerId);
+      const startsOn = options.pause_from;
+      const updated = await withSubscriptionLease(
         { db, clock: billing },
-        { scope: `pause:${billingCustomerId}`, key: idempotencyKey, request: { resumeDate } },
-        async () => {
-          const options = (await pauseOptions(billingCustomerId)).pause_options;
-          if (!options.pause_from) throw new AppError('CONFLICT', options.message);
-          if (!options.resume_dates.includes(resumeDate)) {
-            throw new AppError('VALIDATION_FAILED', 'Choose one of the offered restart dates');
-          }
-          const current = await requireSubscription(billingCustomerId);
-          const startsOn = options.pause_from;
-          const updated = await withSubscriptionLease(
-            { db, clock: billing },
-            current.subscription.id,
-            () =>
-              mapBillingErrors(() =>
-                billing.schedulePause({
-                  subscriptionId: current.subscription.id,
-                  startsOn,
-                  resumesOn: resumeDate,
-                  idempotencyKey: `pause-${idempotencyKey ?? randomUUID()}`,
-                }),
-              ),
-          );
-          await audit(
-            actor,
-            'billing.pause_scheduled',
-            { billingCustomerId, iccid: current.subscription.simIccid },
-            {
+        current.subscription.id,
+        () =>
+          mapBillingErrors(() =>
+            billing.schedulePause({
+              subscriptionId: current.subscription.id,
               startsOn,
               resumesOn: resumeDate,
-            },
-          );
-          // A running pause whose restart moved may have to end (or go on) today.
-          await reconcileSims(current.subscription.simIccid);
-          return {
-            success: true,
-            message: `Your plan will be paused from ${formatDay(startsOn)} and restart on ${formatDay(resumeDate)}.`,
-            pause: {
-              start_date: updated.pauseStartsOn ?? startsOn,
-              end_date: updated.pauseResumesOn ?? resumeDate,
-            },
-          };
+              idempotencyKey: `pause-${idempotencyKey ?? randomUUID()}`,
+            }),
+          ),
+      );
+      await audit(
+        actor,
+        'billing.pause_scheduled',
+        { billingCustomerId, iccid: current.subscription.simIccid },
+        {
+          startsOn,
+          resumesOn: resumeDate,
         },
       );
+      // A running pause whose restart moved may have to end (or go on) today.
+      await reconcileSims(current.subscription.simIccid);
+      return {
+        success: true,
+        message: `Your plan will be paused from ${formatDay(startsOn)} and restart on ${formatDay(resumeDate)}.`,
+        pause: {
+          start_date: updated.pauseStartsOn ?? startsOn,
+          end_date: updated.pauseResumesOn ?? resumeDate,
+        },
+      };
     },
 
     async activePause(billingCustomerId: string): Promise<ActivePauseResponse> {
@@ -185,63 +178,54 @@ export function createPauseService(
       idempotencyKey: string | undefined,
       actor: Actor,
     ): Promise<PauseResultResponse> {
-      return runIdempotent(
-        { db, clock: billing },
-        { scope: `cancel-pause:${billingCustomerId}`, key: idempotencyKey, request: {} },
-        async () => {
-          const current = await requireSubscription(billingCustomerId);
-          const { subscription } = current;
-          const day = today();
-          const state = pauseStateOn(subscription, day);
-          if (!state) throw new AppError('CONFLICT', 'There is no pause to cancel');
-          const key = `cancel-pause-${idempotencyKey ?? randomUUID()}`;
-          if (state === 'paused') {
-            const restart = earliestMonthStart(day);
-            if (restart >= subscription.pauseResumesOn!) {
-              throw new AppError(
-                'CONFLICT',
-                `Your plan already restarts on ${formatDay(subscription.pauseResumesOn!)}, the earliest possible date.`,
-              );
-            }
-            const updated = await withSubscriptionLease(
-              { db, clock: billing },
-              subscription.id,
-              () =>
-                mapBillingErrors(() =>
-                  billing.schedulePause({
-                    subscriptionId: subscription.id,
-                    startsOn: subscription.pauseStartsOn!,
-                    resumesOn: restart,
-                    idempotencyKey: key,
-                  }),
-                ),
-            );
-            await audit(
-              actor,
-              'billing.pause_shortened',
-              { billingCustomerId, iccid: subscription.simIccid },
-              { resumesOn: restart },
-            );
-            return {
-              success: true,
-              message: `Your plan will restart on ${formatDay(restart)}.`,
-              pause: { start_date: updated.pauseStartsOn!, end_date: restart },
-            };
-          }
-          await withSubscriptionLease({ db, clock: billing }, subscription.id, () =>
-            mapBillingErrors(() =>
-              billing.cancelPause({ subscriptionId: subscription.id, idempotencyKey: key }),
-            ),
+      const current = await requireSubscription(billingCustomerId);
+      const { subscription } = current;
+      const day = today();
+      const state = pauseStateOn(subscription, day);
+      if (!state) throw new AppError('CONFLICT', 'There is no pause to cancel');
+      const key = `cancel-pause-${idempotencyKey ?? randomUUID()}`;
+      if (state === 'paused') {
+        const restart = earliestMonthStart(day);
+        if (restart >= subscription.pauseResumesOn!) {
+          throw new AppError(
+            'CONFLICT',
+            `Your plan already restarts on ${formatDay(subscription.pauseResumesOn!)}, the earliest possible date.`,
           );
-          await audit(
-            actor,
-            'billing.pause_canceled',
-            { billingCustomerId, iccid: subscription.simIccid },
-            { startsOn: subscription.pauseStartsOn },
-          );
-          return { success: true, message: 'Pause canceled successfully', pause: null };
-        },
+        }
+        const updated = await withSubscriptionLease({ db, clock: billing }, subscription.id, () =>
+          mapBillingErrors(() =>
+            billing.schedulePause({
+              subscriptionId: subscription.id,
+              startsOn: subscription.pauseStartsOn!,
+              resumesOn: restart,
+              idempotencyKey: key,
+            }),
+          ),
+        );
+        await audit(
+          actor,
+          'billing.pause_shortened',
+          { billingCustomerId, iccid: subscription.simIccid },
+          { resumesOn: restart },
+        );
+        return {
+          success: true,
+          message: `Your plan will restart on ${formatDay(restart)}.`,
+          pause: { start_date: updated.pauseStartsOn!, end_date: restart },
+        };
+      }
+      await withSubscriptionLease({ db, clock: billing }, subscription.id, () =>
+        mapBillingErrors(() =>
+          billing.cancelPause({ subscriptionId: subscription.id, idempotencyKey: key }),
+        ),
       );
+      await audit(
+        actor,
+        'billing.pause_canceled',
+        { billingCustomerId, iccid: subscription.simIccid },
+        { startsOn: subscription.pauseStartsOn },
+      );
+      return { success: true, message: 'Pause canceled successfully', pause: null };
     },
   };
 }

@@ -13,7 +13,6 @@ import type {
 import type { Database } from '../../db/client.ts';
 import type { Region } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { runIdempotent } from '../../lib/idempotency.ts';
 import {
   mapBillingErrors,
   type Actor,
@@ -179,58 +178,52 @@ export function createPlanChangeService(context: BillingServiceContext) {
       idempotencyKey: string | undefined,
       actor: Actor,
     ): Promise<ChangePlanResponse> {
-      return runIdempotent(
+      const current = await requireSubscription(billingCustomerId);
+      assertSwitchable(current);
+      const plan = await findPlan(current, newPlanId);
+      const result = await withSubscriptionLease(
         { db, clock: billing },
-        { scope: `change-plan:${billingCustomerId}`, key: idempotencyKey, request: { newPlanId } },
-        async () => {
-          const current = await requireSubscription(billingCustomerId);
-          assertSwitchable(current);
-          const plan = await findPlan(current, newPlanId);
-          const result = await withSubscriptionLease(
-            { db, clock: billing },
-            current.subscription.id,
-            () =>
-              mapBillingErrors(() =>
-                billing.changePlan({
-                  subscriptionId: current.subscription.id,
-                  newPriceId: newPlanId,
-                  idempotencyKey: `change-plan-${idempotencyKey ?? randomUUID()}`,
-                }),
-              ),
-          );
-          await audit(
-            actor,
-            'billing.plan_changed',
-            { billingCustomerId, iccid: current.subscription.simIccid },
-            {
-              from: current.price.id,
-              to: newPlanId,
-              fromPlan: planLabel(current.product.name, current.price.interval),
-              toPlan: planLabel(plan.product_name, plan.recurring.interval),
-              invoiceId: result.invoice?.id ?? null,
-              charged: result.invoice?.amountDue ?? 0,
-              currency: result.invoice?.currency ?? current.price.currency,
-            },
-          );
-          return {
-            success: true as const,
-            message: `Switched to ${plan.product_name} (${plan.recurring.interval === 'year' ? 'annual' : 'monthly'})`,
-            subscription: {
-              id: result.subscription.id,
-              price_id: result.subscription.priceId,
-              status: result.subscription.status,
-            },
-            invoice: result.invoice
-              ? {
-                  id: result.invoice.id,
-                  amount_due: result.invoice.amountDue,
-                  currency: result.invoice.currency,
-                  status: result.invoice.status,
-                }
-              : null,
-          };
+        current.subscription.id,
+        () =>
+          mapBillingErrors(() =>
+            billing.changePlan({
+              subscriptionId: current.subscription.id,
+              newPriceId: newPlanId,
+              idempotencyKey: `change-plan-${idempotencyKey ?? randomUUID()}`,
+            }),
+          ),
+      );
+      await audit(
+        actor,
+        'billing.plan_changed',
+        { billingCustomerId, iccid: current.subscription.simIccid },
+        {
+          from: current.price.id,
+          to: newPlanId,
+          fromPlan: planLabel(current.product.name, current.price.interval),
+          toPlan: planLabel(plan.product_name, plan.recurring.interval),
+          invoiceId: result.invoice?.id ?? null,
+          charged: result.invoice?.amountDue ?? 0,
+          currency: result.invoice?.currency ?? current.price.currency,
         },
       );
+      return {
+        success: true as const,
+        message: `Switched to ${plan.product_name} (${plan.recurring.interval === 'year' ? 'annual' : 'monthly'})`,
+        subscription: {
+          id: result.subscription.id,
+          price_id: result.subscription.priceId,
+          status: result.subscription.status,
+        },
+        invoice: result.invoice
+          ? {
+              id: result.invoice.id,
+              amount_due: result.invoice.amountDue,
+              currency: result.invoice.currency,
+              status: result.invoice.status,
+            }
+          : null,
+      };
     },
   };
 }

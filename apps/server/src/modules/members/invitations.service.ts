@@ -11,7 +11,6 @@ import { writeAudit } from '../../lib/audit.ts';
 import { lastBusinessDayBefore } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/database-errors.ts';
-import { runIdempotent } from '../../lib/idempotency.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { createOpaqueToken, hashToken } from '../../lib/tokens.ts';
 import type { MailMessage, Mailer } from '../../providers/mail/mail.ts';
@@ -103,62 +102,55 @@ export function createInvitationsService(deps: {
       actor: TeamActor,
       customerId: string,
       body: z.output<typeof inviteMemberBody>,
-      idempotencyKey: string | undefined,
     ): Promise<MemberResponse> {
-      return runIdempotent(
-        { db, clock },
-        { scope: `team-invite:${customerId}`, key: idempotencyKey, request: body },
-        async () => {
-          const ownerEmail = actor.principal.customerEmail ?? '';
-          const email = body.email.trim().toLowerCase();
-          if (email === ownerEmail) throw new AppError('CONFLICT', teamMessages.ownEmail);
-          const access = await checkedAccess(db, customerId, {
-            role: body.role,
-            allCameras: body.allCameras,
-            iccids: body.iccids,
-            accessUntil: body.accessUntil,
+      const ownerEmail = actor.principal.customerEmail ?? '';
+      const email = body.email.trim().toLowerCase();
+      if (email === ownerEmail) throw new AppError('CONFLICT', teamMessages.ownEmail);
+      const access = await checkedAccess(db, customerId, {
+        role: body.role,
+        allCameras: body.allCameras,
+        iccids: body.iccids,
+        accessUntil: body.accessUntil,
+      });
+      if (await repository.findCurrentMemberByEmail(db, customerId, email)) {
+        throw new AppError('CONFLICT', teamMessages.alreadyMember(email));
+      }
+      await countInvitation(customerId);
+      let invited: { member: MemberRow; response: MemberResponse };
+      let prepared: { invitationId: string; message: MailMessage };
+      try {
+        ({ invited, prepared } = await db.transaction(async (transaction) => {
+          const member = await repository.insertMember(transaction, {
+            customerId,
+            email,
+            role: access.role,
+            allCameras: access.allCameras,
+            accessUntil: access.accessUntil,
+            now: clock.now(),
           });
-          if (await repository.findCurrentMemberByEmail(db, customerId, email)) {
-            throw new AppError('CONFLICT', teamMessages.alreadyMember(email));
-          }
-          await countInvitation(customerId);
-          let invited: { member: MemberRow; response: MemberResponse };
-          let prepared: { invitationId: string; message: MailMessage };
-          try {
-            ({ invited, prepared } = await db.transaction(async (transaction) => {
-              const member = await repository.insertMember(transaction, {
-                customerId,
-                email,
-                role: access.role,
-                allCameras: access.allCameras,
-                accessUntil: access.accessUntil,
-                now: clock.now(),
-              });
-              await repository.replaceMemberCameras(transaction, member.id, access.iccids);
-              await writeAudit(transaction, {
-                ...auditOf(actor),
-                action: 'member.invited',
-                subjectType: 'member',
-                subjectId: member.id,
-                details: accessDetails(member, access.iccids),
-              });
-              const invitation = await prepareInvitation(transaction, member, ownerEmail);
-              return {
-                invited: { member, response: await memberResponse(transaction, member) },
-                prepared: invitation,
-              };
-            }));
-          } catch (error) {
-            // Two invitations of the same address at once: the second finds the first.
-            if (isUniqueViolation(error)) {
-              throw new AppError('CONFLICT', teamMessages.alreadyMember(email));
-            }
-            throw error;
-          }
-          await deliver(prepared, email);
-          return invited.response;
-        },
-      );
+          await repository.replaceMemberCameras(transaction, member.id, access.iccids);
+          await writeAudit(transaction, {
+            ...auditOf(actor),
+            action: 'member.invited',
+            subjectType: 'member',
+            subjectId: member.id,
+            details: accessDetails(member, access.iccids),
+          });
+          const invitation = await prepareInvitation(transaction, member, ownerEmail);
+          return {
+            invited: { member, response: await memberResponse(transaction, member) },
+            prepared: invitation,
+          };
+        }));
+      } catch (error) {
+        // Two invitations of the same address at once: the second finds the first.
+        if (isUniqueViolation(error)) {
+          throw new AppError('CONFLICT', teamMessages.alreadyMember(email));
+        }
+        throw error;
+      }
+      await deliver(prepared, email);
+      return invited.response;
     },
 
     /** A new invitation link for someone who has not accepted yet; the older one stops working. */
@@ -166,36 +158,29 @@ export function createInvitationsService(deps: {
       actor: TeamActor,
       customerId: string,
       memberId: string,
-      idempotencyKey: string | undefined,
     ): Promise<MemberResponse> {
-      return runIdempotent(
-        { db, clock },
-        { scope: `team-resend:${customerId}:${memberId}`, key: idempotencyKey, request: {} },
-        async () => {
-          const member = await requireMember(db, customerId, memberId);
-          if (member.acceptedAt) {
-            throw new AppError('CONFLICT', teamMessages.alreadyAccepted(member.email));
-          }
-          await countInvitation(customerId);
-          const { prepared, response } = await db.transaction(async (transaction) => {
-            await writeAudit(transaction, {
-              ...auditOf(actor),
-              action: 'member.invitation-resent',
-              subjectType: 'member',
-              subjectId: memberId,
-              details: { email: member.email, role: member.role },
-            });
-            const invitation = await prepareInvitation(
-              transaction,
-              member,
-              actor.principal.customerEmail ?? '',
-            );
-            return { prepared: invitation, response: await memberResponse(transaction, member) };
-          });
-          await deliver(prepared, member.email);
-          return response;
-        },
-      );
+      const member = await requireMember(db, customerId, memberId);
+      if (member.acceptedAt) {
+        throw new AppError('CONFLICT', teamMessages.alreadyAccepted(member.email));
+      }
+      await countInvitation(customerId);
+      const { prepared, response } = await db.transaction(async (transaction) => {
+        await writeAudit(transaction, {
+          ...auditOf(actor),
+          action: 'member.invitation-resent',
+          subjectType: 'member',
+          subjectId: memberId,
+          details: { email: member.email, role: member.role },
+        });
+        const invitation = await prepareInvitation(
+          transaction,
+          member,
+          actor.principal.customerEmail ?? '',
+        );
+        return { prepared: invitation, response: await memberResponse(transaction, member) };
+      });
+      await deliver(prepared, member.email);
+      return response;
     },
 
     /**

@@ -9,7 +9,6 @@ import type { Database } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { runIdempotent } from '../../lib/idempotency.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
 import { defaultNickname } from '../activation/fulfilment.service.ts';
@@ -52,43 +51,36 @@ export function createMembersService(deps: {
       customerId: string,
       memberId: string,
       body: z.output<typeof updateMemberBody>,
-      idempotencyKey: string | undefined,
     ): Promise<MemberResponse> {
-      return runIdempotent(
-        { db, clock },
-        { scope: `team-update:${customerId}:${memberId}`, key: idempotencyKey, request: body },
-        async () => {
-          const access = await checkedAccess(db, customerId, {
-            role: body.role,
-            allCameras: body.allCameras,
-            iccids: body.iccids,
-            accessUntil: body.accessUntil,
-          });
-          let tokenHashes: string[] = [];
-          const response = await db.transaction(async (transaction) => {
-            await requireMember(transaction, customerId, memberId);
-            const member = await repository.updateMember(transaction, memberId, {
-              role: access.role,
-              allCameras: access.allCameras,
-              accessUntil: access.accessUntil,
-              updatedAt: clock.now(),
-            });
-            await repository.replaceMemberCameras(transaction, memberId, access.iccids);
-            await writeAudit(transaction, {
-              ...auditOf(actor),
-              action: 'member.updated',
-              subjectType: 'member',
-              subjectId: memberId,
-              details: accessDetails(member, access.iccids),
-            });
-            // Their sessions are read again with the new access (the NOTIFY tells the others).
-            tokenHashes = await auth.memberSessionHashes(transaction, memberId);
-            return memberResponse(transaction, member);
-          });
-          auth.forgetSessions(tokenHashes);
-          return response;
-        },
-      );
+      const access = await checkedAccess(db, customerId, {
+        role: body.role,
+        allCameras: body.allCameras,
+        iccids: body.iccids,
+        accessUntil: body.accessUntil,
+      });
+      let tokenHashes: string[] = [];
+      const response = await db.transaction(async (transaction) => {
+        await requireMember(transaction, customerId, memberId);
+        const member = await repository.updateMember(transaction, memberId, {
+          role: access.role,
+          allCameras: access.allCameras,
+          accessUntil: access.accessUntil,
+          updatedAt: clock.now(),
+        });
+        await repository.replaceMemberCameras(transaction, memberId, access.iccids);
+        await writeAudit(transaction, {
+          ...auditOf(actor),
+          action: 'member.updated',
+          subjectType: 'member',
+          subjectId: memberId,
+          details: accessDetails(member, access.iccids),
+        });
+        // Their sessions are read again with the new access (the NOTIFY tells the others).
+        tokenHashes = await auth.memberSessionHashes(transaction, memberId);
+        return memberResponse(transaction, member);
+      });
+      auth.forgetSessions(tokenHashes);
+      return response;
     },
 
     /** Removes the member: their sessions end at once and their links stop working. */

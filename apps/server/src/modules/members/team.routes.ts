@@ -28,11 +28,6 @@ const idempotencyHeaders = z.object({
     .describe('Repeating a write with the same key applies it once'),
 });
 
-const idempotencyKeyOf = (request: FastifyRequest) => {
-  const value = request.headers['idempotency-key'];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-};
-
 /** The owner's account and who acts on it, after checking they may manage the team (403). */
 function teamOwner(request: FastifyRequest): { customerId: string; actor: TeamActor } {
   const { customerId, principal } = requireAbility(request, 'manageTeam');
@@ -62,6 +57,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = as
   app.post(
     '/team/invite',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['team'],
         operationId: 'inviteMember',
@@ -74,12 +70,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = as
     },
     async (request, reply) => {
       const { customerId, actor } = teamOwner(request);
-      const result = await members.invite(
-        actor,
-        customerId,
-        request.body,
-        idempotencyKeyOf(request),
-      );
+      const result = await members.invite(actor, customerId, request.body);
       return reply.code(201).send(result);
     },
   );
@@ -87,6 +78,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = as
   app.post(
     '/team/members/:memberId',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['team'],
         operationId: 'updateMember',
@@ -102,13 +94,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = as
     },
     async (request) => {
       const { customerId, actor } = teamOwner(request);
-      return members.update(
-        actor,
-        customerId,
-        request.params.memberId,
-        request.body,
-        idempotencyKeyOf(request),
-      );
+      return members.update(actor, customerId, request.params.memberId, request.body);
     },
   );
 
@@ -135,6 +121,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = as
   app.post(
     '/team/members/:memberId/resend-invitation',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['team'],
         operationId: 'resendInvitation',
@@ -147,12 +134,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = as
     },
     async (request) => {
       const { customerId, actor } = teamOwner(request);
-      return members.resendInvitation(
-        actor,
-        customerId,
-        request.params.memberId,
-        idempotencyKeyOf(request),
-      );
+      return members.resendInvitation(actor, customerId, request.params.memberId);
     },
   );
 

@@ -67,10 +67,18 @@ export interface StripeBillingDeps {
 }
 
 /** Stripe failures in the port's terms. */
-function toBillingError(error: unknown): unknown {
+export function toBillingError(error: unknown): unknown {
   if (error instanceof BillingError) return error;
   if (error instanceof Stripe.errors.StripeCardError) {
     return new BillingError('card_declined', error.message || 'Your card was declined.');
+  }
+  // Another request with the same key is still running at Stripe (the SDK has retried once):
+  // nothing was done twice, and a retry soon gets the first request's answer.
+  if (error instanceof Stripe.errors.StripeError && error.code === 'idempotency_key_in_use') {
+    return new BillingError(
+      'unavailable',
+      'This request is already being processed. Try again shortly.',
+    );
   }
   if (error instanceof Stripe.errors.StripeInvalidRequestError) {
     return new BillingError('invalid', error.message);
