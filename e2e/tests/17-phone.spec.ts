@@ -59,6 +59,36 @@ async function waitForServiceWorker(page: Page) {
   });
 }
 
+/** What the device keeps of the session's answers (lib/persisted-queries.ts), as saved. */
+async function lastKnownOnDevice(page: Page): Promise<string | null> {
+  return page.evaluate(async () => {
+    // Opening a database that does not exist would create it empty: look first.
+    const databases = await indexedDB.databases();
+    if (!databases.some((database) => database.name === 'farmcam')) return null;
+    return new Promise<string | null>((resolve, reject) => {
+      const opening = indexedDB.open('farmcam');
+      opening.onerror = () => reject(opening.error);
+      opening.onsuccess = () => {
+        const database = opening.result;
+        if (!database.objectStoreNames.contains('last-known')) {
+          database.close();
+          resolve(null);
+          return;
+        }
+        const reading = database
+          .transaction('last-known')
+          .objectStore('last-known')
+          .get('last-known');
+        reading.onsuccess = () => {
+          database.close();
+          resolve((reading.result as string | undefined) ?? null);
+        };
+        reading.onerror = () => reject(reading.error);
+      };
+    });
+  });
+}
+
 async function installabilityErrors(cdp: CDPSession): Promise<string[]> {
   const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
     installabilityErrors: { errorId: string }[];
@@ -122,6 +152,97 @@ test.describe("the farmer's phone", () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'My cameras' })).toBeVisible();
     await expect(hint).toBeHidden();
+    await close();
+  });
+
+  test('the last-known cameras, camera details and invoices show offline, and actions say they need a connection', async ({
+    extraHTTPHeaders,
+  }, testInfo) => {
+    const { context, page, close } = await openPhone(extraHTTPHeaders ?? {});
+    const topGate = page.getByRole('article', { name: 'Top gate' });
+    await expect(topGate).toBeVisible();
+    await waitForServiceWorker(page);
+    // What the farmer sees is kept on the device: the camera list, a camera, its invoices.
+    await topGate.getByRole('link', { name: 'More info for Top gate' }).click();
+    await expect(page.getByText('Top gate', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    const cameraPath = new URL(page.url()).pathname;
+    await page.goBack();
+    await topGate.getByRole('link', { name: 'Invoices for Top gate' }).click();
+    await expect(page.getByRole('table', { name: 'Invoices' })).toBeVisible();
+    const invoicesPath = new URL(page.url()).pathname;
+    await expect
+      .poll(async () => {
+        const saved = (await lastKnownOnDevice(page)) ?? '';
+        return ['"plans"', '"sim-info"', '"invoices"'].every((part) => saved.includes(part));
+      })
+      .toBe(true);
+    // The session token itself is never written there.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+
+    expect(await lastKnownOnDevice(page)).not.toContain(token);
+
+    // No signal: the app starts from the device and shows what it knew, and says so.
+    await context.setOffline(true);
+    await page.goto('/dashboard');
+    const offlineNotice = page.getByText(/^You are offline: showing what we knew at \d\d:\d\d\.$/);
+    await expect(offlineNotice).toBeVisible();
+    await expect(topGate).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath('offline-dashboard-390.png') });
+    await page.goto(cameraPath);
+    await expect(page.getByText('Top gate', { exact: true })).toBeVisible();
+    await expect(offlineNotice).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('offline-camera-390.png') });
+
+    await page.goto(invoicesPath);
+    await expect(page.getByRole('table', { name: 'Invoices' })).toBeVisible();
+    await expect(offlineNotice).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('offline-invoices-390.png') });
+
+    // An action says at once that it needs a connection; nothing waits to be sent later.
+    await page.goto('/dashboard');
+    await topGate.getByRole('button', { name: 'Edit name of Top gate' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Camera name').fill('Top gate offline');
+    await dialog.getByRole('button', { name: 'Update' }).click();
+    await expect(
+      page.getByText('You are offline: this needs a connection, and nothing was sent.', {
+        exact: false,
+      }),
+    ).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Update' })).toBeEnabled();
+    await page.screenshot({ path: testInfo.outputPath('offline-action-390.png') });
+    await page.keyboard.press('Escape');
+
+    // Signal again, five minutes on: the kept cards show at once with their age, then refresh.
+    await context.setOffline(false);
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/api/cameras/plansV2', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.clock.setFixedTime(new Date(Date.now() + 5 * 60_000));
+    await page.goto('/dashboard');
+    await expect(page.getByText('Updated 5 minutes ago')).toBeVisible();
+    await expect(topGate).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('updated-ago-390.png') });
+    answer();
+    await expect(page.getByText('Updated 5 minutes ago')).toBeHidden();
+    await expect(topGate).toBeVisible();
+    // The rename was never sent.
+    await expect(page.getByRole('article', { name: 'Top gate offline' })).toHaveCount(0);
+    await page.unroute('**/api/cameras/plansV2');
+
+    // Logging out deletes what the device kept.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('button', { name: 'Logout' })
+      .click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect.poll(() => lastKnownOnDevice(page)).toBeNull();
     await close();
   });
 });

@@ -4,10 +4,14 @@ import './styles/global.css';
 import { App } from './app/app.tsx';
 import { authStore } from './lib/auth-store.ts';
 import { listenForInstallOffer, registerServiceWorker } from './lib/install.ts';
+import { keepLastKnownState } from './lib/persisted-queries.ts';
 import { queryClient } from './lib/query-client.ts';
 
 // The browser's offer to install may come before the first render (decision 117).
 listenForInstallOffer();
+// What this session saw on an earlier visit, shown at once while the network is asked (decision
+// 119); the pages render meanwhile and pick the answers up as they arrive.
+void keepLastKnownState(queryClient);
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');

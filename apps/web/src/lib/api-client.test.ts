@@ -12,6 +12,7 @@ import {
   errorMessage,
   idempotencyKeyFor,
   newIdempotencyKey,
+  offlineActionMessage,
   onSessionExpired,
   requestTimeoutMs,
   serverErrorMessage,
@@ -189,6 +190,32 @@ describe('apiRequest', () => {
       expect(requestTimeoutMs).toBe(70_000);
       expect((await failure).status).toBe('TIMEOUT_ERROR');
     });
+  });
+});
+
+describe('with no connection', () => {
+  beforeEach(() => {
+    vi.spyOn(toast, 'error').mockImplementation(() => undefined);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  });
+
+  it('says at once that an action needs a connection, sends it once and keeps nothing to send later', async () => {
+    const fetchMock = mockFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const error = await failureOf(
+      apiRequest('/api/things', { method: 'POST', body: {}, idempotencyKey: 'web-1' }),
+    );
+    expect(error.status).toBe('FETCH_ERROR');
+    // Told here, so the screen does not add its own toast (toastFailure).
+    expect(error.isReported).toBe(true);
+    expect(toast.error).toHaveBeenCalledWith(offlineActionMessage, { toastId: 'offline-action' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves a read to the page, which shows what the device last knew', async () => {
+    mockFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const error = await failureOf(apiRequest('/api/things'));
+    expect(error.isReported).toBe(false);
+    expect(toast.error).not.toHaveBeenCalled();
   });
 });
 

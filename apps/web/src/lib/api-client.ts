@@ -8,6 +8,9 @@ export const requestTimeoutMs = 70_000;
 export const sessionExpiredMessage = 'Session expired, please login again';
 export const unauthorizedMessage = 'Unauthorized access, please login again';
 export const serverErrorMessage = 'Server error, please try again later';
+/** An action tried with no connection (decision 119): said at once, nothing kept to send later. */
+export const offlineActionMessage =
+  'You are offline: this needs a connection, and nothing was sent. Please try again when you have signal.';
 const defaultErrorMessage = 'An error occurred';
 
 /** Failures without an HTTP answer (docs/requirements.md#errors): no connection, no answer in time, unreadable body. */
@@ -169,7 +172,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   } catch (error) {
     // A write that never got an answer may or may not have been applied: with its key it is
     // safe to send once more, and the server answers as it did the first time.
-    if (error instanceof ApiError && error.status === 'FETCH_ERROR') {
+    if (error instanceof ApiError && error.status === 'FETCH_ERROR' && navigator.onLine !== false) {
       return requestOnce<T>(path, options);
     }
     throw error;
@@ -212,7 +215,16 @@ async function requestOnce<T>(path: string, options: RequestOptions): Promise<T>
       throw new ApiError('TIMEOUT_ERROR', undefined, false, `${description} timed out`);
     }
     if (signal?.aborted) throw cause;
-    throw new ApiError('FETCH_ERROR', undefined, false, `${description} failed: ${String(cause)}`);
+    // A change asked for with no connection is told once, here; a read shows the page's own
+    // notice instead (what the device last knew).
+    const isOfflineAction = method !== 'GET' && navigator.onLine === false;
+    if (isOfflineAction) toast.error(offlineActionMessage, { toastId: 'offline-action' });
+    throw new ApiError(
+      'FETCH_ERROR',
+      undefined,
+      isOfflineAction,
+      `${description} failed: ${String(cause)}`,
+    );
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', abortFromCaller);

@@ -20,7 +20,9 @@ export function createQueryClient(): QueryClient {
         // Farmers switch apps a lot on phones; refetching on every return wastes their data.
         refetchOnWindowFocus: false,
       },
-      mutations: { retry: false },
+      // An action with no connection fails at once and says so (api-client.ts) rather than
+      // waiting, unseen, to be sent later: nothing is queued silently (decision 119).
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

@@ -9,6 +9,7 @@ import { refreshAccess } from '../../lib/current-user.ts';
 import { DeferredToastContainer } from '../../lib/toast.tsx';
 import { BrandLink } from './brand-link.tsx';
 import { InstallHint } from './install-hint.tsx';
+import { LastKnownNotice } from './last-known-notice.tsx';
 import { MobileMenu } from './mobile-menu.tsx';
 import { NavigationMenu } from './navigation-menu.tsx';
 import type { NavigationKind } from './navigation-menu.tsx';
@@ -27,6 +28,7 @@ const productName = 'Farmcam Portal';
  */
 export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
   const isSignedIn = useIsSignedIn();
+  const { pathname } = useLocation();
   const handle = findRouteHandle(useMatches());
   const title = typeof handle?.title === 'function' ? handle.title({ isSignedIn }) : handle?.title;
   const homeHref = navigation === 'staff' ? paths.staff.href() : paths.dashboard.href();
@@ -79,7 +81,13 @@ export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
           <div className={styles.toastAnchor}>
             <DeferredToastContainer position="top-center" autoClose={toastAutoCloseMs} />
           </div>
-          {isSignedIn && navigation === 'customer' && <InstallHint />}
+          {isSignedIn && navigation === 'customer' && (
+            <>
+              <LastKnownNotice />
+              {/* On the page the installed app opens at, not on every page. */}
+              {pathname === paths.dashboard.href() && <InstallHint />}
+            </>
+          )}
           <Outlet />
         </main>
       </div>

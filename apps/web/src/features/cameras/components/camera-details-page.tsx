@@ -29,7 +29,8 @@ export function CameraDetailsPage() {
   const simInfo = useSimInfo(cameraId);
 
   if (simInfo.isPending) return <Loader label={fetchingText} />;
-  if (simInfo.isError) {
+  // A failure with an earlier answer (kept on the device) keeps showing that answer (decision 119).
+  if (simInfo.data === undefined) {
     const isMissing = simInfo.error instanceof ApiError && simInfo.error.status === 404;
     return (
       <Card title={isMissing ? 'Camera not found' : 'Could not load this camera'}>
@@ -80,7 +81,7 @@ function UsageSection({ iccid }: { iccid: string }) {
     <Card title="Overview" className={styles.usageCard}>
       {usage.isPending ? (
         <Loader label="Loading data usage…" />
-      ) : usage.isError ? (
+      ) : usage.data === undefined ? (
         <div>
           <p role="alert">{errorMessage(usage.error, 'Could not load the data usage')}</p>
           <Button variant="secondary" onClick={() => void usage.refetch()}>

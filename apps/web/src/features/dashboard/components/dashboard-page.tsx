@@ -26,7 +26,9 @@ export function DashboardPage() {
     content = (
       <Loader label={isRefreshing ? 'Refreshing your cameras…' : 'Loading your cameras…'} />
     );
-  } else if (plans.isError) {
+  } else if (plans.data === undefined) {
+    // Without an answer, the failure; with one (kept on the device, or from before), the cameras
+    // stay on show and the frame says how old they are (decision 119).
     content = (
       <Card title="My cameras">
         <p role="alert" className={styles.error}>

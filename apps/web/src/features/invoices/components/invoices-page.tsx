@@ -103,7 +103,7 @@ export function InvoicesPage() {
     <Card>
       {invoices.isPending ? (
         <Loader label="Loading invoices…" />
-      ) : invoices.isError ? (
+      ) : invoices.data === undefined ? (
         <p role="alert" className={styles.error}>
           {errorMessage(invoices.error, 'Could not load the invoices.')}
         </p>
