@@ -92,7 +92,7 @@ test.describe('activating a camera', () => {
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { name: 'Heavy Streaming' }) });
     await expect(heavy).toContainText('£35.00');
-    await expect(heavy).toContainText('120 hours of livestreaming');
+    await expect(heavy).toContainText('Livestreaming to your website, 120 hours a month');
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('wizard-plans-1280.png'), fullPage: true });
     await heavy.getByRole('button', { name: /Subscribe/ }).click();

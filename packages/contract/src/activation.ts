@@ -4,6 +4,7 @@
  * `data.message`) in its red box. Field names follow the spec where it names them.
  */
 import { z } from 'zod';
+import { planFeatureList } from './billing.ts';
 import { emailAddress, iccid } from './common.ts';
 
 export const activationCodeTypes = ['4-digits', '20-digits'] as const;
@@ -105,6 +106,7 @@ export const pricingTablePlan = z.object({
   interval: z.enum(['month', 'year']),
   data_allowance_gb: z.number().int(),
   metadata: z.object({ Provider: z.string().optional(), Hours: z.string().optional() }),
+  features: planFeatureList,
 });
 export type PricingTablePlan = z.infer<typeof pricingTablePlan>;
 

@@ -21,6 +21,14 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-04
 
 // ── Plans ────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * What a plan gives, as the sentences every screen shows (decision 110): the wizard's pricing
+ * table, Manage plan and the renewal page take them from here, so they say the same.
+ */
+export const planFeatureList = z
+  .array(z.string())
+  .describe("The plan's features in words, from its data: allowance, livestream hours, SIM");
+
 export const eligiblePlan = z.object({
   id: z.string().describe('Price id'),
   product_id: z.string(),
@@ -42,6 +50,7 @@ export const eligiblePlan = z.object({
     .int()
     .describe('Annual plans: saving against twelve monthly payments, minor units; else 0'),
   metadata: z.object({ Provider: z.string().optional(), Hours: z.string().optional() }),
+  features: planFeatureList,
 });
 export type EligiblePlan = z.infer<typeof eligiblePlan>;
 

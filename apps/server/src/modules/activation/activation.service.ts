@@ -30,6 +30,7 @@ import {
   type ActivationCandidate,
   type SimRow,
 } from './activation.repository.ts';
+import { planFeatures, planMetadata } from '../billing/plan-features.ts';
 import type { PricingTables } from './pricing-tables.ts';
 
 export interface ActivationServiceDeps {
@@ -259,10 +260,8 @@ export function createActivationService(deps: ActivationServiceDeps) {
           currency: price.currency,
           interval: price.interval,
           data_allowance_gb: product.dataAllowanceGb,
-          metadata: {
-            ...(product.metadata.Provider !== undefined && { Provider: product.metadata.Provider }),
-            ...(product.metadata.Hours !== undefined && { Hours: product.metadata.Hours }),
-          },
+          metadata: planMetadata(product),
+          features: planFeatures(product),
         })),
       };
     },

@@ -23,6 +23,7 @@ import {
   type PlanRow,
   type SubscriptionWithPlan,
 } from './billing.repository.ts';
+import { planFeatures, planMetadata } from './plan-features.ts';
 import { switchRefusal } from './plan-switch-rule.ts';
 import { withSubscriptionLease } from './subscription-lease.ts';
 
@@ -49,7 +50,6 @@ export function toEligiblePlan(
     !hasMoreData &&
     plan.product.dataAllowanceGb === current.dataAllowanceGb &&
     monthlyCost(plan.price) < monthlyCost(current);
-  const metadata = plan.product.metadata;
   // The confirmation's words (decision 054): the data allowance decides, as the badges do.
   const change =
     current === null || isSubscribed
@@ -75,10 +75,8 @@ export function toEligiblePlan(
       plan.price.interval === 'year' && monthlyPriceOfTier !== undefined
         ? Math.max(monthlyPriceOfTier * 12 - plan.price.unitAmount, 0)
         : 0,
-    metadata: {
-      ...(metadata.Provider !== undefined && { Provider: metadata.Provider }),
-      ...(metadata.Hours !== undefined && { Hours: metadata.Hours }),
-    },
+    metadata: planMetadata(plan.product),
+    features: planFeatures(plan.product),
   };
 }
 

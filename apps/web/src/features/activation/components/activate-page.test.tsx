@@ -36,6 +36,10 @@ const plan = (tier: string, interval: 'month' | 'year', amount: number, currency
   interval,
   data_allowance_gb: tier === 'heavy' ? 50 : 5,
   metadata: tier === 'heavy' ? { Hours: '120', Provider: 'multi-network' } : {},
+  features:
+    tier === 'heavy'
+      ? ['50 GB of data a month', 'Livestreaming to your website, 120 hours a month', 'Multi-network SIM']
+      : ['5 GB of data a month'],
 });
 
 const pricingTable = (id: string) => ({

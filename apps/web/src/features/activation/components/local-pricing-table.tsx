@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { PricingTablePlan } from '@farmcam/contract';
+import { PlanFeatureList } from '../../../components/billing/plan-feature-list.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -84,11 +85,11 @@ export function LocalPricingTable(props: {
               {formatMoney(plan.unit_amount, plan.currency)}
               <span className={styles.per}> per {plan.interval}</span>
             </p>
-            <ul className={styles.features}>
-              <li>{plan.data_allowance_gb} GB of data a month</li>
-              {plan.metadata.Hours && <li>{plan.metadata.Hours} hours of livestreaming a month</li>}
-              <li>Multi-network SIM</li>
-            </ul>
+            <PlanFeatureList
+              planName={plan.product_name}
+              features={plan.features}
+              className={styles.features}
+            />
             <Button
               isFullWidth
               isLoading={checkout.isPending && chosenPriceId === plan.price_id}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { PlanFeatureList } from '../../../components/billing/plan-feature-list.tsx';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
@@ -72,7 +73,7 @@ export function PricingPage() {
             <legend>Region</legend>
             <div className={styles.regions}>
               {regions.map((region) => (
-                <label key={region.value} className={styles.option}>
+                <label key={region.value} className={`${styles.option} ${styles.choice}`}>
                   <input
                     type="radio"
                     name="location"
@@ -92,24 +93,35 @@ export function PricingPage() {
             <legend>Plan</legend>
             <div className={styles.plans}>
               {plans.data.plans.map((plan) => (
-                <label key={plan.id} className={styles.option}>
-                  <input
-                    type="radio"
-                    name="plan"
-                    value={plan.id}
-                    checked={chosenPlanId === plan.id}
-                    onChange={() => setChosenPlanId(plan.id)}
-                  />
-                  <span className={styles.planText}>
-                    <strong>{plan.product_name}</strong>
-                    <span>
-                      {formatMoney(plan.unit_amount, plan.currency)} /{' '}
-                      {intervalWord(plan.recurring.interval)}
-                      {plan.amountSaved > 0 &&
-                        ` · save ${formatMoney(plan.amountSaved, plan.currency)}`}
+                // The features sit beside the label, not in it (a label holds no list); the
+                // radio names them as its description.
+                <div key={plan.id} className={styles.option}>
+                  <label className={styles.choice}>
+                    <input
+                      type="radio"
+                      name="plan"
+                      value={plan.id}
+                      checked={chosenPlanId === plan.id}
+                      onChange={() => setChosenPlanId(plan.id)}
+                      aria-describedby={`features-${plan.id}`}
+                    />
+                    <span className={styles.planText}>
+                      <strong>{plan.product_name}</strong>
+                      <span>
+                        {formatMoney(plan.unit_amount, plan.currency)} /{' '}
+                        {intervalWord(plan.recurring.interval)}
+                        {plan.amountSaved > 0 &&
+                          ` · save ${formatMoney(plan.amountSaved, plan.currency)}`}
+                      </span>
                     </span>
-                  </span>
-                </label>
+                  </label>
+                  <PlanFeatureList
+                    id={`features-${plan.id}`}
+                    planName={plan.product_name}
+                    features={plan.features}
+                    className={styles.features}
+                  />
+                </div>
               ))}
             </div>
           </fieldset>

@@ -1,4 +1,5 @@
 import type { EligiblePlan } from '@farmcam/contract';
+import { PlanFeatureList } from '../../../components/billing/plan-feature-list.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { formatMoney } from '@farmcam/contract/rules';
@@ -43,17 +44,11 @@ export function PlanCard({
         {plan.recurring.interval === 'month' ? 'Billed Monthly' : 'Billed Annually'}
         {plan.amountSaved > 0 && <> · save {formatMoney(plan.amountSaved, plan.currency)} a year</>}
       </p>
-      <ul className={styles.features}>
-        <li>{plan.data_allowance_gb} GB of data a month</li>
-        {plan.metadata.Hours && <li>{plan.metadata.Hours} hours of livestreaming a month</li>}
-        {plan.metadata.Provider && (
-          <li>
-            {plan.metadata.Provider === 'multi-network'
-              ? 'Multi-network SIM'
-              : plan.metadata.Provider}
-          </li>
-        )}
-      </ul>
+      <PlanFeatureList
+        planName={plan.product_name}
+        features={plan.features}
+        className={styles.features}
+      />
       {!plan.subscribed && (
         <Button
           variant="secondary"

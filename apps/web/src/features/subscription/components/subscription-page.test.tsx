@@ -27,8 +27,15 @@ const plan = (overrides: Record<string, unknown>) => ({
   data_allowance_gb: 5,
   amountSaved: 0,
   metadata: {},
+  features: ['5 GB of data a month'],
   ...overrides,
 });
+
+const heavyFeatures = [
+  '50 GB of data a month',
+  'Livestreaming to your website, 120 hours a month',
+  'Multi-network SIM',
+];
 
 const plans = [
   plan({ id: 'price_light_month_uk', subscribed: true }),
@@ -47,6 +54,7 @@ const plans = [
     change: 'upgrade',
     data_allowance_gb: 50,
     metadata: { Hours: '120', Provider: 'multi-network' },
+    features: heavyFeatures,
   }),
 ];
 
@@ -60,6 +68,7 @@ const plansFromHeavy = [
     subscribed: true,
     data_allowance_gb: 50,
     metadata: { Hours: '120', Provider: 'multi-network' },
+    features: heavyFeatures,
   }),
 ];
 
@@ -178,7 +187,15 @@ describe('Manage plan', () => {
     // Every card says its data allowance; the Heavy one its livestreaming hours too.
     expect(screen.getAllByText('5 GB of data a month')).toHaveLength(2);
     expect(screen.getByText('50 GB of data a month')).toBeDefined();
-    expect(screen.getByText('120 hours of livestreaming a month')).toBeDefined();
+    // The features are the server's words, only those (decision 110).
+    expect(
+      within(screen.getByRole('list', { name: 'Heavy Streaming includes' })).getAllByRole(
+        'listitem',
+      ).map((item) => item.textContent),
+    ).toEqual(heavyFeatures);
+    expect(screen.getAllByRole('list', { name: 'Light Streaming includes' })[0]!.textContent).toBe(
+      '5 GB of data a month',
+    );
     // Only the other plans can be switched to.
     expect(await screen.findAllByRole('button', { name: 'Switch plan' })).toHaveLength(2);
     expect(await screen.findByText('Mastercard')).toBeDefined();
