@@ -209,6 +209,11 @@ const routes: Record<string, Row> = {
     rule: cameraChange,
     request: post('/api/pause/cancel-pause-subscription', () => ({ customer_id: id() })),
   },
+  // Names the camera on Manage plan and Invoices (decision 111): whoever reaches the camera.
+  'GET /api/billing/account/:customerId': {
+    rule: read(true),
+    request: () => get(`/api/billing/account/${id()}`)(),
+  },
   'GET /api/billing/all-payment-methods/:customerId': {
     rule: billing,
     request: () => get(`/api/billing/all-payment-methods/${id()}`)(),
@@ -590,6 +595,7 @@ describe('what each role is told', () => {
       pauseReason: notAllowedMessages.manageCameras,
       canSwitch: false,
       switchReason: notAllowedMessages.manageCameras,
+      canManagePlan: false,
     });
     // The summary is of the viewer's camera, not the farm's.
     expect(viewer.overallSummary.totalUsageGB).toBe(ownersCard.dataUsageGB);

@@ -19,6 +19,31 @@ export const billingCustomerBody = z.object({ customerId: billingCustomerId });
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-04-01');
 
+// ── The billing account a page is about ─────────────────────────────────────────────────────
+
+/**
+ * Which camera a billing account (the spec's stripeCustomerId) pays for, so Manage plan and
+ * Invoices can name it (decision 111), and whether Manage plan has anything to offer for it.
+ */
+export const billingAccountResponse = z.object({
+  customer_id: z.string(),
+  camera: z
+    .object({
+      iccid: z.string(),
+      nickname: z.string().nullable(),
+    })
+    .nullable()
+    .describe('The camera this account pays for; null while the SIM is not attached yet'),
+  can_manage_plan: z
+    .boolean()
+    .describe("Manage plan offers plans and a pause: false once the camera's SIM is switched off"),
+  manage_plan_refusal: z
+    .string()
+    .nullable()
+    .describe('Why Manage plan has nothing to offer, in words; null when it can'),
+});
+export type BillingAccountResponse = z.infer<typeof billingAccountResponse>;
+
 // ── Plans ────────────────────────────────────────────────────────────────────────────────
 
 /**

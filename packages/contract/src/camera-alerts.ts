@@ -33,7 +33,15 @@ export const cameraAlertSettings = z.object({
 export type CameraAlertSettings = z.infer<typeof cameraAlertSettings>;
 
 export const cameraAlertSettingsResponse = cameraAlertSettings.extend({
-  canChange: z.boolean().describe("The person's role may change these settings"),
+  canChange: z
+    .boolean()
+    .describe(
+      "The person's role may change these settings and the camera's SIM is not switched off",
+    ),
+  unavailableReason: z
+    .string()
+    .nullable()
+    .describe('Why a switched-off camera has no alerts, in words; null otherwise (decision 111)'),
   silence: z
     .object({
       since: z.string().describe('When the camera was last heard (ISO instant)'),

@@ -148,6 +148,14 @@ export const camera = z.object({
     .string()
     .nullable()
     .describe('Why the plan cannot be switched now (e.g. a scheduled pause); null when it can'),
+  canManagePlan: z
+    .boolean()
+    .describe(
+      'The card links to Manage plan: a billing account, a role that may change plans, and a SIM not switched off (decision 111)',
+    ),
+  terminatedOn: isoDate
+    .nullable()
+    .describe('The UK day the SIM was switched off (terminated); null while it is not'),
   silence: z
     .object({
       since: z.string().describe('When the camera was last heard (ISO instant)'),
@@ -193,6 +201,17 @@ export const simInfo = z.object({
   isBarred: z.boolean(),
   physicalId: z.string().describe('The SIM number (ICCID)'),
   terminateDate: z.string().nullable(),
+  state: simStatus.describe('active, paused or terminated (switched off)'),
+  statusWords: z
+    .object({
+      currentlyActive: z.string().describe('"Yes", or "No: …" with why'),
+      disabledByProvider: z.string().describe('"Yes: …" only when the provider barred the SIM'),
+      note: z
+        .string()
+        .nullable()
+        .describe('What happened to a switched-off SIM and what to do; null otherwise'),
+    })
+    .describe("The card's answers in words that agree with each other (decision 111)"),
 });
 export type SimInfo = z.infer<typeof simInfo>;
 

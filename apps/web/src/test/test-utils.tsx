@@ -96,3 +96,25 @@ export function memberAccess(
     ...overrides,
   };
 }
+
+/**
+ * Answers GET /api/billing/account/{id} as the server does for a camera's billing account (Manage
+ * plan and Invoices ask it first, decision 111): `cus_1` pays for "Fuel tank", SIM …1071. Returns
+ * undefined for any other call, so a test's handler goes on.
+ */
+export function billingAccountAnswer(
+  url: URL,
+  overrides: Record<string, unknown> = {},
+): Response | undefined {
+  const match = /^\/api\/billing\/account\/([^/]+)$/.exec(url.pathname);
+  if (!match) return undefined;
+  if (match[1] !== 'cus_1')
+    return jsonResponse(404, { code: 'NOT_FOUND', message: 'Billing account not found' });
+  return jsonResponse(200, {
+    customer_id: 'cus_1',
+    camera: { iccid: '8944110000000001071', nickname: 'Fuel tank' },
+    can_manage_plan: true,
+    manage_plan_refusal: null,
+    ...overrides,
+  });
+}

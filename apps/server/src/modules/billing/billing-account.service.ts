@@ -3,7 +3,13 @@
  * and credit notes, and the provider's billing portal (or, for an embedded page, a customer
  * secret) where the customer manages them.
  */
-import type { Invoice, InvoicesResponse, PaymentMethod, PortalPurpose } from '@farmcam/contract';
+import type {
+  BillingAccountResponse,
+  Invoice,
+  InvoicesResponse,
+  PaymentMethod,
+  PortalPurpose,
+} from '@farmcam/contract';
 import {
   invoiceDueDay,
   invoiceStatusDetail,
@@ -16,11 +22,24 @@ import {
   type BillingServiceContext,
 } from './billing-service-context.ts';
 import { billingRepository } from './billing.repository.ts';
+import { managePlanRefusal } from './plan-switch-rule.ts';
 
 export function createBillingAccountService(context: BillingServiceContext) {
   const { db, billing, publicUrl } = context;
 
   return {
+    /** Which camera the account pays for, so a page about it can name it (decision 111). */
+    async account(billingCustomerId: string): Promise<BillingAccountResponse> {
+      const sim = await billingRepository.simOfBillingCustomer(db, billingCustomerId);
+      const refusal = sim ? managePlanRefusal(sim) : null;
+      return {
+        customer_id: billingCustomerId,
+        camera: sim && sim.state !== 'stock' ? { iccid: sim.iccid, nickname: sim.nickname } : null,
+        can_manage_plan: refusal === null,
+        manage_plan_refusal: refusal,
+      };
+    },
+
     async paymentMethods(billingCustomerId: string): Promise<{ payment_methods: PaymentMethod[] }> {
       const now = billing.now();
       const rows = await billingRepository.paymentMethods(db, billingCustomerId);

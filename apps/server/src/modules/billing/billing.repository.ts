@@ -113,6 +113,17 @@ export const billingRepository = {
     };
   },
 
+  /** The camera (SIM) a billing account pays for: its newest, should it have had several. */
+  async simOfBillingCustomer(executor: Executor, billingCustomerId: string) {
+    const [row] = await executor
+      .select()
+      .from(sims)
+      .where(eq(sims.billingCustomerId, billingCustomerId))
+      .orderBy(desc(sims.createdAt))
+      .limit(1);
+    return row;
+  },
+
   async sim(executor: Executor, iccid: string) {
     const [row] = await executor.select().from(sims).where(eq(sims.iccid, iccid));
     return row;

@@ -155,6 +155,43 @@ describe('who may call the billing endpoints', () => {
   });
 });
 
+describe('GET /api/billing/account/{customerId}', () => {
+  it('names the camera an account pays for, and whether Manage plan has anything for it', async () => {
+    const get = (serial: number) =>
+      context.app.inject({
+        method: 'GET',
+        url: `/api/billing/account/${billingCustomerOf[serial]}`,
+        headers: owner(),
+      });
+    const fuelTank = await get(107);
+    expect(fuelTank.statusCode).toBe(200);
+    expect(fuelTank.json()).toEqual({
+      customer_id: billingCustomerOf[107],
+      camera: { iccid: demoIccid(107), nickname: 'Fuel tank' },
+      can_manage_plan: true,
+      manage_plan_refusal: null,
+    });
+    // A switched-off camera: nothing to change or pause, and the page says why (decision 111).
+    const oldDairy = (await get(109)).json();
+    expect(oldDairy).toMatchObject({
+      camera: { iccid: demoIccid(109), nickname: 'Old dairy' },
+      can_manage_plan: false,
+      manage_plan_refusal: expect.stringMatching(
+        /^This camera's SIM was switched off on 1 January 2026, .*Activate a new SIM/,
+      ),
+    });
+    // Another customer's account and one that does not exist read the same.
+    for (const url of [
+      '/api/billing/account/cus_doesnotexist',
+      `/api/billing/account/${billingCustomerOf[201]}`,
+    ]) {
+      const response = await context.app.inject({ method: 'GET', url, headers: owner() });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ code: 'NOT_FOUND', message: 'Billing account not found' });
+    }
+  });
+});
+
 describe('plans', () => {
   it('marks the current plan and what would be an upgrade', async () => {
     const response = await context.app.inject({

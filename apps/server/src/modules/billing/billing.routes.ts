@@ -5,6 +5,7 @@
  */
 import {
   activePauseResponse,
+  billingAccountResponse,
   billingCustomerBody,
   billingCustomerParams,
   cancelPauseBody,
@@ -77,6 +78,26 @@ export const billingRoutes: FastifyPluginAsyncZod<{
   billing: BillingService;
 }> = async (app, { db, billing }) => {
   const security = [{ bearer: [] }];
+
+  app.get(
+    '/billing/account/:customerId',
+    {
+      schema: {
+        tags: ['billing'],
+        operationId: 'getBillingAccount',
+        summary: 'Which camera a billing account pays for, to name it on Manage plan and Invoices',
+        security,
+        params: billingCustomerParams,
+        response: { 200: billingAccountResponse, ...errors },
+      },
+    },
+    async (request) => {
+      // Any role that reaches the account: the page names its camera before it says what the
+      // person may do there.
+      await ownedBy(db, request, request.params.customerId, 'read');
+      return billing.account(request.params.customerId);
+    },
+  );
 
   app.get(
     '/subscriptions/fetch-eligible-plans/:customerId',

@@ -8,7 +8,7 @@ import { cameraAlertLimits } from '@farmcam/contract/rules';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { accountMembers } from '../../db/schema.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Principal } from '../auth/auth.service.ts';
@@ -33,6 +33,16 @@ const settingsOf = (row: WatchSettingsRow | undefined): CameraAlertSettings =>
         noClipHours: row.noClipHours,
       }
     : defaultAlertSettings;
+
+/**
+ * A switched-off (terminated) SIM sends nothing, so its alerts can never fire: they are not
+ * offered for change (decision 111).
+ */
+function alertsUnavailableReason(sim: { state: string }): string | null {
+  return sim.state === 'terminated'
+    ? "This camera's SIM is switched off, so it sends no data and no alerts."
+    : null;
+}
 
 export function createAlertSettingsService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
@@ -59,11 +69,13 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
       access: Access,
       iccid: string,
     ): Promise<CameraAlertSettingsResponse> {
-      await requireCamera(customerId, iccid);
+      const sim = await requireCamera(customerId, iccid);
       const row = await cameraWatchRepository.findSettings(db, iccid);
+      const unavailable = alertsUnavailableReason(sim);
       return {
         ...settingsOf(row),
-        canChange: hasAbility(access, 'manageCameras'),
+        canChange: unavailable === null && hasAbility(access, 'manageCameras'),
+        unavailableReason: unavailable,
         silence: await openSilenceOf(iccid),
       };
     },
@@ -80,6 +92,8 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
       const saved = await db.transaction(async (transaction) => {
         const sim = await requireOwnedSim(transaction, customerId, iccid);
         if (sim.state === 'stock') throw notFound('Camera not found');
+        const unavailable = alertsUnavailableReason(sim);
+        if (unavailable) throw new AppError('CONFLICT', unavailable);
         const before = settingsOf(await cameraWatchRepository.findSettings(transaction, iccid));
         const row = await cameraWatchRepository.saveSettings(transaction, iccid, settings, now);
         const after = settingsOf(row);
@@ -99,6 +113,7 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
       return {
         ...saved,
         canChange: hasAbility(access, 'manageCameras'),
+        unavailableReason: null,
         silence: await openSilenceOf(iccid),
       };
     },

@@ -184,6 +184,7 @@ describe('silence alerts', () => {
     const defaults = await inject('GET', `/api/cameras/alert-settings/${topGate}`);
     expect(defaults.json()).toEqual({
       silenceHours: 6,
+      unavailableReason: null,
       dataAlertPercent: 80,
       pauseDataAtAllowance: false,
       noClipHours: null,
@@ -197,7 +198,12 @@ describe('silence alerts', () => {
       noClipHours: 24,
     };
     const saved = await inject('PUT', `/api/cameras/alert-settings/${topGate}`, settings);
-    expect(saved.json()).toEqual({ ...settings, canChange: true, silence: null });
+    expect(saved.json()).toEqual({
+      ...settings,
+      canChange: true,
+      unavailableReason: null,
+      silence: null,
+    });
     for (const wrong of [
       { ...settings, silenceHours: 0 },
       { ...settings, dataAlertPercent: 100 },

@@ -3,8 +3,9 @@
  * its card. Pure functions of stored values and business time; rules in docs/decisions/011.
  */
 import type { CardState, DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
-import { dayMs } from '@farmcam/contract/rules';
+import { dayMs, formatDay } from '@farmcam/contract/rules';
 import type { SimState, SubscriptionStatus } from '../../db/schema.ts';
+import { businessDay } from '../../lib/business-calendar.ts';
 import { pauseStateOn, type PauseFields } from '../../providers/billing/pause-policy.ts';
 
 export interface SubscriptionFacts extends PauseFields {
@@ -159,4 +160,52 @@ export function dataCapCostNote(productName: string | null, allowanceGb: number 
     `Resuming adds nothing to your bill: ${plan} has no charge for data used over ${allowance}. ` +
     'The camera then uses data until the 1st, when the allowance starts again.'
   );
+}
+
+export interface SimStatusWords {
+  currentlyActive: string;
+  disabledByProvider: string;
+  note: string | null;
+}
+
+/**
+ * The SIM information card's answers in words that agree with each other (decision 111): a SIM
+ * that is not active says why (paused, switched off and when), "disabled by the provider" is only
+ * "Yes" when the provider barred it, and a switched-off SIM says what happened and what to do.
+ */
+export function simStatusWords(sim: {
+  state: SimState;
+  isBarred: boolean;
+  terminatedAt: Date | null;
+  /** The SIM's current subscription still runs (a terminated SIM with a plan: 'attention'). */
+  hasRunningPlan: boolean;
+}): SimStatusWords {
+  const when = sim.terminatedAt ? ` on ${formatDay(businessDay(sim.terminatedAt))}` : '';
+  if (sim.state === 'terminated') {
+    if (sim.hasRunningPlan) {
+      return {
+        currentlyActive: `No: the network switched it off${when}`,
+        disabledByProvider: 'No: switched off, not barred',
+        note: `The network switched this SIM off${when}, but its plan is still running, so the camera cannot send anything. Please contact support and we will put it right.`,
+      };
+    }
+    return {
+      currentlyActive: `No: switched off${when}`,
+      disabledByProvider: 'No: it was switched off when its plan ended',
+      note: `This SIM was switched off${when}, when its plan ended. A switched-off SIM cannot be switched on again: activate a new SIM to keep watching this place.`,
+    };
+  }
+  if (sim.isBarred) {
+    return {
+      currentlyActive:
+        sim.state === 'active' ? 'Yes, but it cannot connect while disabled' : 'No: paused',
+      disabledByProvider: 'Yes: please contact support',
+      note: null,
+    };
+  }
+  return {
+    currentlyActive: sim.state === 'active' ? 'Yes' : 'No: paused with its plan',
+    disabledByProvider: 'No',
+    note: null,
+  };
 }

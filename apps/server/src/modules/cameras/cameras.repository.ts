@@ -1,7 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
-import { routerStatus, sims, type SimState, type SubscriptionStatus } from '../../db/schema.ts';
+import {
+  currentSubscriptionFirst,
+  currentSubscriptionOrder,
+} from '../../db/current-subscription.ts';
+import {
+  routerStatus,
+  sims,
+  subscriptions,
+  type SimState,
+  type SubscriptionStatus,
+} from '../../db/schema.ts';
 
 export interface CameraRow {
   iccid: string;
@@ -25,6 +34,8 @@ export interface CameraRow {
   capped_at_ms: number | null;
   /** An overdue camera's unpaid invoices and saved cards (decision 113); null otherwise. */
   unpaid: UnpaidRow | null;
+  /** When the SIM was switched off (terminated), epoch milliseconds; null while it is not. */
+  terminated_at_ms: number | null;
 }
 
 /** What is unpaid on an overdue camera's billing account, and the cards a charge could use. */
@@ -65,6 +76,7 @@ type CameraTuple = [
   pauseResumesOn: string | null,
   priceId: string | null,
   monthBytes: number,
+  terminatedAtMs: number | null,
 ];
 
 /** The plan fields of each price the cameras' subscriptions use, by price id. */
@@ -119,7 +131,8 @@ export const camerasRepository = {
       executor,
       sql`
       with cams as materialized (
-        select iccid, nickname, state, is_barred, billing_customer_id, activated_at, created_at
+        select iccid, nickname, state, is_barred, billing_customer_id, activated_at, created_at,
+          terminated_at
         from sims
         where customer_id = ${customerId} and state <> 'stock'
       ),
@@ -189,7 +202,8 @@ export const camerasRepository = {
             floor(date_part('epoch', c.activated_at) * 1000 + 0.0005),
             sub.id, sub.status, date_part('epoch', sub.current_period_end),
             sub.pause_starts_on, sub.pause_resumes_on, sub.price_id,
-            coalesce(usage.bytes, 0)
+            coalesce(usage.bytes, 0),
+            floor(date_part('epoch', c.terminated_at) * 1000)
           ) order by c.created_at, c.iccid)
           from cams c
           left join subs sub on sub.sim_iccid = c.iccid
@@ -224,8 +238,24 @@ export const camerasRepository = {
         silent_since_ms: silences[camera[0]] ?? null,
         capped_at_ms: caps[camera[0]] ?? null,
         unpaid: camera[4] === null ? null : unpaidRowOf(unpaid[camera[4]]),
+        terminated_at_ms: camera[13],
       };
     });
+  },
+
+  /** The SIM's current subscription's status and pause (db/current-subscription.ts). */
+  currentSubscription: async (executor: Executor, iccid: string) => {
+    const [row] = await executor
+      .select({
+        status: subscriptions.status,
+        pauseStartsOn: subscriptions.pauseStartsOn,
+        pauseResumesOn: subscriptions.pauseResumesOn,
+      })
+      .from(subscriptions)
+      .where(eq(subscriptions.simIccid, iccid))
+      .orderBy(currentSubscriptionOrder)
+      .limit(1);
+    return row;
   },
 
   routerStatus: async (executor: Executor, iccid: string) => {

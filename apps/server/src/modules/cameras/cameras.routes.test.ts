@@ -384,8 +384,69 @@ describe('GET /api/cameras/sim-info/{iccid}', () => {
         isBarred: false,
         physicalId: demoIccid(109),
         terminateDate: '2026-01-01T00:00:00.000Z',
+        // Words that agree with each other: not active because it was switched off, and when
+        // (decision 111).
+        state: 'terminated',
+        statusWords: {
+          currentlyActive: 'No: switched off on 1 January 2026',
+          disabledByProvider: 'No: it was switched off when its plan ended',
+          note: expect.stringMatching(
+            /^This SIM was switched off on 1 January 2026, when its plan ended\. .*activate a new SIM/,
+          ),
+        },
       },
     });
+    const active = await context.app.inject({
+      method: 'GET',
+      url: `/api/cameras/sim-info/${demoIccid(101)}`,
+      headers: actors.headers.owner,
+    });
+    expect(active.json().simInfo).toMatchObject({
+      state: 'active',
+      statusWords: { currentlyActive: 'Yes', disabledByProvider: 'No', note: null },
+    });
+    const paused = await context.app.inject({
+      method: 'GET',
+      url: `/api/cameras/sim-info/${demoIccid(105)}`,
+      headers: actors.headers.owner,
+    });
+    expect(paused.json().simInfo.statusWords.currentlyActive).toBe('No: paused with its plan');
+  });
+
+  it('offers no Manage plan and no alerts to change for a switched-off camera', async () => {
+    const plans = await context.app.inject({
+      method: 'GET',
+      url: '/api/cameras/plansV2',
+      headers: actors.headers.owner,
+    });
+    const cameras = plans.json<PlansResponse>().cameras;
+    const oldDairy = cameras.find((camera) => camera.SIM_ICCID === demoIccid(109))!;
+    expect(oldDairy).toMatchObject({ canManagePlan: false, terminatedOn: '2026-01-01' });
+    const topGate = cameras.find((camera) => camera.SIM_ICCID === demoIccid(101))!;
+    expect(topGate).toMatchObject({ canManagePlan: true, terminatedOn: null });
+
+    const alerts = await context.app.inject({
+      method: 'GET',
+      url: `/api/cameras/alert-settings/${demoIccid(109)}`,
+      headers: actors.headers.owner,
+    });
+    expect(alerts.json()).toMatchObject({
+      canChange: false,
+      unavailableReason: "This camera's SIM is switched off, so it sends no data and no alerts.",
+    });
+    const change = await context.app.inject({
+      method: 'PUT',
+      url: `/api/cameras/alert-settings/${demoIccid(109)}`,
+      headers: actors.headers.owner,
+      payload: {
+        silenceHours: 6,
+        dataAlertPercent: 80,
+        pauseDataAtAllowance: false,
+        noClipHours: null,
+      },
+    });
+    expect(change.statusCode).toBe(409);
+    expect(change.json().message).toMatch(/switched off/);
   });
 
   it('is for the owner only, and refuses bad and stock ICCIDs clearly', async () => {

@@ -14,7 +14,7 @@ import type { Principal } from '../auth/auth.service.ts';
 import { type Access, hasAbility, notAllowedMessages, withinCameras } from '../members/access.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
 import { pauseRefusal, pauseStateOn } from '../billing/pause-rules.ts';
-import { switchRefusal } from '../billing/plan-switch-rule.ts';
+import { managePlanRefusal, switchRefusal } from '../billing/plan-switch-rule.ts';
 import { livestreamEligibility } from '../livestream/eligibility.ts';
 import { describeUnpaid, invoiceDueDay } from '../../providers/billing/bill-words.ts';
 import {
@@ -27,6 +27,7 @@ import {
   isCountedPlan,
   overallPercentageLeft,
   roundTo,
+  simStatusWords,
   usageFigures,
 } from './camera-state.ts';
 import { camerasRepository, type CameraRow, type UnpaidRow } from './cameras.repository.ts';
@@ -59,6 +60,7 @@ export function withRoleActions(plans: PlansResponse, access: Access): PlansResp
       pauseReason: camera.cardState === 'active' ? reason : camera.pauseReason,
       canSwitch: false,
       switchReason: reason,
+      canManagePlan: false,
     })),
   };
 }
@@ -118,6 +120,8 @@ export function createCamerasService({
       subStatus !== 'canceled';
 
     const cardState = deriveCardState(subStatus, simStatus);
+    const terminatedAt = row.terminated_at_ms === null ? null : new Date(row.terminated_at_ms);
+    const simFacts = { state: row.state, terminatedAt };
     // The set-up's own rule (docs/decisions/014): the card never offers what the set-up refuses.
     const livestream = livestreamEligibility({
       productName: row.product_name,
@@ -179,6 +183,9 @@ export function createCamerasService({
       // The switch's own rule: never offered while it would be refused (decision 081).
       canSwitch: switchRefused === null,
       switchReason: switchRefused,
+      // Manage plan has nothing for a SIM that is switched off (decision 111).
+      canManagePlan: row.billing_customer_id !== null && managePlanRefusal(simFacts) === null,
+      terminatedOn: terminatedAt === null ? null : businessDay(terminatedAt),
       silence:
         row.silent_since_ms === null
           ? null
@@ -259,6 +266,14 @@ export function createCamerasService({
     async getSimInfo(customerId: string, iccid: string): Promise<SimInfoResponse> {
       const sim = await requireOwnedSim(db, customerId, iccid);
       if (sim.state === 'stock') throw notFound('Camera not found');
+      const state = deriveSimStatus(sim.state);
+      // Only a switched-off SIM's words depend on its plan (docs/decisions/014's 'attention').
+      const hasRunningPlan =
+        sim.state === 'terminated' &&
+        deriveSubStatus(
+          (await camerasRepository.currentSubscription(db, iccid)) ?? null,
+          businessDay(clock.now()),
+        ) !== 'canceled';
       return {
         simInfo: {
           connectionDate: sim.activatedAt?.toISOString() ?? null,
@@ -266,6 +281,13 @@ export function createCamerasService({
           isBarred: sim.isBarred,
           physicalId: sim.iccid,
           terminateDate: sim.terminatedAt?.toISOString() ?? null,
+          state,
+          statusWords: simStatusWords({
+            state: sim.state,
+            isBarred: sim.isBarred,
+            terminatedAt: sim.terminatedAt,
+            hasRunningPlan,
+          }),
         },
         nickname: sim.nickname,
       };

@@ -7,6 +7,7 @@ import { ImpersonationBanner } from '../../features/auth/components/impersonatio
 import { useIsSignedIn } from '../../lib/auth-store.ts';
 import { refreshAccess } from '../../lib/current-user.ts';
 import { DeferredToastContainer } from '../../lib/toast.tsx';
+import { usePageTitleOverride } from '../../lib/page-title.ts';
 import { BrandLink } from './brand-link.tsx';
 import { InstallHint } from './install-hint.tsx';
 import { LastKnownNotice } from './last-known-notice.tsx';
@@ -30,7 +31,10 @@ export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
   const isSignedIn = useIsSignedIn();
   const { pathname } = useLocation();
   const handle = findRouteHandle(useMatches());
-  const title = typeof handle?.title === 'function' ? handle.title({ isSignedIn }) : handle?.title;
+  const pageTitle = usePageTitleOverride();
+  const routeTitle =
+    typeof handle?.title === 'function' ? handle.title({ isSignedIn }) : handle?.title;
+  const title = pageTitle ?? routeTitle;
   const homeHref = navigation === 'staff' ? paths.staff.href() : paths.dashboard.href();
   const headingRef = useMoveFocusToHeadingOnNavigation();
   useRefreshAccessOnNavigation(isSignedIn);

@@ -6,6 +6,7 @@
  */
 import type { CardState, DashboardLabel } from '@farmcam/contract';
 import type { ChipTone } from '../../components/ui/chip.tsx';
+import { cameraNameOf } from '../../lib/camera-name.ts';
 
 export type { CardState };
 
@@ -85,10 +86,9 @@ export function billingIntervalTextOf(interval: string): string {
 export const showsBillingInterval = (state: CardState) =>
   state !== 'terminated' && state !== 'no-subscription' && state !== 'attention';
 
-/** A camera's display name: its nickname, or one built from the SIM number. */
-export function cameraNameOf(camera: { nicknameInDatabase: string | null; SIM_ICCID: string }) {
-  return camera.nicknameInDatabase?.trim() || `Camera ${camera.SIM_ICCID.slice(-4)}`;
-}
+/** A card's camera by its display name (lib/camera-name.ts: the nickname, or "Camera 1071"). */
+export const cardCameraName = (camera: { nicknameInDatabase: string | null; SIM_ICCID: string }) =>
+  cameraNameOf(camera.nicknameInDatabase, camera.SIM_ICCID);
 
 // Formatters are made once: building an Intl formatter per call is the costliest part of a card.
 const gbFormats = new Map<number, Intl.NumberFormat>();

@@ -38,7 +38,11 @@ const plan = (tier: string, interval: 'month' | 'year', amount: number, currency
   metadata: tier === 'heavy' ? { Hours: '120', Provider: 'multi-network' } : {},
   features:
     tier === 'heavy'
-      ? ['50 GB of data a month', 'Livestreaming to your website, 120 hours a month', 'Multi-network SIM']
+      ? [
+          '50 GB of data a month',
+          'Livestreaming to your website, 120 hours a month',
+          'Multi-network SIM',
+        ]
       : ['5 GB of data a month'],
 });
 

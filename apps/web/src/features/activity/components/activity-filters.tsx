@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { ActivityFilters as Filters } from '../api/fetch-activity.ts';
 import { DateField, unfinishedDate } from '../../../components/ui/date-field.tsx';
 import styles from './activity-page.module.css';
+import { shortSimOf } from '../../../lib/camera-name.ts';
 
 /** How each category is named in the filter and on an entry. */
 export const categoryNames: Record<ActivityCategory, string> = {
@@ -34,7 +35,7 @@ export function ActivityFilters({ filters, onChange, people, cameras }: Activity
     filters.actor && !people.includes(filters.actor) ? [...people, filters.actor] : people;
   const cameraChoices =
     filters.iccid && !cameras.some((camera) => camera.iccid === filters.iccid)
-      ? [...cameras, { iccid: filters.iccid, nickname: `SIM …${filters.iccid.slice(-4)}` }]
+      ? [...cameras, { iccid: filters.iccid, nickname: shortSimOf(filters.iccid) }]
       : cameras;
 
   return (

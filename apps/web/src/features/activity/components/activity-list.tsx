@@ -6,6 +6,7 @@ import { formatUkDateTime } from '../../../lib/uk-time.ts';
 import { describeUserAgent } from '../user-agent.ts';
 import { categoryNames } from './activity-filters.tsx';
 import styles from './activity-page.module.css';
+import { shortSimOf } from '../../../lib/camera-name.ts';
 
 export interface ActivityListProps {
   entries: ActivityEntry[];
@@ -44,7 +45,7 @@ export function ActivityList({ entries, cameras }: ActivityListProps) {
             <td data-label="Camera">
               {entry.iccid === null
                 ? '—'
-                : (cameraNames.get(entry.iccid) ?? `SIM …${entry.iccid.slice(-4)}`)}
+                : (cameraNames.get(entry.iccid) ?? shortSimOf(entry.iccid))}
             </td>
             <td data-label="From where">
               <Origin ip={entry.ip} userAgent={entry.userAgent} />

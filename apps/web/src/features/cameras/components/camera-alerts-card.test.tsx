@@ -27,6 +27,8 @@ const simInfo: SimInfoResponse = {
     isBarred: false,
     physicalId: iccid,
     terminateDate: null,
+    state: 'active',
+    statusWords: { currentlyActive: 'Yes', disabledByProvider: 'No', note: null },
   },
 };
 const silentSettings: CameraAlertSettingsResponse = {
@@ -35,6 +37,7 @@ const silentSettings: CameraAlertSettingsResponse = {
   pauseDataAtAllowance: false,
   noClipHours: null,
   canChange: true,
+  unavailableReason: null,
   silence: { since: '2026-03-10T07:12:00.000Z', hours: 8 },
 };
 

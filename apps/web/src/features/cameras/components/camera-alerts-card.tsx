@@ -43,6 +43,9 @@ export function CameraAlertsCard({ iccid }: { iccid: string }) {
   if (settings.isPending) body = <Loader label="Loading the alerts…" />;
   else if (settings.isError)
     body = <p role="alert">{errorMessage(settings.error, 'Could not load the alerts')}</p>;
+  else if (settings.data.unavailableReason)
+    // A switched-off camera sends nothing, so it has no alerts to change (decision 111).
+    body = <p role="status">{settings.data.unavailableReason}</p>;
   else if (settings.data.canChange)
     body = (
       // A new answer (saved, or changed elsewhere) starts the form again from it.

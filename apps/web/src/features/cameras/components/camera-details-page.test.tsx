@@ -29,6 +29,8 @@ const activeSim: SimInfoResponse = {
     isBarred: false,
     physicalId: iccid,
     terminateDate: null,
+    state: 'active',
+    statusWords: { currentlyActive: 'Yes', disabledByProvider: 'No', note: null },
   },
 };
 
@@ -172,7 +174,7 @@ describe('Camera details', () => {
     });
   });
 
-  it('does not ask for router info for a terminated SIM, and shows its terminate date', async () => {
+  it('says when a switched-off SIM went off, in words that agree, and offers a new SIM', async () => {
     authStore.signIn('token');
     const fetchMock = mockCameraApi(
       {
@@ -181,6 +183,12 @@ describe('Camera details', () => {
           ...activeSim.simInfo,
           isActive: false,
           terminateDate: '2026-01-01T00:00:00.000Z',
+          state: 'terminated',
+          statusWords: {
+            currentlyActive: 'No: switched off on 1 January 2026',
+            disabledByProvider: 'No: it was switched off when its plan ended',
+            note: 'This SIM was switched off on 1 January 2026, when its plan ended. A switched-off SIM cannot be switched on again: activate a new SIM to keep watching this place.',
+          },
         },
       },
       {},
@@ -190,9 +198,18 @@ describe('Camera details', () => {
       'section',
     )!;
     expect(definitions(simCard)).toMatchObject({
-      'Currently active': 'No',
+      'Currently active': 'No: switched off on 1 January 2026',
+      'Disabled by the provider': 'No: it was switched off when its plan ended',
       'Terminate date': '1 January 2026',
     });
+    expect(within(simCard).getByRole('status').textContent).toMatch(
+      /^This SIM was switched off on 1 January 2026/,
+    );
+    expect(
+      (await within(simCard).findByRole('link', { name: 'Activate a new SIM' })).getAttribute(
+        'href',
+      ),
+    ).toBe('/activate');
     // The router card says why in the server's words, which agree with the SIM card.
     expect(
       await screen.findByText('This SIM has been terminated, so the router cannot be seen.'),
@@ -203,13 +220,29 @@ describe('Camera details', () => {
 
   it('says the router cannot be seen because the SIM is barred, agreeing with the SIM card', async () => {
     authStore.signIn('token');
-    mockCameraApi({ ...activeSim, simInfo: { ...activeSim.simInfo, isBarred: true } }, {});
+    mockCameraApi(
+      {
+        ...activeSim,
+        simInfo: {
+          ...activeSim.simInfo,
+          isBarred: true,
+          statusWords: {
+            currentlyActive: 'Yes, but it cannot connect while disabled',
+            disabledByProvider: 'Yes: please contact support',
+            note: null,
+          },
+        },
+      },
+      {},
+    );
     renderRoute(`/camera/${iccid}`);
     const simCard = (await screen.findByRole('heading', { name: 'SIM information' })).closest(
       'section',
     )!;
-    expect(definitions(simCard)['Currently active']).toBe('Yes');
-    expect(definitions(simCard)['Disabled by the provider']).toBe('Yes');
+    expect(definitions(simCard)['Currently active']).toBe(
+      'Yes, but it cannot connect while disabled',
+    );
+    expect(definitions(simCard)['Disabled by the provider']).toBe('Yes: please contact support');
     expect(
       await screen.findByText(/^The network provider has disabled this SIM, so the router/),
     ).toBeDefined();

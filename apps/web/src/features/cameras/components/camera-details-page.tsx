@@ -5,6 +5,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { cameraNameOf } from '../../../lib/camera-name.ts';
 import { useDataUsage } from '../api/get-data-usage.ts';
 import { useSimInfo } from '../api/get-sim-info.ts';
 import { currentMonthUsageRange, type UsageRange } from '../usage-range.ts';
@@ -52,14 +53,12 @@ export function CameraDetailsPage() {
   }
 
   const { simInfo: sim, nickname } = simInfo.data;
+  const name = cameraNameOf(nickname, sim.physicalId);
   return (
     <div className={styles.page}>
-      <p className={styles.cameraName}>{nickname ?? `Camera ${sim.physicalId.slice(-4)}`}</p>
+      <p className={styles.cameraName}>{name}</p>
       <CameraSilenceBanner iccid={cameraId} />
-      <CameraDataCapBanner
-        iccid={cameraId}
-        name={nickname ?? `Camera ${sim.physicalId.slice(-4)}`}
-      />
+      <CameraDataCapBanner iccid={cameraId} name={name} />
       <div className={styles.cards}>
         <SimInfoCard simInfo={sim} />
         <RouterInfoCard iccid={cameraId} />

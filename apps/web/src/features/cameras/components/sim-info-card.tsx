@@ -1,32 +1,34 @@
 import type { SimInfo } from '@farmcam/contract';
+import { formatDay } from '@farmcam/contract/rules';
+import { Link } from 'react-router';
+import { buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { paths } from '../../../config/paths.ts';
+import { useAbilities } from '../../../lib/access.ts';
 import styles from './info-card.module.css';
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-
-/** docs/requirements.md#screens SIM information card. */
+/**
+ * docs/requirements.md#screens SIM information card. "Currently active" and "Disabled by the
+ * provider" are the server's words, which agree with each other and say why (decision 111); a
+ * switched-off SIM says when and offers a new SIM.
+ */
 export function SimInfoCard({ simInfo }: { simInfo: SimInfo }) {
+  const abilities = useAbilities();
+  const { statusWords } = simInfo;
   return (
     <Card title="SIM information">
       <dl className={styles.list}>
         <div>
           <dt>Activation date</dt>
-          <dd>{simInfo.connectionDate ? formatDate(simInfo.connectionDate) : 'Not activated'}</dd>
+          <dd>{simInfo.connectionDate ? formatDay(simInfo.connectionDate) : 'Not activated'}</dd>
         </div>
         <div>
           <dt>Currently active</dt>
-          <dd>{yesNo(simInfo.isActive)}</dd>
+          <dd>{statusWords.currentlyActive}</dd>
         </div>
         <div>
           <dt>Disabled by the provider</dt>
-          <dd>{yesNo(simInfo.isBarred)}</dd>
+          <dd>{statusWords.disabledByProvider}</dd>
         </div>
         <div>
           <dt>SIM number</dt>
@@ -35,10 +37,20 @@ export function SimInfoCard({ simInfo }: { simInfo: SimInfo }) {
         {simInfo.terminateDate && (
           <div>
             <dt>Terminate date</dt>
-            <dd>{formatDate(simInfo.terminateDate)}</dd>
+            <dd>{formatDay(simInfo.terminateDate)}</dd>
           </div>
         )}
       </dl>
+      {statusWords.note && (
+        <div className={styles.switchedOff}>
+          <p role="status">{statusWords.note}</p>
+          {simInfo.state === 'terminated' && abilities.activateSims && (
+            <Link to={paths.activate.href()} className={buttonClassName({ variant: 'primary' })}>
+              Activate a new SIM
+            </Link>
+          )}
+        </div>
+      )}
     </Card>
   );
 }

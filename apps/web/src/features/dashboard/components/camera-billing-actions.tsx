@@ -6,7 +6,7 @@ import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal
 import { PauseSubscriptionModal } from '../../../components/billing/pause-subscription-modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { plansQueryKey } from '../api/get-plans.ts';
-import { cameraNameOf } from '../camera-state.ts';
+import { cardCameraName } from '../camera-state.ts';
 import styles from './camera-card-actions.module.css';
 
 /** docs/requirements.md#states: after a pause or cancel succeeds the list is reloaded after 1 second. */
@@ -32,7 +32,7 @@ export function CameraBillingActions({
   const [openModal, setOpenModal] = useState<'pause' | 'cancel-pause' | null>(null);
   const billingId = camera.STRIPE_CUSTOMER_ID;
   if (!billingId) return null;
-  const name = cameraNameOf(camera);
+  const name = cardCameraName(camera);
   const about = <span className="visually-hidden"> for {name}</span>;
   const reloadSoon = () =>
     setTimeout(

@@ -1,7 +1,7 @@
 import type { AccessAbilities, Camera, CardState } from '@farmcam/contract';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { paths } from '../../../config/paths.ts';
-import { cameraNameOf } from '../camera-state.ts';
+import { cardCameraName } from '../camera-state.ts';
 import { CameraBillingActions, hasBillingAction } from './camera-billing-actions.tsx';
 import styles from './camera-card-actions.module.css';
 
@@ -25,7 +25,7 @@ export function CameraCardActions({
   abilities: AccessAbilities;
 }) {
   const billingId = camera.STRIPE_CUSTOMER_ID;
-  const name = cameraNameOf(camera);
+  const name = cardCameraName(camera);
   // Each link's name says which camera it is about (an attribute, not more elements per card).
   const about = (label: string) => ({ 'aria-label': `${label} for ${name}` });
 
@@ -42,6 +42,17 @@ export function CameraCardActions({
         {...about('Renew subscription')}
       >
         Renew subscription
+      </a>
+    ),
+    state === 'terminated' && abilities.activateSims && (
+      <a
+        key="new-sim"
+        data-route
+        href={paths.activate.href()}
+        className={buttonClassName({ variant: 'secondary' })}
+        {...about('Activate a new SIM')}
+      >
+        Activate a new SIM
       </a>
     ),
     camera.canLivestream && (
@@ -66,7 +77,8 @@ export function CameraCardActions({
             More info
           </a>
         </li>
-        {billingId !== null && abilities.manageCameras && (
+        {/* The server says whether Manage plan has anything for this camera (decision 111). */}
+        {billingId !== null && camera.canManagePlan && (
           <li>
             <a data-route href={paths.subscription.href(billingId)} {...about('Manage plan')}>
               Manage plan

@@ -7,7 +7,7 @@ import { Chip } from '../../../components/ui/chip.tsx';
 import { classNames } from '../../../components/ui/class-names.ts';
 import {
   billingIntervalTextOf,
-  cameraNameOf,
+  cardCameraName,
   cardTexts,
   chipTextOf,
   chipToneOf,
@@ -35,7 +35,7 @@ export const CameraCard = memo(function CameraCard({
   abilities,
 }: CameraCardProps) {
   const state = camera.cardState;
-  const name = cameraNameOf(camera);
+  const name = cardCameraName(camera);
   const headingId = `camera-${camera.SIM_ICCID}`;
   const subscription = camera.stripeSubscription;
 
@@ -138,7 +138,7 @@ function CardMessage({ camera, supportEmail }: { camera: Camera; supportEmail: s
   const pause = camera.statusData.subscriptionStatus.pause;
   const contact = (
     <a className={styles.contact} href={`mailto:${supportEmail}`}>
-      Contact support<span className="visually-hidden"> about {cameraNameOf(camera)}</span>
+      Contact support<span className="visually-hidden"> about {cardCameraName(camera)}</span>
     </a>
   );
   switch (camera.cardState) {
@@ -157,7 +157,12 @@ function CardMessage({ camera, supportEmail }: { camera: Camera; supportEmail: s
     case 'no-subscription':
       return <p className={styles.alert}>{cardTexts.noSubscription}</p>;
     case 'terminated':
-      return <p className={styles.message}>{cardTexts.terminated}</p>;
+      return (
+        <p className={styles.message}>
+          {cardTexts.terminated}
+          {camera.terminatedOn && ` The SIM was switched off on ${formatDay(camera.terminatedOn)}.`}
+        </p>
+      );
     case 'attention':
       return (
         <p className={styles.alert}>

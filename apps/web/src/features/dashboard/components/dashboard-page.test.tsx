@@ -130,12 +130,16 @@ describe('Dashboard', () => {
     const terminated = await cardOf('Old dairy');
     expect(within(terminated).getByText('Terminated')).toBeDefined();
     expect(
-      within(terminated).getByText('Streaming plan cancelled and SIM deactivated.'),
+      within(terminated).getByText(/^Streaming plan cancelled and SIM deactivated\./),
     ).toBeDefined();
-    // docs/requirements.md#screens lists Manage plan for every card; a plan that no longer bills says no interval.
+    // A switched-off SIM has no plan to manage (decision 111): when it went off, and a new SIM
+    // instead; its invoices stay. A plan that no longer bills says no interval.
+    expect(terminated.textContent).toContain('The SIM was switched off on 1 January 2026.');
+    expect(within(terminated).queryByRole('link', { name: /Manage plan/ })).toBeNull();
     expect(
-      within(terminated).getByRole('link', { name: 'Manage plan for Old dairy' }),
+      within(terminated).getByRole('link', { name: 'Activate a new SIM for Old dairy' }),
     ).toBeDefined();
+    expect(within(terminated).getByRole('link', { name: 'Invoices for Old dairy' })).toBeDefined();
     expect(within(terminated).queryByText(/Billed/)).toBeNull();
 
     // A running plan on a terminated SIM (not a docs/requirements.md#states state): Attention, support, no livestream.

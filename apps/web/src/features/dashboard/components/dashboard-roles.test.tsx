@@ -17,8 +17,10 @@ import { buildCamera, buildPlans } from '../testing/build-camera.ts';
  */
 function serveDashboard(access: AccountAccess) {
   authStore.signIn('token');
+  // What the server's withRoleActions gives a role that may not change cameras.
+  const forRole = access.can.manageCameras ? {} : { canPause: false, canManagePlan: false };
   const cameras = [
-    buildCamera({ nicknameInDatabase: 'Top gate', canPause: true }),
+    buildCamera({ nicknameInDatabase: 'Top gate', canPause: true, ...forRole }),
     buildCamera({
       SIM_ICCID: '8944000000000000999',
       nicknameInDatabase: 'Bottom field',
@@ -26,6 +28,7 @@ function serveDashboard(access: AccountAccess) {
       labelDashboard: 'overdue',
       cardState: 'overdue',
       canPause: false,
+      ...forRole,
     }),
   ];
   mockFetch((url) => {

@@ -1,7 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
-import { jsonResponse, mockFetch, ownerAccess, renderRoute } from '../../../test/test-utils.tsx';
+import {
+  billingAccountAnswer,
+  jsonResponse,
+  mockFetch,
+  ownerAccess,
+  renderRoute,
+} from '../../../test/test-utils.tsx';
 
 const invoice = (overrides: Record<string, unknown>) => ({
   id: 'in_1234567890ABCDEFGH',
@@ -29,6 +35,8 @@ const invoice = (overrides: Record<string, unknown>) => ({
 function serveInvoices(answer: Record<string, unknown>) {
   authStore.signIn('customer-token');
   mockFetch((url) => {
+    const account = billingAccountAnswer(url);
+    if (account) return account;
     if (url.pathname === '/api/auth/user-data') {
       return jsonResponse(200, {
         data: {

@@ -1,5 +1,6 @@
 import type { Invoice } from '@farmcam/contract';
 import { useParams } from 'react-router';
+import { BillingAccountPage } from '../../../components/billing/billing-account-page.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -93,10 +94,19 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
 
 /**
  * Invoices (/invoices/{stripeId}): Amount, Plan, Created, Status, Actions (docs/requirements.md#screens, #states),
- * with the day each was due beside them (decision 113).
+ * with the day each was due beside them (decision 113), titled with the camera they are for
+ * (decision 111).
  */
 export function InvoicesPage() {
   const { stripeId = '' } = useParams();
+  return (
+    <BillingAccountPage customerId={stripeId} pageName="Invoices">
+      {() => <InvoiceList stripeId={stripeId} />}
+    </BillingAccountPage>
+  );
+}
+
+function InvoiceList({ stripeId }: { stripeId: string }) {
   const invoices = useInvoices(stripeId);
 
   return (

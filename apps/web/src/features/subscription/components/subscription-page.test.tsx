@@ -7,6 +7,7 @@ import { plansQueryOptions } from '../../dashboard/api/get-plans.ts';
 import { invoicesQueryOptions } from '../../invoices/api/fetch-invoices.ts';
 import { toast } from '../../../lib/toast.tsx';
 import {
+  billingAccountAnswer,
   jsonResponse,
   memberAccess,
   mockFetch,
@@ -81,6 +82,8 @@ function mockBillingApi(
   } = {},
 ) {
   return mockFetch((url, init) => {
+    const account = billingAccountAnswer(url);
+    if (account) return account;
     if (url.pathname === '/api/auth/user-data') {
       return jsonResponse(200, {
         data: {
@@ -189,9 +192,9 @@ describe('Manage plan', () => {
     expect(screen.getByText('50 GB of data a month')).toBeDefined();
     // The features are the server's words, only those (decision 110).
     expect(
-      within(screen.getByRole('list', { name: 'Heavy Streaming includes' })).getAllByRole(
-        'listitem',
-      ).map((item) => item.textContent),
+      within(screen.getByRole('list', { name: 'Heavy Streaming includes' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
     ).toEqual(heavyFeatures);
     expect(screen.getAllByRole('list', { name: 'Light Streaming includes' })[0]!.textContent).toBe(
       '5 GB of data a month',

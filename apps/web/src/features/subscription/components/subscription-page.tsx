@@ -1,11 +1,12 @@
 import type { EligiblePlan } from '@farmcam/contract';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useActivePause } from '../../../components/billing/api/check-active-pause.ts';
 import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
 import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal.tsx';
 import { PauseSubscriptionModal } from '../../../components/billing/pause-subscription-modal.tsx';
-import { Button } from '../../../components/ui/button.tsx';
+import { BillingAccountPage } from '../../../components/billing/billing-account-page.tsx';
+import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -33,9 +34,46 @@ function switchFailure(error: unknown): string {
   return planSwitchFailedMessage;
 }
 
-/** Manage plan (/subscription/{stripeId}): plans, payment methods, portal, pause (docs/requirements.md#screens). */
+/**
+ * Manage plan (/subscription/{stripeId}): plans, payment methods, portal, pause (docs/requirements.md#screens),
+ * titled with the camera it is about (decision 111). A camera whose SIM is switched off has no
+ * plan to manage: the page says so and what to do instead.
+ */
 export function SubscriptionPage() {
   const { stripeId = '' } = useParams();
+  return (
+    <BillingAccountPage customerId={stripeId} pageName="Manage plan">
+      {(account) =>
+        account.can_manage_plan ? (
+          <ManagePlan stripeId={stripeId} />
+        ) : (
+          <NothingToManage refusal={account.manage_plan_refusal} />
+        )
+      }
+    </BillingAccountPage>
+  );
+}
+
+function NothingToManage({ refusal }: { refusal: string | null }) {
+  const abilities = useAbilities();
+  return (
+    <Card>
+      <div className={styles.nothingToManage}>
+        <p role="status">{refusal}</p>
+        <div className={styles.pageActions}>
+          {abilities.activateSims && (
+            <Link to={paths.activate.href()} className={buttonClassName({ variant: 'primary' })}>
+              Activate a new SIM
+            </Link>
+          )}
+          <Link to={paths.dashboard.href()}>Back to your cameras</Link>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function ManagePlan({ stripeId }: { stripeId: string }) {
   const navigate = useNavigate();
   const plans = useEligiblePlans(stripeId);
   const abilities = useAbilities();
