@@ -5,6 +5,7 @@ import { apiRequest, errorMessage } from '../../lib/api-client.ts';
 import { useAbilities } from '../../lib/access.ts';
 import { Button } from '../ui/button.tsx';
 import styles from './data-cap-banner.module.css';
+import { applyDataChange } from '../../lib/data-changes.ts';
 
 export type DataCap = NonNullable<Camera['dataCap']>;
 
@@ -26,7 +27,7 @@ function useResumeData(iccid: string) {
         `/api/cameras/data-cap/${encodeURIComponent(iccid)}/resume`,
         { method: 'POST', body: {} },
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['cameras'] }),
+    onSuccess: () => applyDataChange(queryClient, 'data-cap'),
   });
 }
 

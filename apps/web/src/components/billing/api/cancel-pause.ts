@@ -1,6 +1,7 @@
 import type { CancelPauseBody, PauseResultResponse } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, idempotencyKeyFor } from '../../../lib/api-client.ts';
+import { applyDataChange } from '../../../lib/data-changes.ts';
 
 /** POST /api/pause/cancel-pause-subscription: cancel a scheduled pause. */
 export function cancelPause(body: CancelPauseBody): Promise<PauseResultResponse> {
@@ -15,10 +16,7 @@ export function useCancelPause() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: cancelPause,
-    onSettled: (_data, _error, body) =>
-      queryClient.invalidateQueries({
-        queryKey: ['pause'],
-        predicate: (query) => query.queryKey.includes(body.customer_id),
-      }),
+    // Every screen that shows the plan's pause (decision 112).
+    onSettled: () => applyDataChange(queryClient, 'pause'),
   });
 }

@@ -5,6 +5,7 @@ import type {
 } from '@farmcam/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { applyDataChange } from '../../../lib/data-changes.ts';
 
 const settingsKey = (iccid: string) => ['cameras', 'alert-settings', iccid] as const;
 const myAlertsKey = ['team', 'me', 'camera-alerts'] as const;
@@ -34,7 +35,10 @@ export function useSaveAlertSettings(iccid: string) {
         `/api/cameras/alert-settings/${encodeURIComponent(iccid)}`,
         { method: 'PUT', body },
       ),
-    onSuccess: (response) => queryClient.setQueryData(settingsKey(iccid), response),
+    onSuccess: (response) => {
+      queryClient.setQueryData(settingsKey(iccid), response);
+      return applyDataChange(queryClient, 'alerts', { patched: [settingsKey(iccid)] });
+    },
   });
 }
 
@@ -56,6 +60,9 @@ export function useSetMyCameraAlerts() {
         method: 'PUT',
         body: { cameraAlerts },
       }),
-    onSuccess: (response) => queryClient.setQueryData(myAlertsKey, response),
+    onSuccess: (response) => {
+      queryClient.setQueryData(myAlertsKey, response);
+      return applyDataChange(queryClient, 'alerts', { patched: [myAlertsKey] });
+    },
   });
 }

@@ -1,6 +1,7 @@
 import type { ChangePlanBody, ChangePlanResponse } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, idempotencyKeyFor } from '../../../lib/api-client.ts';
+import { applyDataChange } from '../../../lib/data-changes.ts';
 
 /** POST /api/subscriptions/change-plan: switch now, charged pro-rata at once. */
 export function changePlan(body: ChangePlanBody): Promise<ChangePlanResponse> {
@@ -15,12 +16,8 @@ export function useChangePlan() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: changePlan,
-    onSettled: async () => {
-      // The plan, the invoices and the dashboard's camera list all change with a switch; the
-      // preview of the switch just made is left alone (it would now be refused).
-      await queryClient.invalidateQueries({
-        predicate: (query) => !query.queryKey.includes('preview-change'),
-      });
-    },
+    // The plan, the invoices and the dashboard's camera list all change with a switch; the
+    // preview of the switch just made is left alone (it would now be refused): decision 112.
+    onSettled: () => applyDataChange(queryClient, 'plan'),
   });
 }

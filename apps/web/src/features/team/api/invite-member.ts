@@ -1,7 +1,7 @@
 import type { InviteMemberBody, MemberResponse } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { teamQueryKey } from './fetch-team.ts';
+import { applyDataChange } from '../../../lib/data-changes.ts';
 
 /** POST /api/team/invite: adds the member and e-mails them an invitation link (valid 7 days). */
 export function inviteMember(body: InviteMemberBody): Promise<MemberResponse> {
@@ -12,6 +12,6 @@ export function useInviteMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: inviteMember,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: teamQueryKey }),
+    onSuccess: () => applyDataChange(queryClient, 'members'),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { teamQueryKey } from './fetch-team.ts';
+import { applyDataChange } from '../../../lib/data-changes.ts';
 
 /** POST /api/team/members/{id}/remove: the member loses access and is signed out at once. */
 export function removeMember(memberId: string): Promise<unknown> {
@@ -13,6 +13,6 @@ export function useRemoveMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: removeMember,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: teamQueryKey }),
+    onSuccess: () => applyDataChange(queryClient, 'members'),
   });
 }

@@ -1,7 +1,7 @@
 import type { MemberResponse } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { teamQueryKey } from './fetch-team.ts';
+import { applyDataChange } from '../../../lib/data-changes.ts';
 
 /** POST /api/team/members/{id}/resend-invitation: a new link by e-mail; the old one stops working. */
 export function resendInvitation(memberId: string): Promise<MemberResponse> {
@@ -15,6 +15,6 @@ export function useResendInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: resendInvitation,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: teamQueryKey }),
+    onSuccess: () => applyDataChange(queryClient, 'members'),
   });
 }

@@ -1,7 +1,7 @@
 import type { MemberResponse, UpdateMemberBody } from '@farmcam/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { teamQueryKey } from './fetch-team.ts';
+import { applyDataChange } from '../../../lib/data-changes.ts';
 
 export interface UpdateMemberVariables {
   memberId: string;
@@ -20,6 +20,6 @@ export function useUpdateMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateMember,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: teamQueryKey }),
+    onSuccess: () => applyDataChange(queryClient, 'members'),
   });
 }
