@@ -56,7 +56,7 @@ export function CameraAlertsCard({ iccid }: { iccid: string }) {
   return (
     <Card title="Alerts">
       {body}
-      <MyAlertsChoice />
+      {!settings.data?.unavailableReason && <MyAlertsChoice />}
     </Card>
   );
 }
