@@ -67,6 +67,7 @@ test.describe('screens that say what is true', () => {
     const managePlan = await featuresOn(page, planNames);
     await screensAtBothWidths(page, testInfo, 'manage-plan-features');
 
+    // The demo's one camera without a subscription; journey 05 renews it, so this one runs first.
     await page.goto('/dashboard');
     await card(page, 'Machinery shed')
       .getByRole('link', { name: /Renew subscription/ })
