@@ -244,6 +244,12 @@ export const invoice = z.object({
       id: z.string(),
       number: z.string(),
       total: z.number().int(),
+      /** Refunded to the card the invoice was paid with (minor units). */
+      refund_amount: z.number().int(),
+      /** Given back to the credit balance: the part the balance paid (minor units). */
+      credit_amount: z.number().int(),
+      /** Where the money went, e.g. "£7.00 refunded to your card and £5.00 credited to your balance". */
+      given_back: z.string(),
       created_date: z.string(),
       pdf: z.string().nullable(),
     }),

@@ -537,6 +537,11 @@ export const creditNotes = pgTable(
     lines: jsonb('lines').$type<{ description: string; amount: number }[]>().notNull(),
     /** Given back to the card the invoice was paid with. */
     refundAmount: integer('refund_amount').notNull(),
+    /**
+     * Given back to the customer's credit balance: the part of the invoice the balance paid
+     * (Stripe's `credit_amount`), taken off the next invoice (docs/decisions/108).
+     */
+    creditAmount: integer('credit_amount').notNull().default(0),
     /** Supplier, customer and camera as the credit note was issued (see `invoices.snapshot`). */
     snapshot: jsonb('snapshot').$type<DocumentParties>(),
     createdAt: createdAt(),

@@ -94,6 +94,8 @@ export interface StripeFake {
   }): StripeObject;
   /** Refunds made, oldest first. */
   refunds: StripeObject[];
+  /** Credit notes issued, oldest first. */
+  creditNotes: StripeObject[];
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
   >();
   const events: StripeObject[] = [];
   const refunds: StripeObject[] = [];
+  const creditNotes: StripeObject[] = [];
   const requests: StripeFake['requests'] = [];
   let failures: { count: number; status: number } = { count: 0, status: 500 };
   let stallMs = 0;
@@ -194,6 +197,8 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
       total,
       amount_due: Math.max(withBalance, 0),
       amount_paid: 0,
+      starting_balance: Number(customer.balance ?? 0),
+      ending_balance: Math.min(withBalance, 0),
       currency,
       created: nowSeconds,
       period_start: nowSeconds,
@@ -276,6 +281,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
           throw new StripeFailure(404, 'invalid_request_error', `No such customer: '${match[1]}'`);
         if (body.invoice_settings)
           Object.assign(customer.invoice_settings as Json, body.invoice_settings);
+        if (body.balance !== undefined) customer.balance = Number(body.balance);
         emit('customer.updated', customer);
         return customer;
       },
@@ -694,6 +700,69 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
       },
     },
     {
+      // A credit note on a paid invoice: `refund_amount` refunds that much of what the card paid,
+      // `credit_amount` goes to the customer's balance (Stripe's post-payment credit note).
+      method: 'POST',
+      pattern: /^\/v1\/credit_notes$/,
+      handle: (_match, body) => {
+        const invoice = invoices.get(String(body.invoice));
+        if (!invoice) throw new StripeFailure(404, 'invalid_request_error', 'No such invoice');
+        if (invoice.status !== 'paid')
+          throw new StripeFailure(400, 'invalid_request_error', 'The invoice is not paid.');
+        const refundAmount = Number(body.refund_amount ?? 0);
+        const creditAmount = Number(body.credit_amount ?? 0);
+        const amount = Number(body.amount ?? refundAmount + creditAmount);
+        const earlier = creditNotes.filter((note) => note.invoice === invoice.id);
+        const sum = (key: string) => earlier.reduce((total, note) => total + Number(note[key]), 0);
+        if (
+          amount !== refundAmount + creditAmount ||
+          sum('amount') + amount > Number(invoice.total) ||
+          sum('refund_amount') + refundAmount > Number(invoice.amount_paid)
+        ) {
+          throw new StripeFailure(
+            400,
+            'invalid_request_error',
+            'The sum of refund_amount, credit_amount and out_of_band_amount must equal the credit note amount, within what the invoice was paid.',
+          );
+        }
+        const note: StripeObject = {
+          id: id('cn'),
+          object: 'credit_note',
+          invoice: invoice.id,
+          customer: invoice.customer,
+          amount,
+          refund_amount: refundAmount,
+          credit_amount: creditAmount,
+          reason: body.reason ?? null,
+          memo: body.memo ?? null,
+          metadata: body.metadata ?? {},
+          refunds: [] as Json[],
+        };
+        if (refundAmount > 0) {
+          const refund = {
+            id: id('re'),
+            object: 'refund',
+            payment_intent: `pi_${invoice.id}`,
+            amount: refundAmount,
+            status: 'succeeded',
+            reason: null,
+            metadata: body.metadata ?? {},
+          };
+          refunds.push(refund);
+          (note.refunds as Json[]).push({ amount_refunded: refundAmount, refund: refund.id });
+          emit('refund.created', refund);
+        }
+        if (creditAmount > 0) {
+          const customer = customers.get(String(invoice.customer))!;
+          customer.balance = Number(customer.balance ?? 0) - creditAmount;
+          emit('customer.updated', customer);
+        }
+        creditNotes.push(note);
+        emit('credit_note.created', note);
+        return note;
+      },
+    },
+    {
       method: 'POST',
       pattern: /^\/v1\/checkout\/sessions$/,
       handle: (_match, body) => {
@@ -825,6 +894,7 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
     },
     subscription: (subscriptionId) => subscriptions.get(subscriptionId),
     refunds,
+    creditNotes,
     completeCheckout: (input) => {
       const price = [...prices.values()].find(
         (candidate) => candidate.lookup_key === input.priceLookupKey,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
-import { sims, subscriptions } from '../../src/db/schema.ts';
+import { billingCustomers, sims, subscriptions } from '../../src/db/schema.ts';
 import {
   chargeInvoice,
   insertCard,
@@ -20,6 +20,8 @@ export async function createPaidHeavySubscriber(
     nickname: string;
     periodStart: Date;
     periodEnd: Date;
+    /** The customer's credit balance before the invoice (negative: credit), default none. */
+    balance?: number;
     /** The engine's invoicing settings (supplier, prefix); the ledger's defaults when absent. */
     invoicing?: Parameters<typeof issueInvoice>[1]['invoicing'];
   },
@@ -29,6 +31,12 @@ export async function createPaidHeavySubscriber(
   await db.insert(sims).values({ iccid, state: 'active', customerId: portalCustomerId, nickname });
   const customer = await insertCustomer(db, { portalCustomerId, email: 'meg@hill-farm.example' });
   const billingCustomerId = customer!.id;
+  if (options.balance) {
+    await db
+      .update(billingCustomers)
+      .set({ balance: options.balance })
+      .where(eq(billingCustomers.id, billingCustomerId));
+  }
   await insertCard(db, {
     billingCustomerId,
     brand: 'visa',
@@ -61,6 +69,6 @@ export async function createPaidHeavySubscriber(
     now: periodStart,
     ...(options.invoicing ? { invoicing: options.invoicing } : {}),
   });
-  await chargeInvoice(db, invoice, periodStart);
+  if (invoice.status === 'open') await chargeInvoice(db, invoice, periodStart);
   return { billingCustomerId, subscriptionId, iccid, invoice };
 }

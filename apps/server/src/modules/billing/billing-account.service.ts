@@ -11,11 +11,13 @@ import type {
   PortalPurpose,
 } from '@farmcam/contract';
 import {
+  givenBack,
   invoiceDueDay,
   invoiceStatusDetail,
   invoiceStatusLabel,
 } from '../../providers/billing/bill-words.ts';
 import { isCardExpired } from '../../providers/billing/card-rules.ts';
+import { formatMoney } from '../../providers/billing/money.ts';
 import {
   mapBillingErrors,
   type Actor,
@@ -115,6 +117,9 @@ export function createBillingAccountService(context: BillingServiceContext) {
               id: note.id,
               number: note.number,
               total: note.total,
+              refund_amount: note.refundAmount,
+              credit_amount: note.creditAmount,
+              given_back: givenBack(note, (amount) => formatMoney(amount, note.currency)),
               created_date: note.createdAt.toISOString(),
               pdf: absolute(note.pdfUrl) ?? null,
             })),

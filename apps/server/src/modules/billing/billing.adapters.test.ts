@@ -581,6 +581,42 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
       expect(again.id).toBe((first as PromiseFulfilledResult<Stripe.Customer>).value.id);
     });
 
+    it('refunds a checkout with credit notes: the card part to the card, the balance part to the balance', async () => {
+      const stripe = context.services.billing.stripe!;
+      const fake = harness.fake!;
+      const customer = await stripe.createCustomer({
+        portalCustomerId: harness.actors.ownerId,
+        email: 'owner@example.com',
+        currency: 'gbp',
+        idempotencyKey: 'test-customer-refund-51',
+      });
+      const card = await stripe.client.paymentMethods.attach('pm_card_visa', {
+        customer: customer.id,
+      });
+      // £5.00 of credit on the account when the plan is bought.
+      await stripe.client.customers.update(customer.id, {
+        invoice_settings: { default_payment_method: card.id },
+        balance: -500,
+      });
+      const [price] = (await stripe.client.prices.list({ lookup_keys: ['price_light_month_uk'] }))
+        .data;
+      const subscription = await stripe.client.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price!.id }],
+        metadata: { iccid: '8944110000000000511' },
+      });
+      await stripe.refundCheckout({ subscriptionId: subscription.id, reason: 'SIM taken.' });
+      const notes = fake.creditNotes.filter((note) => note.customer === customer.id);
+      expect(notes).toMatchObject([{ amount: 1200, refund_amount: 700, credit_amount: 500 }]);
+      expect(fake.refunds.at(-1)).toMatchObject({ amount: 700 });
+      expect(
+        (await stripe.client.customers.retrieve(customer.id)) as Stripe.Customer,
+      ).toMatchObject({ balance: -500 });
+      // A retry (the app's fulfilment job) gives nothing back twice.
+      await stripe.refundCheckout({ subscriptionId: subscription.id, reason: 'SIM taken.' });
+      expect(fake.creditNotes.filter((note) => note.customer === customer.id)).toHaveLength(1);
+    });
+
     it("e-mails the end of Stripe's dunning once, and nothing for a cancellation the customer asked for", async () => {
       const stripe = context.services.billing.stripe!;
       const deliverDeletion = async (subscriptionId: string, reason: string) => {

@@ -128,3 +128,18 @@ export function invoiceStatusDetail(
       return null;
   }
 }
+
+/**
+ * Where a credit note's money went, in the customer's words: the part the card paid refunded to
+ * the card, the part the credit balance paid back to the balance (docs/decisions/108).
+ */
+export function givenBack(
+  note: { refundAmount: number; creditAmount: number },
+  money: (value: number) => string,
+): string {
+  const parts = [
+    ...(note.refundAmount > 0 ? [`${money(note.refundAmount)} refunded to your card`] : []),
+    ...(note.creditAmount > 0 ? [`${money(note.creditAmount)} credited to your balance`] : []),
+  ];
+  return parts.join(' and ');
+}

@@ -15,6 +15,7 @@ import {
   type InvoiceSnapshot,
   type Supplier,
 } from './invoice-snapshot.ts';
+import { givenBack } from '../bill-words.ts';
 import type { CreditNoteRow, InvoiceRow } from './ledger.ts';
 
 export type { Supplier };
@@ -144,7 +145,7 @@ export function invoiceDocument(
   }
   for (const note of details.creditNotes) {
     notes.push(
-      `Credit note ${note.number} of ${money(note.total)} issued on ${formatDay(note.createdAt)}: ${money(note.refundAmount)} refunded to your card.`,
+      `Credit note ${note.number} of ${money(note.total)} issued on ${formatDay(note.createdAt)}: ${givenBack(note, money)}.`,
     );
   }
   notes.push(`Prices include VAT at ${vatPercent(issued.taxRateBasisPoints)}.`);
@@ -196,10 +197,20 @@ export function creditNoteDocument(
         amount: money(note.tax),
       },
       { label: 'Total credited', amount: money(note.total), isBold: true },
-      { label: 'Refunded to your card', amount: money(note.refundAmount) },
+      ...(note.refundAmount > 0
+        ? [{ label: 'Refunded to your card', amount: money(note.refundAmount) }]
+        : []),
+      ...(note.creditAmount > 0
+        ? [{ label: 'Credited to your balance', amount: money(note.creditAmount) }]
+        : []),
     ],
     notes: [
-      `This credit note reduces invoice ${invoice.number} by ${money(note.total)}; ${money(note.refundAmount)} was refunded to the card it was paid with.`,
+      `This credit note reduces invoice ${invoice.number} by ${money(note.total)}: ${givenBack(note, money)}.`,
+      ...(note.creditAmount > 0
+        ? [
+            `The ${money(note.creditAmount)} credited to your balance is taken off your next invoice.`,
+          ]
+        : []),
     ],
     footer: `${supplier.name} · VAT number ${supplier.vatNumber} · Credit note ${note.number}${isTestMode ? ' · issued in test mode by the local billing engine' : ''}`,
   };

@@ -14,7 +14,13 @@ import {
 } from '../../../../test/helpers/test-app.ts';
 import { createPaidHeavySubscriber } from '../../../../test/helpers/billing-subscriber.ts';
 import { pdfText } from '../../../../test/helpers/pdf-text.ts';
-import { creditNotes, customers, invoices } from '../../../db/schema.ts';
+import {
+  billingCustomers,
+  creditNotes,
+  customers,
+  invoices,
+  payments,
+} from '../../../db/schema.ts';
 import { seedCatalogue } from '../../../seed/demo.ts';
 import { issueInvoice } from './ledger.ts';
 
@@ -66,6 +72,14 @@ async function hostedPage(url: string) {
 }
 
 const numberOf = (number: string) => Number(number.replace(/^FC-/, ''));
+
+async function balanceOf(billingCustomerId: string) {
+  const [row] = await context.database.db
+    .select({ balance: billingCustomers.balance })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.id, billingCustomerId));
+  return row!.balance;
+}
 
 describe('invoice numbers', () => {
   it('are one gapless sequence, even when finalisations race and some roll back', async () => {
@@ -246,6 +260,106 @@ describe('money given back', () => {
       expect(text).toContain(expected);
     }
     expect(await download(invoice!.invoice_pdf!)).toContain(`Credit note ${note!.number}`);
+  });
+
+  it('gives the part the credit balance paid back to the balance, the card part to the card', async () => {
+    context.clock.set(new Date('2026-03-01T00:00:00Z'));
+    // £5.00 of credit on the account: the £35.00 invoice took it off and charged £30.00.
+    const subscriber = await createPaidHeavySubscriber(context.database.db, {
+      portalCustomerId,
+      serial: 402,
+      nickname: 'North gate 402',
+      periodStart,
+      periodEnd,
+      balance: -500,
+    });
+    expect(subscriber.invoice).toMatchObject({
+      total: 3500,
+      startingBalance: -500,
+      endingBalance: 0,
+      amountDue: 3000,
+    });
+    await engine().refundCheckout({
+      subscriptionId: subscriber.subscriptionId,
+      reason: 'The SIM went to another buyer first.',
+    });
+    const [note] = await context.database.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.invoiceId, subscriber.invoice.id));
+    expect(note).toMatchObject({ total: 3500, refundAmount: 3000, creditAmount: 500 });
+    const paid = await context.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.invoiceId, subscriber.invoice.id));
+    expect(paid.map((payment) => [payment.status, payment.amount])).toEqual([['refunded', 3000]]);
+    expect(await balanceOf(subscriber.billingCustomerId)).toBe(-500);
+    // Again: nothing more to the card, nothing more to the balance, no second note.
+    await engine().refundCheckout({ subscriptionId: subscriber.subscriptionId, reason: 'again' });
+    expect(await balanceOf(subscriber.billingCustomerId)).toBe(-500);
+
+    const listed = await service().invoices(subscriber.billingCustomerId);
+    expect(listed.credit_balance).toBe(500);
+    expect(listed.invoices[0]!.credit_notes).toEqual([
+      expect.objectContaining({
+        total: 3500,
+        refund_amount: 3000,
+        credit_amount: 500,
+        given_back: '£30.00 refunded to your card and £5.00 credited to your balance',
+      }),
+    ]);
+    const text = await download(listed.invoices[0]!.credit_notes[0]!.pdf!);
+    for (const expected of [
+      'Refunded to your card',
+      '£30.00',
+      'Credited to your balance',
+      '£5.00',
+      'The £5.00 credited to your balance is taken off your next invoice.',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    // (The PDF wraps the sentence after "your".)
+    expect(await download(listed.invoices[0]!.invoice_pdf!)).toContain(
+      '£30.00 refunded to your card and £5.00 credited to your',
+    );
+    // The next invoice takes the credit off again.
+    const next = await issueInvoice(context.database.db, {
+      billingCustomerId: subscriber.billingCustomerId,
+      subscriptionId: null,
+      description: 'Next',
+      total: 1200,
+      currency: 'gbp',
+      periodStart: null,
+      periodEnd: null,
+      now: new Date('2026-03-02T00:00:00Z'),
+    });
+    expect(next).toMatchObject({ startingBalance: -500, amountDue: 700 });
+  });
+
+  it('credits back an invoice the balance paid in full, with nothing to refund to a card', async () => {
+    const subscriber = await createPaidHeavySubscriber(context.database.db, {
+      portalCustomerId,
+      serial: 403,
+      nickname: 'North gate 403',
+      periodStart,
+      periodEnd,
+      balance: -5000,
+    });
+    expect(subscriber.invoice).toMatchObject({
+      status: 'paid',
+      amountDue: 0,
+      endingBalance: -1500,
+    });
+    await engine().refundCheckout({
+      subscriptionId: subscriber.subscriptionId,
+      reason: 'Refunded.',
+    });
+    const [note] = await context.database.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.invoiceId, subscriber.invoice.id));
+    expect(note).toMatchObject({ total: 3500, refundAmount: 0, creditAmount: 3500 });
+    expect(await balanceOf(subscriber.billingCustomerId)).toBe(-5000);
   });
 
   it('refuses a credit note link with a wrong token', async () => {

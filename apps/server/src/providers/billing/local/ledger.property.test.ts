@@ -4,7 +4,10 @@
  * which saves but is declined on every charge; with or without consent to pay the open invoice
  * with it), payments of the open invoice and test clock jumps against the whole app, and after
  * each step checks that
- * - the money charged minus refunds equals the amounts paid on paid invoices;
+ * - the money charged minus refunds to cards equals the amounts paid on paid invoices less what
+ *   their credit notes refunded to the card;
+ * - a credit note gives back at most what its invoice took: to the card what the card paid, to the
+ *   credit balance what the balance paid (docs/decisions/108);
  * - a subscription has at most one open invoice (so one open renewal per period);
  * - no invoice is raised for a period in a pause, nor after a subscription was canceled;
  * - every subscription is in a state of docs/requirements.md#states, consistent with its invoices and dunning dates;
@@ -27,6 +30,7 @@ import {
 } from '../../../../test/helpers/test-app.ts';
 import {
   billingCustomers,
+  creditNotes,
   invoiceLines,
   invoices,
   payments,
@@ -38,6 +42,7 @@ import { seedCatalogue } from '../../../seed/demo.ts';
 import { isoDay } from '../money.ts';
 import { periodEndOnAnchor } from '../billing-cycle-anchor.ts';
 import { dunningPolicy } from '../dunning-policy.ts';
+import { paidFromBalance } from './ledger.ts';
 import type { LocalBillingEngine } from './local-billing-engine.ts';
 
 let context: TestContext;
@@ -59,6 +64,7 @@ type Action =
   | { kind: 'cancel-pause' }
   | { kind: 'card'; isDeclining: boolean; isPayingNow: boolean }
   | { kind: 'pay' }
+  | { kind: 'refund' }
   | { kind: 'jump'; days: number };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -71,6 +77,8 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     isPayingNow: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('pay' as const) }),
+  // Rare: it ends the subscription (a checkout that could not be fulfilled, refunded).
+  { arbitrary: fc.record({ kind: fc.constant('refund' as const) }), weight: 1 },
   {
     arbitrary: fc.record({
       kind: fc.constant('jump' as const),
@@ -229,6 +237,19 @@ async function perform(run: Run, step: Action): Promise<void> {
       if (open) await engine.payInvoice(open.id).catch(() => undefined);
       return;
     }
+    case 'refund': {
+      // As the app refunds a checkout it could not fulfil: right away, with nothing unpaid.
+      const [open] = await context.database.db
+        .select()
+        .from(invoices)
+        .where(
+          and(eq(invoices.billingCustomerId, run.billingCustomerId), eq(invoices.status, 'open')),
+        );
+      if (open) return;
+      const subscription = await subscriptionOf(run);
+      await engine.refundCheckout({ subscriptionId: subscription.id, reason: 'Refunded.' });
+      return;
+    }
     case 'jump':
       return jump(step.days);
   }
@@ -255,6 +276,17 @@ async function checkInvariants(run: Run) {
     : [];
 
   // Money: what was charged, less what was given back, is what paid invoices were paid.
+  const notes = ownInvoices.length
+    ? await db
+        .select()
+        .from(creditNotes)
+        .where(
+          inArray(
+            creditNotes.invoiceId,
+            ownInvoices.map((invoice) => invoice.id),
+          ),
+        )
+    : [];
   const charged = ownPayments
     .filter((payment) => payment.status !== 'failed')
     .reduce((sum, payment) => sum + payment.amount, 0);
@@ -264,7 +296,23 @@ async function checkInvariants(run: Run) {
   const paid = ownInvoices
     .filter((invoice) => invoice.status === 'paid')
     .reduce((sum, invoice) => sum + invoice.amountPaid, 0);
-  expect(charged - refunded, 'charged minus refunds = paid invoices').toBe(paid);
+  const refundedByNotes = notes.reduce((sum, note) => sum + note.refundAmount, 0);
+  expect(charged - refunded, 'charged minus refunds = paid invoices').toBe(paid - refundedByNotes);
+
+  // A credit note gives back what its invoice took, each part where it came from.
+  for (const invoice of ownInvoices) {
+    const own = notes.filter((note) => note.invoiceId === invoice.id);
+    if (own.length === 0) continue;
+    for (const note of own) expect(note.total).toBe(note.refundAmount + note.creditAmount);
+    const back = (part: 'refundAmount' | 'creditAmount') =>
+      own.reduce((sum, note) => sum + note[part], 0);
+    expect(back('refundAmount'), 'refunded beyond what the card paid').toBeLessThanOrEqual(
+      invoice.amountPaid,
+    );
+    expect(back('creditAmount'), 'credited beyond what the balance paid').toBeLessThanOrEqual(
+      paidFromBalance(invoice),
+    );
+  }
 
   // At most one open invoice: one open renewal per period, and no new period while unpaid.
   const open = ownInvoices.filter((invoice) => invoice.status === 'open');
@@ -331,8 +379,9 @@ async function checkInvariants(run: Run) {
     .select({ given: sql<number>`coalesce(sum(least(${invoiceLines.amount}, 0)), 0)` })
     .from(invoiceLines)
     .where(eq(invoiceLines.billingCustomerId, run.billingCustomerId));
+  const creditedByNotes = notes.reduce((sum, note) => sum + note.creditAmount, 0);
   expect(customer!.balance, 'balance beyond the credit given').toBeGreaterThanOrEqual(
-    Number(credit?.given ?? 0),
+    Number(credit?.given ?? 0) - creditedByNotes,
   );
 }
 

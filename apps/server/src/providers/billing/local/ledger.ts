@@ -436,7 +436,10 @@ export async function creditNotePdfUrl(executor: Executor, creditNoteId: string)
 /**
  * Gives back what a paid invoice was paid, with a credit note (docs/decisions/026): its own
  * document, numbered from the invoice as Stripe numbers them (FC-000012-CN-01). The invoice
- * stays paid, as Stripe's does; the payments are marked refunded to the card.
+ * stays paid, as Stripe's does. What the card paid is refunded to the card (the payments are
+ * marked refunded); what the customer's credit balance paid goes back to the balance, to be
+ * taken off the next invoice, as a Stripe credit note's `refund_amount` and `credit_amount`
+ * (docs/decisions/108). Giving back again gives back only what was not given back yet.
  */
 export async function issueRefundCreditNote(
   executor: Executor,
@@ -447,41 +450,61 @@ export async function issueRefundCreditNote(
     .from(invoices)
     .where(eq(invoices.id, input.invoiceId))
     .for('update');
-  if (!invoice) return undefined;
+  if (!invoice || invoice.status !== 'paid') return undefined;
   const refunded = await executor
     .update(payments)
     .set({ status: 'refunded', failureReason: input.reason })
     .where(and(eq(payments.invoiceId, invoice.id), eq(payments.status, 'succeeded')))
     .returning({ amount: payments.amount });
   const refundAmount = refunded.reduce((sum, payment) => sum + payment.amount, 0);
-  if (refundAmount <= 0) return undefined;
-  const [{ total: earlier } = { total: 0 }] = await executor
-    .select({ total: count() })
+  const earlierNotes = await executor
+    .select({ creditAmount: creditNotes.creditAmount })
     .from(creditNotes)
     .where(eq(creditNotes.invoiceId, invoice.id));
+  const creditAmount = Math.max(
+    paidFromBalance(invoice) - earlierNotes.reduce((sum, note) => sum + note.creditAmount, 0),
+    0,
+  );
+  const total = refundAmount + creditAmount;
+  if (total <= 0) return undefined;
+  if (creditAmount > 0) {
+    await executor
+      .update(billingCustomers)
+      .set({ balance: sql`${billingCustomers.balance} - ${creditAmount}` })
+      .where(eq(billingCustomers.id, invoice.billingCustomerId));
+  }
   const invoiceLinesNow = await linesOfInvoices(executor, [invoice.id]);
-  // A full refund of an invoice paid in full credits its lines; anything else is one line.
+  // A full refund of the whole invoice credits its lines; anything else is one line.
   const lines =
-    refundAmount === invoice.total && invoiceLinesNow.length > 0
+    total === invoice.total && invoiceLinesNow.length > 0
       ? invoiceLinesNow.map((line) => ({ description: line.description, amount: line.amount }))
-      : [{ description: `Refund of invoice ${invoice.number}`, amount: refundAmount }];
+      : [{ description: `Refund of invoice ${invoice.number}`, amount: total }];
   const [row] = await executor
     .insert(creditNotes)
     .values({
       id: newProviderId('cn'),
       invoiceId: invoice.id,
-      number: `${invoice.number}-CN-${String(Number(earlier) + 1).padStart(2, '0')}`,
-      total: refundAmount,
-      tax: includedVat(refundAmount, invoice.taxRateBasisPoints),
+      number: `${invoice.number}-CN-${String(earlierNotes.length + 1).padStart(2, '0')}`,
+      total,
+      tax: includedVat(total, invoice.taxRateBasisPoints),
       currency: invoice.currency,
       reason: input.reason,
       lines,
       refundAmount,
+      creditAmount,
       snapshot: await currentParties(executor, invoice, input.invoicing?.supplier ?? demoSupplier),
       createdAt: input.now,
     })
     .returning();
   return row;
+}
+
+/**
+ * The part of an invoice the customer's credit balance paid: the credit it took off, Stripe's
+ * `starting_balance` less `ending_balance` when that is a credit (a debt collected is not).
+ */
+export function paidFromBalance(invoice: Pick<InvoiceRow, 'startingBalance' | 'endingBalance'>) {
+  return Math.max(invoice.endingBalance - invoice.startingBalance, 0);
 }
 
 export type ChargeOutcome =

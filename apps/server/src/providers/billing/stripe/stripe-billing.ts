@@ -460,26 +460,29 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
           subscription: input.subscriptionId,
           limit: 10,
         });
+        // Each paid invoice is given back with a credit note, as the local engine does
+        // (docs/decisions/108): what the card paid refunded to it, what the customer's credit
+        // balance paid credited back to the balance. The invoice stays paid.
         for (const invoice of invoiceList.data) {
           if (invoice.status !== 'paid' || !invoice.id) continue;
-          const paid = await client.invoicePayments.list({
-            invoice: invoice.id,
-            status: 'paid',
-            limit: 10,
-          });
-          for (const payment of paid.data) {
-            const intent = payment.payment.payment_intent;
-            const intentId = typeof intent === 'string' ? intent : intent?.id;
-            if (!intentId) continue;
-            await client.refunds.create(
-              {
-                payment_intent: intentId,
-                reason: 'requested_by_customer',
-                metadata: { reason: input.reason },
-              },
-              { idempotencyKey: `refund-${intentId}` },
-            );
-          }
+          const refundAmount = invoice.amount_paid;
+          const creditAmount = Math.max(
+            (invoice.ending_balance ?? 0) - (invoice.starting_balance ?? 0),
+            0,
+          );
+          if (refundAmount + creditAmount <= 0) continue;
+          await client.creditNotes.create(
+            {
+              invoice: invoice.id,
+              amount: refundAmount + creditAmount,
+              refund_amount: refundAmount,
+              credit_amount: creditAmount,
+              reason: 'order_change',
+              memo: input.reason,
+              metadata: { reason: input.reason },
+            },
+            { idempotencyKey: `refund-${invoice.id}` },
+          );
         }
       });
     },

@@ -150,6 +150,9 @@ describe('Invoices', () => {
               id: 'cn_1',
               number: 'FC-000001-CN-01',
               total: 1200,
+              refund_amount: 700,
+              credit_amount: 500,
+              given_back: '£7.00 refunded to your card and £5.00 credited to your balance',
               created_date: '2026-03-02T00:00:00.000Z',
               pdf: 'http://localhost/billing-engine/credit-notes/cn_1/t/pdf',
             },
@@ -172,7 +175,11 @@ describe('Invoices', () => {
       'Remaining time on Light Streaming from 1 Mar to 1 Apr 2026£12.00',
       '1 × Light Streaming (at £12.00 / month)£12.00',
     ]);
-    expect(screen.getByText(/Credit note FC-000001-CN-01: £12.00 refunded/)).toBeDefined();
+    expect(
+      screen.getByText(
+        /Credit note FC-000001-CN-01: £7\.00 refunded to your card and £5\.00 credited to your balance/,
+      ),
+    ).toBeDefined();
     expect(
       screen
         .getByRole('link', { name: 'Download PDF of credit note FC-000001-CN-01' })

@@ -39,7 +39,7 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
           </ul>
           {invoice.credit_notes.map((note) => (
             <p key={note.id} className={styles.creditNote}>
-              Credit note {note.number}: {money(note.total)} refunded{' '}
+              Credit note {note.number}: {note.given_back}{' '}
               {note.pdf && (
                 <a href={note.pdf} download>
                   Download PDF<span className="visually-hidden"> of credit note {note.number}</span>

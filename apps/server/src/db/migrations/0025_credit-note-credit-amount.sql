@@ -1,0 +1,1 @@
+ALTER TABLE "credit_notes" ADD COLUMN "credit_amount" integer DEFAULT 0 NOT NULL;
