@@ -31,6 +31,10 @@ import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { twilioWebhookRoutes } from './modules/notifications/twilio-webhook.routes.ts';
+import { devSmsRoutes } from './modules/notifications/dev-sms.routes.ts';
+import { isLocalMessaging } from './providers/messaging/local-messaging.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { authPlugin, idempotencyOwner } from './modules/auth/auth.plugin.ts';
 import { apiDocumentOptions } from './plugins/api-document.ts';
@@ -138,6 +142,9 @@ export async function buildApp(
       await api.register(activityRoutes, { activity: services.activity });
       await api.register(timelapseRoutes, { timelapses: services.timelapses });
       await api.register(cameraWatchRoutes, { alertSettings: services.alertSettings });
+      await api.register(notificationsRoutes, {
+        notificationSettings: services.notificationSettings,
+      });
       await api.register(budgetRoutes, {
         dataCaps: services.dataCaps,
         spendAlerts: services.spendAlerts,
@@ -170,6 +177,21 @@ export async function buildApp(
     publicUrl: config.publicUrl,
   });
 
+  // Twilio's status callbacks and replies, signed with the auth token (decision 124).
+  if (config.sms.mode === 'twilio') {
+    await app.register(twilioWebhookRoutes, {
+      delivery: services.notificationDelivery,
+      authToken: config.sms.authToken,
+      publicUrl: config.publicUrl,
+    });
+  }
+  // The local text messages: development only, like the outbox (they hold verification codes).
+  if (isLocalMessaging(services.messaging) && config.nodeEnv !== 'production') {
+    await app.register(devSmsRoutes, {
+      messaging: services.messaging,
+      delivery: services.notificationDelivery,
+    });
+  }
   // Never in production, whatever mailer it was given: the outbox holds sign-in links.
   if (isOutboxMailer(services.mailer) && config.nodeEnv !== 'production') {
     await app.register(devMailRoutes, { outbox: services.mailer });

@@ -12,3 +12,4 @@ export * from './camera-alerts.ts';
 export * from './livestream-links.ts';
 export * from './timelapse.ts';
 export * from './budget.ts';
+export * from './notifications.ts';

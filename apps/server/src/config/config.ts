@@ -129,6 +129,39 @@ const environmentSchema = z.object({
     .regex(/^pk_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_')
     .optional(),
   STRIPE_API_URL: z.url().optional(),
+  /** Web Push (decision 123): the VAPID key pair, base64url as `web-push generate-vapid-keys` prints. */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{80,90}$/, 'VAPID_PUBLIC_KEY must be the base64url public key (87 characters)')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{40,46}$/, 'VAPID_PRIVATE_KEY must be the base64url private key (43 characters)')
+    .optional(),
+  /** Who push services may contact about our pushes: mailto:… or https://… */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'VAPID_SUBJECT must start with mailto: or https://')
+    .optional(),
+  /** Text messages (decision 124): kept in the database (local), Twilio, or off. */
+  SMS: z.enum(['off', 'local', 'twilio']).optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must start with AC and have 34 characters')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16, 'TWILIO_AUTH_TOKEN looks too short').optional(),
+  /** The number texts come from (E.164), or use TWILIO_MESSAGING_SERVICE_SID. */
+  TWILIO_FROM: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM must be a number in E.164, e.g. +447700900123')
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-fA-F]{32}$/, 'TWILIO_MESSAGING_SERVICE_SID must start with MG')
+    .optional(),
+  /** Another API address for Twilio (a local fake of its Messages API in tests). */
+  TWILIO_API_URL: z.url().optional(),
+  SMS_DAILY_LIMIT_PER_PERSON: z.coerce.number().int().min(1).max(1000).default(10),
   STRIPE_PRICING_TABLE_UK: z
     .string()
     .regex(/^prctbl_/, 'STRIPE_PRICING_TABLE_UK must start with prctbl_')
@@ -282,6 +315,29 @@ export interface Config {
         accessKeyId: string | undefined;
         secretAccessKey: string | undefined;
       };
+  /**
+   * Web Push (decision 123): off, the configured VAPID keys, or (outside production, keys unset)
+   * a pair generated once per data folder and kept in the database.
+   */
+  push:
+    | { mode: 'off' }
+    | { mode: 'configured'; publicKey: string; privateKey: string; subject: string }
+    | { mode: 'generated'; subject: string };
+  /** Text messages (decision 124): off, the local store shown at /dev/sms, or Twilio. */
+  sms:
+    | { mode: 'off' }
+    | { mode: 'local' }
+    | {
+        mode: 'twilio';
+        accountSid: string;
+        authToken: string;
+        from: string | undefined;
+        messagingServiceSid: string | undefined;
+        /** Another API address (a local fake of Twilio in tests). */
+        apiUrl: string | undefined;
+      };
+  /** Text messages one person receives a UK day; the rest are summarised by e-mail. */
+  smsDailyLimitPerPerson: number;
   livestreaming: {
     ffmpegPath: string;
     /** The local demo camera's RTSP port (local connectivity); 0 picks a free one. */
@@ -388,6 +444,27 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (env.STORAGE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: give both or neither');
+  }
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: give both or neither');
+  }
+  if (env.VAPID_PUBLIC_KEY && isProduction && !env.VAPID_SUBJECT) {
+    problems.push(
+      'VAPID_SUBJECT: required with the VAPID keys in production (mailto: an address push services can write to)',
+    );
+  }
+  const smsMode = env.SMS ?? (isProduction ? (env.TWILIO_ACCOUNT_SID ? 'twilio' : 'off') : 'local');
+  if (isProduction && smsMode === 'local') {
+    problems.push(
+      'SMS: the local store cannot be used in production (nobody would receive the texts); set SMS=twilio with the TWILIO_* variables, or SMS=off',
+    );
+  }
+  if (smsMode === 'twilio') {
+    if (!env.TWILIO_ACCOUNT_SID) problems.push('TWILIO_ACCOUNT_SID: required when SMS=twilio');
+    if (!env.TWILIO_AUTH_TOKEN) problems.push('TWILIO_AUTH_TOKEN: required when SMS=twilio');
+    if (!env.TWILIO_FROM && !env.TWILIO_MESSAGING_SERVICE_SID) {
+      problems.push('TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID: required when SMS=twilio');
+    }
   }
   // The embedded database is one process's (its directory is locked): split roles need a server.
   if (env.ROLE !== 'all' && !env.DATABASE_URL) {
@@ -500,6 +577,29 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
             secretAccessKey: env.S3_SECRET_ACCESS_KEY,
           }
         : { mode: 'fs' },
+    push:
+      env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+        ? {
+            mode: 'configured',
+            publicKey: env.VAPID_PUBLIC_KEY,
+            privateKey: env.VAPID_PRIVATE_KEY,
+            subject: env.VAPID_SUBJECT ?? `mailto:${env.SUPPORT_EMAIL}`,
+          }
+        : isProduction
+          ? { mode: 'off' }
+          : { mode: 'generated', subject: env.VAPID_SUBJECT ?? `mailto:${env.SUPPORT_EMAIL}` },
+    sms:
+      smsMode === 'twilio'
+        ? {
+            mode: 'twilio',
+            accountSid: env.TWILIO_ACCOUNT_SID as string,
+            authToken: env.TWILIO_AUTH_TOKEN as string,
+            from: env.TWILIO_FROM,
+            messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID,
+            apiUrl: env.TWILIO_API_URL?.replace(/\/$/, ''),
+          }
+        : { mode: smsMode },
+    smsDailyLimitPerPerson: env.SMS_DAILY_LIMIT_PER_PERSON,
     livestreaming: {
       ffmpegPath: env.FFMPEG_PATH,
       localCameraPort: env.LOCAL_CAMERA_PORT,

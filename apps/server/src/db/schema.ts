@@ -111,8 +111,6 @@ export const accountMembers = pgTable(
     role: text('role', { enum: memberRoles }).notNull(),
     /** True: every camera of the account, now and later. False: only account_member_cameras. */
     allCameras: boolean('all_cameras').notNull().default(true),
-    /** Opted in to the camera alert e-mails (silence, no clips) of the cameras they reach. */
-    cameraAlerts: boolean('camera_alerts').notNull().default(false),
     accessUntil: timestamp('access_until', { withTimezone: true }),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     removedAt: timestamp('removed_at', { withTimezone: true }),
@@ -1194,5 +1192,174 @@ export const timelapses = pgTable(
     index('timelapses_uploading_idx')
       .on(table.updatedAt)
       .where(sql`${table.status} = 'uploading'`),
+  ],
+);
+
+// ── Notifications: who is told of which alert, how (decisions 122-126) ─────────────────────────
+
+/**
+ * One person's notification settings inside one account: the owner (member_id null) or one
+ * member row. Quiet hours are UK minutes of the day (start inclusive, end exclusive; start after
+ * end spans midnight); the phone is verified before any SMS, and a STOP reply holds SMS until
+ * START.
+ */
+export const notificationPeople = pgTable(
+  'notification_people',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    memberId: uuid('member_id').references(() => accountMembers.id, { onDelete: 'cascade' }),
+    quietStartMinute: integer('quiet_start_minute'),
+    quietEndMinute: integer('quiet_end_minute'),
+    /** E.164 (+44…), set once verified; a number being verified waits in phone_verifications. */
+    phone: text('phone'),
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+    /** The person replied STOP: no SMS until they reply START. */
+    smsStoppedAt: timestamp('sms_stopped_at', { withTimezone: true }),
+    /** The last e-mail that summarised SMS over the daily limit. */
+    smsSummarySentAt: timestamp('sms_summary_sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('notification_people_owner_idx')
+      .on(table.customerId)
+      .where(sql`member_id is null`),
+    uniqueIndex('notification_people_member_idx')
+      .on(table.memberId)
+      .where(sql`member_id is not null`),
+    index('notification_people_phone_idx').on(table.phone),
+  ],
+);
+
+/** A person's channels for one kind of alert; a missing row means the kind's defaults. */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => notificationPeople.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    email: boolean('email').notNull(),
+    push: boolean('push').notNull(),
+    sms: boolean('sms').notNull(),
+    /** Push and SMS of this kind go out during quiet hours too. */
+    overridesQuietHours: boolean('overrides_quiet_hours').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.personId, table.kind] })],
+);
+
+/** A phone number being verified: the code's hash, its expiry and the wrong tries. */
+export const phoneVerifications = pgTable('phone_verifications', {
+  personId: uuid('person_id')
+    .primaryKey()
+    .references(() => notificationPeople.id, { onDelete: 'cascade' }),
+  phone: text('phone').notNull(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** One browser or installed app that takes Web Push for a person (one row per endpoint). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => notificationPeople.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** "Chrome on Android", from the subscribing browser: how the person tells devices apart. */
+    label: text('label').notNull(),
+    createdAt: createdAt(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(table.endpoint),
+    index('push_subscriptions_person_idx').on(table.personId),
+  ],
+);
+
+export const notificationChannels = ['push', 'sms'] as const;
+export const notificationDeliveryStatuses = [
+  /** Waiting for its due time (now, or the end of quiet hours) or a retry. */
+  'queued',
+  /** Handed to the push service or the SMS provider. */
+  'sent',
+  /** The SMS provider reported it delivered to the phone. */
+  'delivered',
+  /** Refused for good, or the retries ran out; `error` says why in a sentence. */
+  'failed',
+  /** Past the person's SMS for the day: told in the summary e-mail instead. */
+  'over-limit',
+  /** Nothing to send to any more (device removed, phone removed or replied STOP). */
+  'skipped',
+] as const;
+
+/**
+ * The durable queue of push and SMS alerts (e-mail has mail_queue): one row per device or phone,
+ * claimed by a worker, retried, sent once.
+ */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => notificationPeople.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: notificationChannels }).notNull(),
+    kind: text('kind').notNull(),
+    pushSubscriptionId: uuid('push_subscription_id').references(() => pushSubscriptions.id, {
+      onDelete: 'set null',
+    }),
+    /** The SMS's number, as it was when queued. */
+    phone: text('phone'),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** The page a tap opens (a path: /camera/…). */
+    path: text('path').notNull(),
+    status: text('status', { enum: notificationDeliveryStatuses }).notNull().default('queued'),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The SMS provider's message id (Twilio's SID), for its status callbacks. */
+    providerMessageId: text('provider_message_id'),
+    error: text('error'),
+    summarisedAt: timestamp('summarised_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('notification_deliveries_due_idx')
+      .on(table.dueAt)
+      .where(sql`${table.status} = 'queued'`),
+    index('notification_deliveries_person_idx').on(table.personId, table.createdAt),
+    uniqueIndex('notification_deliveries_provider_idx')
+      .on(table.providerMessageId)
+      .where(sql`provider_message_id is not null`),
+  ],
+);
+
+/** The local messaging provider (SMS=local): the text messages it would have sent. */
+export const localSmsMessages = pgTable(
+  'local_sms_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sid: text('sid').notNull(),
+    direction: text('direction', { enum: ['outbound', 'inbound'] }).notNull(),
+    to: text('to').notNull(),
+    from: text('from').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('local_sms_messages_sid_idx').on(table.sid),
+    index('local_sms_messages_created_idx').on(table.createdAt),
   ],
 );

@@ -18,6 +18,7 @@ import { recordLivestreamClipJob } from './record-livestream-clip.job.ts';
 import { recoverDeadWorkersJob } from './recover-dead-workers.job.ts';
 import { switchOffUnusedLivestreamsJob } from './switch-off-unused-livestreams.job.ts';
 import { alertLivestreamClipsJob } from './alert-livestream-clips.job.ts';
+import type { Notifier } from '../modules/notifications/notifier.ts';
 import { createLivestreamAlertsService } from '../modules/livestream/livestream-alerts.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { recordingWorkFolder } from '../lib/instance-workspace.ts';
@@ -61,6 +62,8 @@ export interface LivestreamingDependencies {
   db: Database;
   clock: Clock;
   mailer: Mailer;
+  /** The livestream's alerts to the people who chose them (decision 122). */
+  notifier: Notifier;
   rateLimiter: RateLimiter;
   storage: ClipStorage;
   /** Stores recorded clips, keeping them on this machine while storage fails (decision 105). */
@@ -151,7 +154,7 @@ export function createLivestreaming(
   const alerts = createLivestreamAlertsService({
     db: deps.db,
     clock: deps.clock,
-    mailer: deps.mailer,
+    notifier: deps.notifier,
     publicUrl: config.publicUrl,
     log: deps.log,
   });

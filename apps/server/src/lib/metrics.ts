@@ -658,3 +658,33 @@ export function setMailQueueBacklog(waiting: number, oldestAgeSeconds: number): 
   mailQueueWaiting.set(waiting);
   mailQueueOldestAge.set(oldestAgeSeconds);
 }
+
+// Push and SMS alerts (decisions 123, 124) ------------------------------------------------------
+
+const notificationDeliveryOutcomes = [
+  'sent',
+  'retry',
+  'failed',
+  'gone',
+  'over-limit',
+  'skipped',
+] as const;
+const notificationDeliveries = new Counter({
+  name: 'farmcam_notification_deliveries_total',
+  help: 'Push and SMS alerts the delivery job settled or tried, by channel and outcome: sent; retry (the provider could not be reached, tried again later); failed (refused for good, or the retries ran out); gone (a push device the push service no longer knows, removed); over-limit (past the daily SMS, summarised by e-mail); skipped (nothing left to send to).',
+  labelNames: ['channel', 'outcome'] as const,
+  registers: [registry],
+});
+for (const channel of ['push', 'sms']) {
+  for (const outcome of notificationDeliveryOutcomes) {
+    notificationDeliveries.labels(channel, outcome).inc(0);
+  }
+}
+
+/** One push or SMS alert settled or tried by the delivery job. */
+export function recordNotificationDelivery(
+  channel: 'push' | 'sms',
+  outcome: (typeof notificationDeliveryOutcomes)[number],
+): void {
+  notificationDeliveries.labels(channel, outcome).inc();
+}

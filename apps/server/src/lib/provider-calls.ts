@@ -4,7 +4,15 @@
  * latency and errors to the metrics (docs/decisions/071).
  */
 
-export const providerNames = ['billing', 'sim-platform', 'smtp', 's3', 'ofcom'] as const;
+export const providerNames = [
+  'billing',
+  'sim-platform',
+  'smtp',
+  's3',
+  'ofcom',
+  'push',
+  'sms',
+] as const;
 export type ProviderName = (typeof providerNames)[number];
 
 export interface ProviderCallState {

@@ -101,6 +101,21 @@ import type { Recorder } from '../providers/recorder/recorder.ts';
 import { createClipStorage } from '../providers/storage/create-clip-storage.ts';
 import type { ClipStorage } from '../providers/storage/storage.ts';
 import { createUploadSpool, type UploadSpool } from '../providers/storage/upload-spool.ts';
+import { createPushSender } from '../providers/push/create-push-sender.ts';
+import type { PushSender } from '../providers/push/push.ts';
+import { createMessaging } from '../providers/messaging/create-messaging.ts';
+import type { Messaging } from '../providers/messaging/messaging.ts';
+import { createNotifier, type Notifier } from '../modules/notifications/notifier.ts';
+import {
+  createNotificationDelivery,
+  type NotificationDelivery,
+} from '../modules/notifications/notification-delivery.service.ts';
+import {
+  createNotificationSettingsService,
+  type NotificationSettingsService,
+} from '../modules/notifications/notification-settings.service.ts';
+import { deliverNotificationsJob } from '../jobs/deliver-notifications.job.ts';
+import { recordNotificationDelivery } from '../lib/metrics.ts';
 
 /** What the process already has before composing: its database, clock and logger. */
 export interface ProcessParts {
@@ -131,6 +146,10 @@ export interface PortOverrides {
   showcaseSource?: () => Promise<string>;
   /** Heartbeats and recording claims; the system clock unless a test injects one. */
   processClock?: Clock;
+  /** Web Push (a test's sender towards its own push endpoint). */
+  push?: PushSender;
+  /** Text messages (a test's Twilio adapter towards its fake). */
+  messaging?: Messaging;
 }
 
 export interface Services {
@@ -169,6 +188,14 @@ export interface Services {
   dataCaps: DataCaps;
   /** The account's monthly spend alert (decision 095). */
   spendAlerts: SpendAlerts;
+  /** Who is told of each alert, and how: e-mail, push, SMS (decision 122). */
+  notifier: Notifier;
+  /** Each person's Notifications page (decisions 122-124). */
+  notificationSettings: NotificationSettingsService;
+  /** Push and SMS deliveries, Twilio's callbacks and replies (decisions 123, 124). */
+  notificationDelivery: NotificationDelivery;
+  push: PushSender;
+  messaging: Messaging;
   /** One usage sync, the usage alerts and the data caps, now (the dev usage route, tests). */
   runBudgetChecks(): Promise<void>;
   /**
@@ -243,6 +270,9 @@ export async function composeServices(
   const rateLimiter = createRateLimiter(db, clock);
   const readiness = overrides.readiness ?? createReadiness({ database, log });
   const pricingTables = createPricingTables(config);
+  const push = overrides.push ?? (await createPushSender(config.push, { db }));
+  const messaging = overrides.messaging ?? createMessaging(config.sms, { db });
+  const notifier = createNotifier({ db, mailer, clock, jobQueue, log });
 
   // Every process evicts a revoked session at once (docs/decisions/065).
   const sessionCache = createSessionCache<Principal>({
@@ -284,6 +314,7 @@ export async function composeServices(
     db,
     clock,
     mailer,
+    notifier,
     rateLimiter,
     auth,
     publicUrl: config.publicUrl,
@@ -312,7 +343,7 @@ export async function composeServices(
       log,
     }),
     connectivity,
-    mailer,
+    notifier,
     runAlone: (key, work) => database.withAdvisoryLock(key, work),
     log,
   });
@@ -333,6 +364,7 @@ export async function composeServices(
     db,
     clock,
     mailer,
+    notifier,
     rateLimiter,
     storage,
     uploads,
@@ -349,10 +381,34 @@ export async function composeServices(
     retentionDays: config.activityRetentionDays,
   });
 
-  const alertSettings = createAlertSettingsService({ db, clock });
+  const notificationSettings = createNotificationSettingsService({
+    db,
+    clock,
+    push,
+    messaging,
+    rateLimiter,
+    jobQueue,
+    smsDailyLimit: config.smsDailyLimitPerPerson,
+  });
+  const notificationDelivery = createNotificationDelivery({
+    db,
+    clock,
+    push,
+    messaging,
+    mailer,
+    publicUrl: config.publicUrl,
+    smsDailyLimit: config.smsDailyLimitPerPerson,
+    log,
+    onSettled: recordNotificationDelivery,
+  });
+  const alertSettings = createAlertSettingsService({
+    db,
+    clock,
+    cameraAlertEmails: notificationSettings.cameraAlertEmails,
+  });
   const silenceDetection = createSilenceDetection({
     db,
-    mailer,
+    notifier,
     clock,
     publicUrl: config.publicUrl,
   });
@@ -377,14 +433,14 @@ export async function composeServices(
   const dataCaps = createDataCaps({
     db,
     platform: connectivity,
-    mailer,
+    notifier,
     clock,
     publicUrl: config.publicUrl,
   });
   const spendAlerts = createSpendAlerts({
     db,
     billing: billing.provider,
-    mailer,
+    notifier,
     clock,
     publicUrl: config.publicUrl,
   });
@@ -392,7 +448,7 @@ export async function composeServices(
   const alerts = async () => {
     // A usage e-mail that fails must not hold back the caps: both run, the first failure is raised.
     const failures: unknown[] = [];
-    await sendUsageAlerts({ db, mailer, clock, publicUrl: config.publicUrl }).catch(
+    await sendUsageAlerts({ db, notifier, clock, publicUrl: config.publicUrl }).catch(
       (error: unknown) => failures.push(error),
     );
     await dataCaps.applyDataCaps().catch((error: unknown) => failures.push(error));
@@ -419,6 +475,7 @@ export async function composeServices(
     ...livestreaming.jobs,
     sendSpendAlertsJob({ sendSpendAlerts: () => spendAlerts.sendSpendAlerts() }),
     buildTimelapseJob({ timelapses }),
+    deliverNotificationsJob({ deliverDue: () => notificationDelivery.deliverDue() }),
     purgeTimelapsesJob({ timelapses }),
   ];
 
@@ -449,6 +506,11 @@ export async function composeServices(
     alertSettings,
     dataCaps,
     spendAlerts,
+    notifier,
+    notificationSettings,
+    notificationDelivery,
+    push,
+    messaging,
     async runBudgetChecks() {
       await syncFromPlatform({ db, platform: connectivity, clock });
       await alerts();

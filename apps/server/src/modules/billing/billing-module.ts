@@ -9,7 +9,7 @@ import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Config } from '../../config/config.ts';
 import { advisoryLockKeys, type Database, type DatabaseHandle } from '../../db/client.ts';
 import { appSettings, subscriptions } from '../../db/schema.ts';
-import type { Mailer } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import type { BillingProvider } from '../../providers/billing/billing.ts';
 import type { BillingProviderChoice } from '../../providers/billing/create-billing-provider.ts';
 import type { LocalBillingEngine } from '../../providers/billing/local/local-billing-engine.ts';
@@ -48,7 +48,7 @@ export function createBillingModule(deps: {
    * Tells customers about failed renewal payments (local engine; Stripe e-mails its own) and the
    * end of dunning (either provider).
    */
-  mailer?: Mailer;
+  notifier?: Notifier;
   /** The database's advisory lock (DatabaseHandle.withAdvisoryLock): one cycle at a time. */
   runAlone: DatabaseHandle['withAdvisoryLock'];
   log: FastifyBaseLogger;
@@ -60,7 +60,7 @@ export function createBillingModule(deps: {
     db,
     billing: provider,
     connectivity: deps.connectivity,
-    mailer: deps.mailer,
+    notifier: deps.notifier,
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
     log,

@@ -10,7 +10,7 @@ import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
-import type { Mailer } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import { billingRepository } from './billing.repository.ts';
 import { businessDay } from './pause-rules.ts';
 
@@ -19,7 +19,8 @@ export interface BillingServiceDeps {
   billing: BillingProvider;
   connectivity: ConnectivityPlatform;
   /** For the e-mails of failed renewal payments (local engine). */
-  mailer?: Mailer;
+  /** Tells the owner of failed payments and the end of dunning (decision 122). */
+  notifier?: Notifier;
   publicUrl: string;
   /** Named in the e-mail that a SIM was switched off (the way back is through support). */
   supportEmail?: string;

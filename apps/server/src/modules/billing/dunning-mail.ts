@@ -24,7 +24,8 @@ import { dayMs } from '../../lib/business-calendar.ts';
 import type { BillingEvent } from '../../providers/billing/billing.ts';
 import { dunningPolicy, simTerminationAt } from '../../providers/billing/dunning-policy.ts';
 import { formatDay, formatMoney } from '../../providers/billing/money.ts';
-import { renderEmail, type Mailer, type MailMessage } from '../../providers/mail/mail.ts';
+import { renderEmail, type MailMessage } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import { businessDay } from './pause-rules.ts';
 
 type PaymentFailed = Extract<BillingEvent, { type: 'invoice.payment_failed' }>;
@@ -54,7 +55,7 @@ export function dunningMessage(
   });
 }
 
-export function createDunningMail(deps: { db: Database; mailer: Mailer; publicUrl: string }) {
+export function createDunningMail(deps: { db: Database; notifier: Notifier; publicUrl: string }) {
   return {
     async send(event: PaymentFailed): Promise<void> {
       const attempt = and(
@@ -64,7 +65,7 @@ export function createDunningMail(deps: { db: Database; mailer: Mailer; publicUr
       const [sent] = await deps.db.select().from(dunningMails).where(attempt);
       if (sent) return;
       const [customer] = await deps.db
-        .select({ email: billingCustomers.email })
+        .select({ email: billingCustomers.email, customerId: billingCustomers.customerId })
         .from(billingCustomers)
         .where(eq(billingCustomers.id, event.billingCustomerId));
       if (!customer?.email) return;
@@ -75,15 +76,23 @@ export function createDunningMail(deps: { db: Database; mailer: Mailer; publicUr
       const invoiceUrl = event.hostedInvoiceUrl?.startsWith('/')
         ? `${deps.publicUrl}${event.hostedInvoiceUrl}`
         : event.hostedInvoiceUrl;
-      await deps.mailer.send(
-        dunningMessage(event, {
-          email: customer.email,
-          cameraName: sim?.nickname || `the camera with SIM ${event.simIccid}`,
-          invoiceUrl,
-        }),
+      const cameraName = sim?.nickname || `the camera with SIM ${event.simIccid}`;
+      const outcome = await deps.notifier.notify({
+        kind: 'payment',
+        customerId: customer.customerId,
+        iccid: event.simIccid,
+        // The camera's billing address, which the owner may have set apart from their sign-in.
+        ownerEmail: customer.email,
+        email: (to) => dunningMessage(event, { email: to, cameraName, invoiceUrl }),
+        short: {
+          title: `Payment of ${formatMoney(event.amountDue, event.currency)} for ${cameraName} failed`,
+          body: `Please pay before ${ukDay(event.cancelAt)} to keep the camera's plan.`,
+          path: '/invoices',
+        },
         // In SMTP mode a second hand-over of the same attempt's e-mail is dropped by the queue.
-        { dedupeKey: `dunning:${event.invoiceId}:${event.attemptCount}` },
-      );
+        mailOptions: { dedupeKey: `dunning:${event.invoiceId}:${event.attemptCount}` },
+      });
+      if (outcome.failures.length > 0 && !outcome.isOwnerReached) throw outcome.failures[0];
       // Recorded once the mailer has it: a process that dies in between hands it over again on
       // the next delivery, never not at all (the outbox then stores it twice; the mail queue
       // keeps one, decision 104). Deliveries do not overlap (each claims its event).
@@ -107,6 +116,8 @@ type EndMailKind = (typeof dunningEndMails.$inferSelect)['kind'];
 interface EndedPlan {
   subscriptionId: string;
   billingCustomerId: string;
+  /** The account (portal customer) that owns the camera. */
+  customerId: string;
   iccid: string;
   priceId: string;
   canceledAt: Date;
@@ -157,7 +168,7 @@ export function dunningEndMessage(
 
 export function createDunningEndMail(deps: {
   db: Database;
-  mailer: Mailer;
+  notifier: Notifier;
   publicUrl: string;
   supportEmail: string;
   log: { warn(object: object, message: string): void };
@@ -180,6 +191,7 @@ export function createDunningEndMail(deps: {
         priceId: subscriptions.priceId,
         canceledAt: subscriptions.canceledAt,
         email: billingCustomers.email,
+        customerId: billingCustomers.customerId,
         nickname: sims.nickname,
       })
       .from(subscriptions)
@@ -257,10 +269,28 @@ export function createDunningEndMail(deps: {
       for (const kind of ['canceled', 'sim_switched_off'] as const) {
         for (const plan of await due(kind, at)) {
           try {
-            // In SMTP mode a second hand-over of the same e-mail is dropped (decision 104).
-            await deps.mailer.send(dunningEndMessage(kind, plan, deps), {
-              dedupeKey: `dunning-end:${plan.subscriptionId}:${kind}`,
+            const outcome = await deps.notifier.notify({
+              kind: 'payment',
+              customerId: plan.customerId,
+              iccid: plan.iccid,
+              ownerEmail: plan.email,
+              email: (to) => dunningEndMessage(kind, { ...plan, email: to }, deps),
+              short:
+                kind === 'canceled'
+                  ? {
+                      title: `The plan for ${plan.cameraName} has ended unpaid`,
+                      body: `Renew it before ${ukDay(simTerminationAt(plan.canceledAt))} or the SIM is switched off.`,
+                      path: `/pricing/${plan.iccid}/${plan.billingCustomerId}`,
+                    }
+                  : {
+                      title: `The SIM of ${plan.cameraName} has been switched off`,
+                      body: 'Its plan was not renewed after an unpaid bill.',
+                      path: '/dashboard',
+                    },
+              // In SMTP mode a second hand-over of the same e-mail is dropped (decision 104).
+              mailOptions: { dedupeKey: `dunning-end:${plan.subscriptionId}:${kind}` },
             });
+            if (outcome.failures.length > 0 && !outcome.isOwnerReached) throw outcome.failures[0];
           } catch (error) {
             deps.log.warn(
               { err: error, subscriptionId: plan.subscriptionId, kind },

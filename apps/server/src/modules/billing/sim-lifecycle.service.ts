@@ -17,13 +17,13 @@ export type SimLifecycle = ReturnType<typeof createSimLifecycle>;
 
 export function createSimLifecycle(context: BillingServiceContext) {
   const { db, billing } = context;
-  const dunningMail = context.mailer
-    ? createDunningMail({ db, mailer: context.mailer, publicUrl: context.publicUrl })
+  const dunningMail = context.notifier
+    ? createDunningMail({ db, notifier: context.notifier, publicUrl: context.publicUrl })
     : undefined;
-  const dunningEndMail = context.mailer
+  const dunningEndMail = context.notifier
     ? createDunningEndMail({
         db,
-        mailer: context.mailer,
+        notifier: context.notifier,
         publicUrl: context.publicUrl,
         supportEmail: context.supportEmail ?? 'support',
         log: context.log,

@@ -17,7 +17,7 @@ import { auditActorOf, systemActor, writeAudit } from '../../lib/audit.ts';
 import { isoDay, isoMonth, monthStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
-import type { Mailer } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { dataCapCostNote } from '../cameras/camera-state.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
@@ -27,7 +27,8 @@ import { dataCapsRepository } from './data-caps.repository.ts';
 export interface DataCapsDependencies {
   db: Database;
   platform: Pick<ConnectivityPlatform, 'setDataStopped'>;
-  mailer: Mailer;
+  /** Tells the people who chose data-paused alerts (decision 122). */
+  notifier: Notifier;
   clock: Clock;
   publicUrl: string;
 }
@@ -43,7 +44,7 @@ export interface ResumeAnswer {
 }
 
 export function createDataCaps(deps: DataCapsDependencies) {
-  const { db, platform, mailer, clock, publicUrl } = deps;
+  const { db, platform, notifier, clock, publicUrl } = deps;
 
   /** Lets through the data of caps of an earlier month, or of cameras no longer set to pause. */
   async function endStaleCaps(month: string, failures: unknown[]): Promise<number> {
@@ -134,17 +135,27 @@ export function createDataCaps(deps: DataCapsDependencies) {
       });
       stopped += 1;
       try {
-        await mailer.send(
-          dataPausedEmail({
-            to: camera.owner_email,
-            iccid: camera.iccid,
-            name,
-            productName: camera.product_name,
-            allowanceGb: Number(camera.allowance_gb),
-            costNote: dataCapCostNote(camera.product_name, Number(camera.allowance_gb)),
-            publicUrl,
-          }),
-        );
+        const outcome = await notifier.notify({
+          kind: 'data-paused',
+          customerId: camera.customer_id,
+          iccid: camera.iccid,
+          email: (to) =>
+            dataPausedEmail({
+              to,
+              iccid: camera.iccid,
+              name,
+              productName: camera.product_name,
+              allowanceGb: Number(camera.allowance_gb),
+              costNote: dataCapCostNote(camera.product_name, Number(camera.allowance_gb)),
+              publicUrl,
+            }),
+          short: {
+            title: `${name}'s data is paused: it used its allowance`,
+            body: 'It comes back on the 1st, or resume it now on the camera.',
+            path: `/camera/${encodeURIComponent(camera.iccid)}`,
+          },
+        });
+        failures.push(...outcome.failures);
       } catch (error) {
         // The stop stands (the banner tells the farmer); the e-mail is not worth undoing it for.
         failures.push(error);

@@ -12,14 +12,16 @@ import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import { businessDay, businessDayStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BillingProvider } from '../../providers/billing/billing.ts';
-import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
+import { renderEmail } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import type { Principal } from '../auth/auth.service.ts';
 import { spendAlertsRepository } from './spend-alerts.repository.ts';
 
 export interface SpendAlertsDependencies {
   db: Database;
   billing: Pick<BillingProvider, 'previewUpcomingInvoice'>;
-  mailer: Mailer;
+  /** Tells the owner by the channels they chose (decision 122). */
+  notifier: Notifier;
   clock: Clock;
   publicUrl: string;
 }
@@ -36,7 +38,7 @@ export function ukMonthOf(now: Date): { month: string; start: Date; end: Date } 
 }
 
 export function createSpendAlerts(deps: SpendAlertsDependencies) {
-  const { db, billing, mailer, clock, publicUrl } = deps;
+  const { db, billing, notifier, clock, publicUrl } = deps;
 
   /** This UK month's bill so far and to come, in the account's currency (minor units). */
   async function monthFigures(customerId: string, currency: string) {
@@ -124,10 +126,19 @@ export function createSpendAlerts(deps: SpendAlertsDependencies) {
           const expected = formatMoney(figures.expected, account.currency);
           const subject = `Your bill this month has reached ${amount}`;
           try {
-            await mailer.send(
+            const outcome = await notifier.notify({
+              kind: 'spend',
+              customerId: account.customer_id,
+              iccid: null,
+              short: {
+                title: `Your bill this month has reached ${amount}`,
+                body: `This month's invoices come to ${expected}. Nothing was stopped.`,
+                path: '/dashboard',
+              },
+              email: (to) =>
               renderEmail({
                 kind: 'spend-alert',
-                to: account.email,
+                to,
                 subject,
                 heading: subject,
                 paragraphs: [
@@ -139,7 +150,8 @@ export function createSpendAlerts(deps: SpendAlertsDependencies) {
                 ],
                 action: { label: 'See your account', url: `${publicUrl}/dashboard` },
               }),
-            );
+            });
+            if (outcome.failures.length > 0 && !outcome.isOwnerReached) throw outcome.failures[0];
             sent += 1;
           } catch (error) {
             await spendAlertsRepository.release(db, account.customer_id, month);

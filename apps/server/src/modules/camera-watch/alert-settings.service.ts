@@ -5,9 +5,7 @@
  */
 import type { CameraAlertSettings, CameraAlertSettingsResponse } from '@farmcam/contract';
 import { cameraAlertLimits } from '@farmcam/contract/rules';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { accountMembers } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -44,7 +42,15 @@ function alertsUnavailableReason(sim: { state: string }): string | null {
     : null;
 }
 
-export function createAlertSettingsService(deps: { db: Database; clock: Clock }) {
+export function createAlertSettingsService(deps: {
+  db: Database;
+  clock: Clock;
+  /** A member's camera alert e-mails, kept with their notification choices (decision 122). */
+  cameraAlertEmails: {
+    get(customerId: string, access: Access): Promise<boolean>;
+    set(customerId: string, access: Access, isOn: boolean): Promise<void>;
+  };
+}) {
   const { db, clock } = deps;
 
   async function requireCamera(customerId: string, iccid: string) {
@@ -118,21 +124,17 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
       };
     },
 
-    /** Whether this person receives camera alert e-mails; the owner always does. */
+    /**
+     * Whether this person receives camera alert e-mails (silence and livestream clips), the
+     * shortcut on the camera's Alerts card to the same choice on their Notifications page
+     * (decision 122); the owner's are on unless changed there.
+     */
     async getMyCameraAlerts(customerId: string, access: Access) {
       if (!access.memberId) return { cameraAlerts: true, isOwner: true };
-      const [member] = await db
-        .select({ cameraAlerts: accountMembers.cameraAlerts })
-        .from(accountMembers)
-        .where(
-          and(
-            eq(accountMembers.id, access.memberId),
-            eq(accountMembers.customerId, customerId),
-            isNull(accountMembers.removedAt),
-          ),
-        );
-      if (!member) throw notFound('You are no longer a member of this account');
-      return { cameraAlerts: member.cameraAlerts, isOwner: false };
+      return {
+        cameraAlerts: await deps.cameraAlertEmails.get(customerId, access),
+        isOwner: false,
+      };
     },
 
     /** A member's own choice (each person chooses for themselves); the owner's stays on. */
@@ -145,30 +147,17 @@ export function createAlertSettingsService(deps: { db: Database; clock: Clock })
     ) {
       if (!access.memberId) return { cameraAlerts: true, isOwner: true };
       const memberId = access.memberId;
-      return db.transaction(async (transaction) => {
-        const [member] = await transaction
-          .update(accountMembers)
-          .set({ cameraAlerts, updatedAt: clock.now() })
-          .where(
-            and(
-              eq(accountMembers.id, memberId),
-              eq(accountMembers.customerId, customerId),
-              isNull(accountMembers.removedAt),
-            ),
-          )
-          .returning({ cameraAlerts: accountMembers.cameraAlerts });
-        if (!member) throw notFound('You are no longer a member of this account');
-        await writeAudit(transaction, {
-          ...auditActorOf(principal),
-          action: 'member.camera-alerts',
-          subjectType: 'member',
-          subjectId: memberId,
-          details: { cameraAlerts },
-          ip: context.ip,
-          userAgent: context.userAgent ?? null,
-        });
-        return { cameraAlerts: member.cameraAlerts, isOwner: false };
+      await deps.cameraAlertEmails.set(customerId, access, cameraAlerts);
+      await writeAudit(db, {
+        ...auditActorOf(principal),
+        action: 'member.camera-alerts',
+        subjectType: 'member',
+        subjectId: memberId,
+        details: { cameraAlerts },
+        ip: context.ip,
+        userAgent: context.userAgent ?? null,
       });
+      return { cameraAlerts, isOwner: false };
     },
   };
 }

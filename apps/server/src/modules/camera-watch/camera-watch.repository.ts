@@ -197,32 +197,6 @@ export const cameraWatchRepository = {
   },
 
   /**
-   * Members who chose camera alerts and reach this camera today (accepted, not removed, not past
-   * their last day, all cameras or this one: members/access.ts's rules).
-   */
-  optedInMemberEmails: async (
-    executor: Executor,
-    customerId: string,
-    iccid: string,
-    now: Date,
-  ): Promise<string[]> => {
-    const rows = await queryRows<{ email: string }>(
-      executor,
-      sql`
-      select m.email
-      from account_members m
-      where m.customer_id = ${customerId} and m.camera_alerts
-        and m.accepted_at is not null and m.removed_at is null
-        and (m.access_until is null or m.access_until > ${now.toISOString()}::timestamptz)
-        and (m.all_cameras or exists (
-          select 1 from account_member_cameras mc where mc.member_id = m.id and mc.iccid = ${iccid}
-        ))
-      order by m.email`,
-    );
-    return rows.map((row) => row.email);
-  },
-
-  /**
    * Development only: the camera's heartbeats no later than `since`, as if it had gone silent
    * then (the dev route makes a camera silent in the past without waiting hours).
    */

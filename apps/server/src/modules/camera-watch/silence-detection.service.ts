@@ -13,8 +13,8 @@ import type { Database } from '../../db/client.ts';
 import { systemActor, writeAudit } from '../../lib/audit.ts';
 import { businessDay } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { MailMessage, Mailer } from '../../providers/mail/mail.ts';
-import { formatOutage } from '@farmcam/contract/rules';
+import { formatOutage, formatUkTime } from '@farmcam/contract/rules';
+import type { Notifier } from '../notifications/notifier.ts';
 import { cameraWatchRepository, type WatchedCamera } from './camera-watch.repository.ts';
 import { backAgainEmail, cameraName, silenceEmail } from './silence-mail.ts';
 
@@ -22,7 +22,8 @@ const hourMs = 3_600_000;
 
 export interface SilenceDetectionDependencies {
   db: Database;
-  mailer: Mailer;
+  /** Decides who is told, and how (decision 122). */
+  notifier: Notifier;
   clock: Clock;
   publicUrl: string;
 }
@@ -34,31 +35,8 @@ export interface DetectionSummary {
 }
 
 export function createSilenceDetection(deps: SilenceDetectionDependencies) {
-  const { db, mailer, clock, publicUrl } = deps;
-
-  async function recipientsOf(customerId: string, ownerEmail: string, iccid: string) {
-    const members = await cameraWatchRepository.optedInMemberEmails(
-      db,
-      customerId,
-      iccid,
-      clock.now(),
-    );
-    return [ownerEmail, ...members.filter((email) => email !== ownerEmail)];
-  }
-
-  /** Sends every message; true when at least one went (the claim then stands). */
-  async function sendAll(messages: MailMessage[], failures: unknown[]): Promise<number> {
-    let sent = 0;
-    for (const message of messages) {
-      try {
-        await mailer.send(message);
-        sent += 1;
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-    return sent;
-  }
+  const { db, notifier, clock, publicUrl } = deps;
+  const cameraPath = (iccid: string) => `/camera/${encodeURIComponent(iccid)}`;
 
   async function alertSilence(
     camera: WatchedCamera,
@@ -69,15 +47,21 @@ export function createSilenceDetection(deps: SilenceDetectionDependencies) {
     const now = clock.now();
     if (!(await cameraWatchRepository.claimAlert(db, silenceId, now))) return 0;
     const name = cameraName(camera.iccid, camera.nickname);
-    const recipients = await recipientsOf(camera.customer_id, camera.owner_email, camera.iccid);
-    const sent = await sendAll(
-      recipients.map((to) =>
-        silenceEmail({ to, iccid: camera.iccid, name, silentSince, now, publicUrl }),
-      ),
-      failures,
-    );
-    if (sent === 0) await cameraWatchRepository.releaseAlert(db, silenceId);
-    return sent;
+    const outcome = await notifier.notify({
+      kind: 'camera-silence',
+      customerId: camera.customer_id,
+      iccid: camera.iccid,
+      email: (to) => silenceEmail({ to, iccid: camera.iccid, name, silentSince, now, publicUrl }),
+      short: {
+        title: `${name} has gone silent`,
+        body: `No data or report since ${formatUkTime(silentSince)}. Check its power and signal.`,
+        path: cameraPath(camera.iccid),
+      },
+    });
+    failures.push(...outcome.failures);
+    // Nobody reached (every e-mail refused): the claim is given back and the next run tries.
+    if (outcome.reached === 0) await cameraWatchRepository.releaseAlert(db, silenceId);
+    return outcome.emailsSent;
   }
 
   async function sendBackAgain(
@@ -87,9 +71,11 @@ export function createSilenceDetection(deps: SilenceDetectionDependencies) {
     const camera = await cameraWatchRepository.cameraOf(db, silence.simIccid);
     if (!camera) return 0;
     const name = cameraName(silence.simIccid, camera.nickname);
-    const recipients = await recipientsOf(camera.customer_id, camera.owner_email, silence.simIccid);
-    const sent = await sendAll(
-      recipients.map((to) =>
+    const outcome = await notifier.notify({
+      kind: 'camera-silence',
+      customerId: camera.customer_id,
+      iccid: silence.simIccid,
+      email: (to) =>
         backAgainEmail({
           to,
           iccid: silence.simIccid,
@@ -98,11 +84,15 @@ export function createSilenceDetection(deps: SilenceDetectionDependencies) {
           heardAt: silence.endedAt,
           publicUrl,
         }),
-      ),
-      failures,
-    );
-    if (sent === 0) await cameraWatchRepository.releaseRecoveryAlert(db, silence.id);
-    return sent;
+      short: {
+        title: `${name} is back after ${formatOutage(silence.endedAt.getTime() - silence.silentSince.getTime())}`,
+        body: `Heard again at ${formatUkTime(silence.endedAt)}.`,
+        path: cameraPath(silence.simIccid),
+      },
+    });
+    failures.push(...outcome.failures);
+    if (outcome.reached === 0) await cameraWatchRepository.releaseRecoveryAlert(db, silence.id);
+    return outcome.emailsSent;
   }
 
   return {

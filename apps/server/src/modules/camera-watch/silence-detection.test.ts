@@ -18,6 +18,7 @@ import {
   signInCustomer,
   type TestContext,
 } from '../../../test/helpers/test-app.ts';
+import { chooseCameraAlertEmails } from '../../../test/helpers/notifications.ts';
 import { signInMember } from '../../../test/helpers/members.ts';
 
 let context: TestContext;
@@ -62,11 +63,18 @@ beforeAll(async () => {
     });
   }
   const accepted = new Date('2026-01-01T00:00:00Z');
-  const member = (email: string, values: Partial<typeof accountMembers.$inferInsert>) =>
-    db
+  const member = async (
+    email: string,
+    { cameraAlerts, ...values }: Partial<typeof accountMembers.$inferInsert> & { cameraAlerts: boolean },
+  ) => {
+    const rows = await db
       .insert(accountMembers)
       .values({ customerId, email, role: 'viewer', acceptedAt: accepted, ...values })
       .returning({ id: accountMembers.id });
+    // Their camera alert e-mails, as the migration carried the old opt-in over (decision 122).
+    if (cameraAlerts) await chooseCameraAlertEmails(db, customerId, rows[0]!.id);
+    return rows;
+  };
   await member('opted-in@example.com', { cameraAlerts: true });
   const [notOpted] = await member('not-opted@example.com', { cameraAlerts: false });
   notOptedId = notOpted!.id;

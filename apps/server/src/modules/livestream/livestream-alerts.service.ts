@@ -7,17 +7,17 @@
  *   hours (camera_watch_settings.no_clip_hours; null: off) and none arrived, once; the next clip
  *   clears it with a "clips are arriving again" e-mail.
  * Each is claimed by a conditional update before its e-mail, so two processes send it once; a
- * refused e-mail gives the claim back for the next run. The clip e-mails are camera alerts, so
- * they also go to the members who turned camera alerts on and reach the camera (as the silence
- * alerts do, decision 094); the switch-off warning is the owner's alone.
+ * refused e-mail gives the claim back for the next run. All three are the "livestream clips"
+ * alerts of decision 122: the notifier tells the owner and the members who reach the camera and
+ * chose them, by e-mail, push or SMS.
  */
 import { unusedLivestreamDays } from '@farmcam/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Database } from '../../db/client.ts';
 import { dayMs } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
-import { cameraWatchRepository } from '../camera-watch/camera-watch.repository.ts';
+import { renderEmail } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import { slotStartsBetween, toSchedule } from './schedule.ts';
 import { sql } from 'drizzle-orm';
 
@@ -27,7 +27,7 @@ export const switchOffWarningDays = 7;
 export interface LivestreamAlertsDependencies {
   db: Database;
   clock: Clock;
-  mailer: Mailer;
+  notifier: Notifier;
   publicUrl: string;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
@@ -48,9 +48,6 @@ interface OwnerRow {
   nickname: string | null;
 }
 
-/** Who an e-mail goes to: the owner, or the owner and the members who chose camera alerts. */
-type Audience = 'owner' | 'camera-alerts';
-
 export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies) {
   const { db, clock } = deps;
 
@@ -66,28 +63,22 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
   async function send(
     iccid: string,
     build: (camera: string) => Parameters<typeof renderEmail>[0],
-    audience: Audience = 'owner',
   ): Promise<boolean> {
     const owner = await ownerOf(iccid);
     if (!owner) return true;
-    const members =
-      audience === 'camera-alerts'
-        ? await cameraWatchRepository.optedInMemberEmails(db, owner.customer_id, iccid, clock.now())
-        : [];
-    const recipients = [owner.email, ...members.filter((email) => email !== owner.email)];
+    const content = build(owner.nickname ?? 'your camera');
+    const outcome = await deps.notifier.notify({
+      kind: 'livestream-clips',
+      customerId: owner.customer_id,
+      iccid,
+      email: (to) => renderEmail({ ...content, to, kind: 'livestream' }),
+      short: { title: content.subject, body: content.paragraphs[0] ?? '', path: '/livestreaming' },
+    });
     // The owner's e-mail decides: a member's refused one is logged, not sent again to everyone.
-    let ownerSent = false;
-    for (const to of recipients) {
-      try {
-        await deps.mailer.send(
-          renderEmail({ ...build(owner.nickname ?? 'your camera'), to, kind: 'livestream' }),
-        );
-        if (to === owner.email) ownerSent = true;
-      } catch (error) {
-        deps.log.error({ err: error, iccid }, 'Could not send the livestream e-mail');
-      }
+    for (const error of outcome.failures) {
+      deps.log.error({ err: error, iccid }, 'Could not send the livestream e-mail');
     }
-    return ownerSent;
+    return outcome.isOwnerReached;
   }
 
   return {
@@ -120,7 +111,6 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
             ],
             action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
           }),
-          'camera-alerts',
         );
         if (!sent) {
           await db.execute(
@@ -186,7 +176,6 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
               ],
               action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
             }),
-            'camera-alerts',
           );
           continue;
         }
@@ -222,7 +211,6 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
             ],
             action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
           }),
-          'camera-alerts',
         );
         if (!sent) {
           await db.execute(

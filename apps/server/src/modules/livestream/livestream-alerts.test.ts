@@ -18,6 +18,7 @@ import {
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { createLivestreamAlertsService } from './livestream-alerts.service.ts';
 import { livestreamRepository } from './livestream.repository.ts';
+import { chooseCameraAlertEmails, testNotifier } from '../../../test/helpers/notifications.ts';
 import { newPublicId } from './livestream.service.ts';
 
 let context: TestContext;
@@ -29,7 +30,7 @@ const alerts = () =>
   createLivestreamAlertsService({
     db: context.database.db,
     clock: context.clock,
-    mailer: context.mailer,
+    notifier: testNotifier(context),
     publicUrl: 'http://portal.test',
     log: { info: () => {}, warn: () => {}, error: () => {} },
   });
@@ -129,10 +130,7 @@ describe('no clip for the chosen scheduled hours', () => {
       allCameras: false,
       iccids: [calvingPen],
     });
-    await context.database.db
-      .update(accountMembers)
-      .set({ cameraAlerts: true })
-      .where(eq(accountMembers.id, herdsman));
+    await chooseCameraAlertEmails(context.database.db, owner!.id, herdsman);
     await insertMember(context, owner!.id, { email: 'quiet@example.com', role: 'manager' });
     // Off (null): nothing, however long.
     await context.database.db

@@ -135,6 +135,7 @@ describe('scheduled recording', () => {
         db: context.database.db,
         clock: context.clock,
         mailer: context.mailer,
+        notifier: context.services.notifier,
         rateLimiter: createRateLimiter(context.database.db, context.clock),
         storage: context.storage,
         uploads: createUploadSpool({

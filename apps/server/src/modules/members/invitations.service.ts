@@ -13,7 +13,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/database-errors.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { createOpaqueToken, hashToken } from '../../lib/tokens.ts';
-import type { MailMessage, Mailer } from '../../providers/mail/mail.ts';
+import { renderEmail, type MailMessage, type Mailer } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import { defaultNickname } from '../activation/fulfilment.service.ts';
 import {
   authPolicy,
@@ -31,6 +32,7 @@ export function createInvitationsService(deps: {
   db: Database;
   clock: Clock;
   mailer: Mailer;
+  notifier: Notifier;
   rateLimiter: RateLimiter;
   auth: AuthService;
   publicUrl: string;
@@ -38,6 +40,34 @@ export function createInvitationsService(deps: {
 }) {
   const { db, clock, mailer, rateLimiter, auth, publicUrl, kernel } = deps;
   const { memberResponse, checkedAccess, requireMember, auditOf, accessDetails } = kernel;
+
+  /** The owner's "team changes" alert: someone they invited joined (decision 122). */
+  async function tellOwnerOfJoining(member: MemberRow) {
+    const role = member.role === 'manager' ? 'a Manager' : 'a Viewer';
+    const subject = `${member.email} joined your team as ${role}`;
+    try {
+      await deps.notifier.notify({
+        kind: 'team',
+        customerId: member.customerId,
+        iccid: null,
+        email: (to) =>
+          renderEmail({
+            kind: 'invitation',
+            to,
+            subject,
+            heading: subject,
+            paragraphs: [
+              `${member.email} accepted your invitation and can now sign in to your Farmcam account as ${role}.`,
+              'You can change what they can do, or remove them, on the Team page.',
+            ],
+            action: { label: 'Open Team', url: `${publicUrl}/team` },
+          }),
+        short: { title: subject, body: 'Manage the team on the Team page.', path: '/team' },
+      });
+    } catch {
+      // The joining stands; the owner sees the member on the Team page either way.
+    }
+  }
 
   /**
    * A new one-time invitation link for the member, older ones voided, inside the caller's
@@ -239,6 +269,7 @@ export function createInvitationsService(deps: {
         return issued;
       });
       if (!session) throw new AppError('INVALID_TOKEN', teamMessages.invitationUsed);
+      if (!member.acceptedAt) await tellOwnerOfJoining(member);
       return { token: session.token, expiresAt: session.expiresAt };
     },
   };

@@ -13,6 +13,7 @@ import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
 import { defaultNickname } from '../activation/fulfilment.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import { createInvitationsService } from './invitations.service.ts';
 import { membersRepository as repository } from './members.repository.ts';
 import { createTeamKernel, teamMessages, type TeamActor } from './team-kernel.ts';
@@ -23,6 +24,8 @@ export function createMembersService(deps: {
   db: Database;
   clock: Clock;
   mailer: Mailer;
+  /** Tells the owner of team changes (decision 122). */
+  notifier: Notifier;
   rateLimiter: RateLimiter;
   auth: AuthService;
   publicUrl: string;

@@ -1,7 +1,8 @@
 import type { Database } from '../../db/client.ts';
 import { isoDay, isoMonth, monthStart, nextMonthStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
+import { renderEmail } from '../../providers/mail/mail.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import { bytesPerGb, roundTo, usageFigures } from '../cameras/camera-state.ts';
 import { usageRepository, type UsageAlertCandidate } from './usage.repository.ts';
 
@@ -14,7 +15,8 @@ export const defaultDataAlertPercent = 80;
 
 export interface UsageAlertsDependencies {
   db: Database;
-  mailer: Mailer;
+  /** Tells the people who chose data-share alerts (decision 122). */
+  notifier: Notifier;
   clock: Clock;
   publicUrl: string;
 }
@@ -23,6 +25,7 @@ const formatGb = (gigabytes: number) =>
   `${gigabytes.toLocaleString('en-GB', { maximumFractionDigits: 1 })} GB`;
 
 function alertEmail(
+  to: string,
   candidate: UsageAlertCandidate,
   threshold: number,
   deps: UsageAlertsDependencies,
@@ -47,7 +50,7 @@ function alertEmail(
       : `${name} has used ${threshold}% of its data this month`;
   return renderEmail({
     kind: 'usage-alert',
-    to: candidate.email,
+    to,
     subject,
     heading: subject,
     paragraphs: [
@@ -106,7 +109,23 @@ export async function sendUsageAlerts(deps: UsageAlertsDependencies): Promise<{ 
     }
     if (claimed.length === 0) continue;
     try {
-      await deps.mailer.send(alertEmail(candidate, Math.max(...claimed), deps));
+      const threshold = Math.max(...claimed);
+      const name = candidate.nickname ?? `SIM ending ${candidate.iccid.slice(-4)}`;
+      const outcome = await deps.notifier.notify({
+        kind: 'data-share',
+        customerId: candidate.customer_id,
+        iccid: candidate.iccid,
+        email: (to) => alertEmail(to, candidate, threshold, deps),
+        short: {
+          title:
+            threshold >= 100
+              ? `${name} has used all of its data this month`
+              : `${name} has used ${threshold}% of its data this month`,
+          body: 'Plans reset on the 1st of each month.',
+          path: `/camera/${encodeURIComponent(candidate.iccid)}`,
+        },
+      });
+      if (outcome.failures.length > 0 && !outcome.isOwnerReached) throw outcome.failures[0];
       sent += 1;
     } catch (error) {
       await usageRepository.releaseUsageAlerts(deps.db, {

@@ -13,6 +13,7 @@ import {
   insertCustomer,
   type TestContext,
 } from '../../../test/helpers/test-app.ts';
+import { testNotifier } from '../../../test/helpers/notifications.ts';
 import { sendUsageAlerts } from './usage-alerts.service.ts';
 
 let context: TestContext;
@@ -70,7 +71,7 @@ const use = (sim: string, day: string, gigabytes: number) =>
 const send = (mailer: Mailer = context.mailer) =>
   sendUsageAlerts({
     db: context.database.db,
-    mailer,
+    notifier: testNotifier(context, mailer),
     clock: context.clock,
     publicUrl: 'http://portal.test',
   });

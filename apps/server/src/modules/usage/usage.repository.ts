@@ -4,6 +4,7 @@ import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
 
 export interface UsageAlertCandidate {
   iccid: string;
+  customer_id: string;
   nickname: string | null;
   email: string;
   month_bytes: number;
@@ -45,7 +46,7 @@ export const usageRepository = {
         from monthly_usage
         where month = ${input.monthStart}::date and bytes > 0
       )
-      select s.iccid, s.nickname, c.email, used.bytes as month_bytes,
+      select s.iccid, s.customer_id, s.nickname, c.email, used.bytes as month_bytes,
         plan.data_allowance_gb as allowance_gb, plan.name as product_name,
         (extract(epoch from s.activated_at) * 1000)::float8 as activated_at_ms,
         watch.alert_percent,
