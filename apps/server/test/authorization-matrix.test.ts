@@ -70,6 +70,7 @@ interface CustomerRoute {
 
 type Row = CustomerRoute | OtherRoute;
 
+let phoneSerial = 100;
 const read = (camera: boolean): AccessRule => ({ ability: 'read', camera });
 const cameraChange: AccessRule = { ability: 'manageCameras', camera: true };
 const billing: AccessRule = { ability: 'manageBilling', camera: true };
@@ -418,6 +419,81 @@ const routes: Record<string, Row> = {
     }),
     otherCustomer: 'ok',
   },
+  // Each person's own notifications (decision 122): everyone signed in to the account reaches
+  // only their own settings, so every role gets through and acts on itself.
+  'GET /api/notifications/settings': {
+    rule: read(false),
+    request: get('/api/notifications/settings'),
+    otherCustomer: 'ok',
+  },
+  'PUT /api/notifications/settings': {
+    rule: read(false),
+    request: () => ({
+      method: 'PUT' as const,
+      url: '/api/notifications/settings',
+      payload: {
+        choices: [
+          { kind: 'camera-silence', email: true, push: false, sms: false, overridesQuietHours: true },
+        ],
+        quietHours: null,
+      },
+    }),
+    otherCustomer: 'ok',
+  },
+  'POST /api/notifications/push-devices': {
+    rule: read(false),
+    request: post('/api/notifications/push-devices', () => ({
+      endpoint: 'https://push.example/matrix-device',
+      keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) },
+    })),
+    otherCustomer: 'ok',
+  },
+  'DELETE /api/notifications/push-devices/:deviceId': {
+    // Nobody's device: each signed-in person is told it is not one of theirs (the owner's own
+    // device kept from a member is tested in notifications.routes.test.ts).
+    kind: 'session',
+    why: "each person removes only their own devices",
+    request: () => ({
+      method: 'DELETE' as const,
+      url: '/api/notifications/push-devices/00000000-0000-4000-8000-000000000000',
+    }),
+    matrix: {
+      owner: 404,
+      manager: 404,
+      managerOfOther: 404,
+      viewerOfThis: 404,
+      viewerOfOther: 404,
+      expiredMember: 401,
+      removedMember: 401,
+      otherCustomer: 404,
+      team: 404,
+      admin: 404,
+      teamUnscoped: 403,
+      adminUnscoped: 403,
+      anonymous: 401,
+    },
+  },
+  'POST /api/notifications/phone': {
+    rule: read(false),
+    // A number each (a number is sent a handful of codes a day).
+    request: post('/api/notifications/phone', () => ({ phone: `07700 900${phoneSerial++}` })),
+    otherCustomer: 'ok',
+  },
+  'POST /api/notifications/phone/verify': {
+    rule: read(false),
+    request: post('/api/notifications/phone/verify', () => ({ code: '000000' })),
+    otherCustomer: 'ok',
+  },
+  'DELETE /api/notifications/phone': {
+    rule: read(false),
+    request: () => ({ method: 'DELETE' as const, url: '/api/notifications/phone' }),
+    otherCustomer: 'ok',
+  },
+  'POST /api/notifications/test': {
+    rule: read(false),
+    request: post('/api/notifications/test', () => ({ channel: 'sms' })),
+    otherCustomer: 'ok',
+  },
   'POST /api/team/accept-invitation': {
     kind: 'public',
     why: 'the e-mailed invitation is the key (no session yet)',
@@ -507,6 +583,20 @@ const routes: Record<string, Row> = {
     why: 'development only, local SIM platform: runs the sync and the silence detection',
   },
   'POST /api/stripe/webhook': { kind: 'internal', why: "Stripe's signature" },
+  'POST /api/webhooks/twilio/sms-status': {
+    kind: 'internal',
+    why: "Twilio's X-Twilio-Signature (SMS=twilio only, decision 124)",
+  },
+  'POST /api/webhooks/twilio/sms-inbound': {
+    kind: 'internal',
+    why: "Twilio's X-Twilio-Signature (SMS=twilio only): STOP and START replies",
+  },
+  'GET /dev/sms': { kind: 'internal', why: 'development text-message viewer (SMS=local only)' },
+  'GET /dev/sms.json': { kind: 'internal', why: 'development text-message viewer' },
+  'POST /dev/sms/reply': {
+    kind: 'internal',
+    why: 'development only: a reply as if from a phone (STOP, START)',
+  },
 };
 
 /** The local billing engine's hosted pages: reached by a random session id or a signed link. */

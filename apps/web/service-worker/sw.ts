@@ -47,3 +47,63 @@ registerRoute(
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: serverOnly }),
 );
+
+// ── Push notifications (decision 123) ─────────────────────────────────────────────────────────
+
+/** What the server sends (modules/notifications: PushPayload): title, text, the page to open. */
+interface AlertPush {
+  title: string;
+  body: string;
+  path: string;
+  tag: string;
+}
+
+function readPush(data: PushMessageData | null): AlertPush {
+  const fallback = { title: 'Farmcam', body: '', path: '/dashboard', tag: 'farmcam' };
+  if (!data) return fallback;
+  try {
+    const parsed = data.json() as Partial<AlertPush>;
+    return {
+      title: typeof parsed.title === 'string' ? parsed.title : fallback.title,
+      body: typeof parsed.body === 'string' ? parsed.body : '',
+      // Only a page of this portal: a push can never send the farmer elsewhere.
+      path: typeof parsed.path === 'string' && parsed.path.startsWith('/') && !parsed.path.startsWith('//') ? parsed.path : fallback.path,
+      tag: typeof parsed.tag === 'string' ? parsed.tag : fallback.tag,
+    };
+  } catch {
+    return { ...fallback, body: data.text() };
+  }
+}
+
+self.addEventListener('push', (event) => {
+  const alert = readPush(event.data);
+  event.waitUntil(
+    self.registration.showNotification(alert.title, {
+      body: alert.body,
+      tag: alert.tag,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      data: { path: alert.path },
+    }),
+  );
+});
+
+// A tap opens the page the alert is about: in a window of the portal already open (the
+// installed app), else a new one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const path = (event.notification.data as { path?: string } | null)?.path ?? '/dashboard';
+  const target = new URL(path, self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        // navigate() needs a window this worker controls; otherwise a new window.
+        if (await open.navigate(target).catch(() => null)) return;
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
+});

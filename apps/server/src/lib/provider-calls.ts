@@ -16,8 +16,11 @@ export const providerNames = [
 export type ProviderName = (typeof providerNames)[number];
 
 export interface ProviderCallState {
-  /** `unknown` until this process has called the provider once. */
-  state: 'ok' | 'failing' | 'unknown';
+  /**
+   * `unknown` until this process has called the provider once; `off` for a provider this
+   * deployment has not configured (push without VAPID keys, SMS without Twilio: decision 124).
+   */
+  state: 'ok' | 'failing' | 'unknown' | 'off';
   /** ISO time of the last call's end. */
   at?: string;
   /** The last failure's message (no secrets: the error's message only). */
@@ -33,6 +36,13 @@ export type ProviderCallObserver = (outcome: {
 }) => void;
 
 const lastCalls = new Map<ProviderName, ProviderCallState>();
+const switchedOff = new Set<ProviderName>();
+
+/** Says whether this deployment uses the provider at all (readyz reports `off` when not). */
+export function setProviderConfigured(provider: ProviderName, isConfigured: boolean): void {
+  if (isConfigured) switchedOff.delete(provider);
+  else switchedOff.add(provider);
+}
 const observers: ProviderCallObserver[] = [];
 
 export function observeProviderCalls(observer: ProviderCallObserver): () => void {
@@ -71,6 +81,9 @@ export async function trackProviderCall<T>(
 /** Each provider's last outcome in this process. */
 export function lastProviderCalls(): Record<ProviderName, ProviderCallState> {
   return Object.fromEntries(
-    providerNames.map((name) => [name, lastCalls.get(name) ?? { state: 'unknown' }]),
+    providerNames.map((name) => [
+      name,
+      switchedOff.has(name) ? { state: 'off' } : (lastCalls.get(name) ?? { state: 'unknown' }),
+    ]),
   ) as Record<ProviderName, ProviderCallState>;
 }

@@ -116,6 +116,7 @@ import {
 } from '../modules/notifications/notification-settings.service.ts';
 import { deliverNotificationsJob } from '../jobs/deliver-notifications.job.ts';
 import { recordNotificationDelivery } from '../lib/metrics.ts';
+import { setProviderConfigured } from '../lib/provider-calls.ts';
 
 /** What the process already has before composing: its database, clock and logger. */
 export interface ProcessParts {
@@ -272,6 +273,8 @@ export async function composeServices(
   const pricingTables = createPricingTables(config);
   const push = overrides.push ?? (await createPushSender(config.push, { db }));
   const messaging = overrides.messaging ?? createMessaging(config.sms, { db });
+  setProviderConfigured('push', push.isAvailable);
+  setProviderConfigured('sms', messaging.isAvailable);
   const notifier = createNotifier({ db, mailer, clock, jobQueue, log });
 
   // Every process evicts a revoked session at once (docs/decisions/065).

@@ -162,6 +162,14 @@ export const routes: RouteObject[] = [
                   (module) => module.InvoicesPage,
                 ),
               },
+              {
+                path: paths.notifications.pattern,
+                ...lazyPage(
+                  { title: 'Notifications' },
+                  () => import('../features/notifications/components/notifications-page.tsx'),
+                  (module) => module.NotificationsPage,
+                ),
+              },
               // The owner's screens; the server refuses anyone else, the menu offers them only
               // to whom access.can allows (decision 093).
               {

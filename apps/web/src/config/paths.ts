@@ -85,6 +85,8 @@ export const paths = {
     href: (stripeId: string) => `/invoices/${segment(stripeId)}`,
   },
   team: { pattern: '/team', href: () => '/team' },
+  /** Each person's own alert channels (decision 122). */
+  notifications: { pattern: '/notifications', href: () => '/notifications' },
   activity: { pattern: '/activity', href: () => '/activity' },
   /** The e-mailed invitation to join an account's team (docs/decisions/093). */
   invitation: {

@@ -12,7 +12,7 @@ import type { Readiness } from './readiness.ts';
 
 const checkState = z.enum(['ok', 'failing', 'not-checked']);
 const providerReport = z.object({
-  state: z.enum(['ok', 'failing', 'unknown']),
+  state: z.enum(['ok', 'failing', 'unknown', 'off']),
   at: z.string().optional(),
 });
 const readinessReport = z.object({

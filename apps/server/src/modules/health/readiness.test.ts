@@ -54,7 +54,7 @@ describe('/api/readyz', () => {
       checks: { database: 'ok', migrations: 'ok', jobQueue: 'ok' },
     });
     expect(Object.keys(report.providers).sort()).toEqual(
-      ['billing', 'ofcom', 's3', 'sim-platform', 'smtp'].sort(),
+      ['billing', 'ofcom', 'push', 's3', 'sim-platform', 'sms', 'smtp'].sort(),
     );
   });
 

@@ -42,12 +42,13 @@ describe('Page frame', () => {
       ['Account', '/dashboard'],
       ['Activate', '/activate'],
       ['LivestreamingNEW', '/livestreaming'],
+      ['Notifications', '/notifications'],
       ['Team', '/team'],
       ['Activity', '/activity'],
       ['Company website (opens in a new tab)↗', 'https://www.example.com'],
     ]);
-    expect(links[5]!.getAttribute('target')).toBe('_blank');
-    expect(links[5]!.getAttribute('rel')).toContain('noopener');
+    expect(links[6]!.getAttribute('target')).toBe('_blank');
+    expect(links[6]!.getAttribute('rel')).toContain('noopener');
     expect(within(navigation).getByRole('button', { name: 'Logout' })).toBeDefined();
     expect(screen.queryByRole('link', { name: 'Farmcam Portal home' })).toBeNull();
     expect(await screen.findByText('You have no cameras yet.')).toBeDefined();
@@ -69,6 +70,8 @@ describe('Page frame', () => {
     // A Viewer is offered neither activation nor the owner's screens (access.can says no).
     const navigation = screen.getByRole('navigation', { name: 'Main' });
     expect(within(navigation).getByRole('link', { name: 'Account' })).toBeDefined();
+    // Everyone has their own Notifications page (decision 122).
+    expect(within(navigation).getByRole('link', { name: 'Notifications' })).toBeDefined();
     for (const name of ['Activate', 'Team', 'Activity']) {
       expect(within(navigation).queryByRole('link', { name })).toBeNull();
     }

@@ -23,6 +23,7 @@ const navigationLinks: Record<NavigationKind, NavigationLink[]> = {
     { label: 'Account', href: paths.dashboard.href() },
     { label: 'Activate', href: paths.activate.href(), needs: 'activateSims' },
     { label: 'Livestreaming', href: paths.livestreaming.href(), isNew: true },
+    { label: 'Notifications', href: paths.notifications.href() },
     { label: 'Team', href: paths.team.href(), needs: 'manageTeam' },
     { label: 'Activity', href: paths.activity.href(), needs: 'viewActivity' },
   ],

@@ -14,6 +14,8 @@ import {
   useSaveAlertSettings,
   useSetMyCameraAlerts,
 } from '../api/camera-alert-settings.ts';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
 import styles from './camera-alerts-card.module.css';
 import infoStyles from './info-card.module.css';
 
@@ -204,15 +206,24 @@ function MyAlertsChoice() {
   const mine = useMyCameraAlerts();
   const change = useSetMyCameraAlerts();
   if (!mine.data) return null;
+  const howTold = (
+    <p className={infoStyles.note}>
+      Choose e-mail, push or text for each alert on your{' '}
+      <Link to={paths.notifications.href()}>Notifications</Link> page.
+    </p>
+  );
   if (mine.data.isOwner) {
     return (
-      <p className={infoStyles.note}>
-        Alert e-mails go to you as the account owner. Silence and missing-clip e-mails also go to
-        team members who turn them on; data e-mails only to you.
-      </p>
+      <>
+        <p className={infoStyles.note}>
+          Alert e-mails go to you as the account owner. Team members choose their own alerts.
+        </p>
+        {howTold}
+      </>
     );
   }
   return (
+    <>
     <label className={`${styles.check} ${styles.mine}`}>
       <input
         type="checkbox"
@@ -226,5 +237,7 @@ function MyAlertsChoice() {
       />
       <span>E-mail me these alerts for the cameras I can see</span>
     </label>
+    {howTold}
+    </>
   );
 }
