@@ -13,8 +13,12 @@ import {
   randomBytes,
   verify,
 } from 'node:crypto';
-import http from 'node:http';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface FakeSubscription {
   endpoint: string;
@@ -104,14 +108,38 @@ function decrypt(body: Buffer, receiver: { privateKey: Buffer; publicKey: Buffer
   return padded.subarray(0, end).toString('utf8');
 }
 
+/**
+ * A self-signed certificate for 127.0.0.1: push services are HTTPS (web-push speaks nothing
+ * else), so the test's sender trusts this one through its agent.
+ */
+function selfSignedCertificate(): { key: string; cert: string } {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-push-'));
+  try {
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+        '-keyout', path.join(folder, 'key.pem'), '-out', path.join(folder, 'cert.pem')],
+      { stdio: 'pipe' },
+    );
+    return {
+      key: fs.readFileSync(path.join(folder, 'key.pem'), 'utf8'),
+      cert: fs.readFileSync(path.join(folder, 'cert.pem'), 'utf8'),
+    };
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 export async function startFakePushService() {
+  const tls = selfSignedCertificate();
   const receivers = new Map<string, { privateKey: Buffer; publicKey: Buffer; auth: Buffer }>();
   const answers = new Map<string, number>();
   const received: ReceivedPush[] = [];
   const refused: { endpoint: string; reason: string }[] = [];
   let origin = '';
 
-  const server = http.createServer((request, response) => {
+  const server = https.createServer(tls, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -150,10 +178,12 @@ export async function startFakePushService() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     origin,
+    /** An agent that trusts this service's certificate, for the sender under test. */
+    agent: new https.Agent({ ca: tls.cert }),
     received,
     refused,
     /** A browser's subscription: its own P-256 key pair and auth secret, kept here to decrypt. */
@@ -168,9 +198,10 @@ export async function startFakePushService() {
         keys: { p256dh: publicKey.toString('base64url'), auth: auth.toString('base64url') },
       };
     },
-    /** The endpoint answers this status from now on (404/410: gone; 500: failing). */
+    /** The endpoint answers this status from now on (404/410: gone; 503: failing; 0: works). */
     answerWith(endpoint: string, status: number) {
-      answers.set(endpoint, status);
+      if (status === 0) answers.delete(endpoint);
+      else answers.set(endpoint, status);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -163,6 +163,7 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
       }
       return settle(row, 'failed', { error: answer.reason });
     } catch (error) {
+      deps.log.warn({ err: error }, 'A push service could not be reached; the push is tried again');
       return settle(row, 'retry', { error: 'The push service could not be reached.' });
     }
   }
@@ -210,6 +211,7 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
         }
         return settle(row, 'failed', { error: error.reason });
       }
+      deps.log.warn({ err: error }, 'The SMS provider could not be reached; the text is tried again');
       return settle(row, 'retry', { error: 'The text message service could not be reached.' });
     }
   }

@@ -1,3 +1,4 @@
+import type { Agent } from 'node:https';
 import webPush, { WebPushError } from 'web-push';
 import { trackProviderCall } from '../../lib/provider-calls.ts';
 import type { PushOutcome, PushSender } from './push.ts';
@@ -12,6 +13,8 @@ export function createWebPushSender(keys: {
   privateKey: string;
   subject: string;
   timeoutMs?: number;
+  /** Another HTTPS agent (a test's push service with its own certificate). */
+  agent?: Agent;
 }): PushSender {
   return {
     isAvailable: true,
@@ -34,6 +37,7 @@ export function createWebPushSender(keys: {
               urgency: options.isUrgent ? 'high' : 'normal',
               contentEncoding: 'aes128gcm',
               timeout: keys.timeoutMs ?? 10_000,
+              ...(keys.agent ? { agent: keys.agent } : {}),
             },
           );
           return { kind: 'sent' };
