@@ -27,6 +27,7 @@ import { ManualClock } from '../../apps/server/src/lib/clock.ts';
 import { createBillingModule } from '../../apps/server/src/modules/billing/billing-module.ts';
 import { createBillingProvider } from '../../apps/server/src/providers/billing/create-billing-provider.ts';
 import { createLocalSimPlatform } from '../../apps/server/src/providers/connectivity/local-sim-platform.ts';
+import { createNotifier } from '../../apps/server/src/modules/notifications/notifier.ts';
 import { createOutboxMailer } from '../../apps/server/src/providers/mail/outbox-mailer.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
 
@@ -169,7 +170,14 @@ async function measure(
     db: database.db,
     billingProvider: createBillingProvider(config, { db: database.db, clock, log: silentLog }),
     connectivity: createLocalSimPlatform({ db: database.db, clock }),
-    mailer: createOutboxMailer(database.db),
+    // The dunning e-mails go to the outbox through the notifier, as in the app (decision 122).
+    notifier: createNotifier({
+      db: database.db,
+      mailer: createOutboxMailer(database.db),
+      clock,
+      jobQueue: { send: async () => {} },
+      log: { warn: () => {} },
+    }),
     runAlone: (key, work) => database.withAdvisoryLock(key, work),
     log: silentLog,
   });

@@ -433,7 +433,13 @@ const routes: Record<string, Row> = {
       url: '/api/notifications/settings',
       payload: {
         choices: [
-          { kind: 'camera-silence', email: true, push: false, sms: false, overridesQuietHours: true },
+          {
+            kind: 'camera-silence',
+            email: true,
+            push: false,
+            sms: false,
+            overridesQuietHours: true,
+          },
         ],
         quietHours: null,
       },
@@ -452,7 +458,7 @@ const routes: Record<string, Row> = {
     // Nobody's device: each signed-in person is told it is not one of theirs (the owner's own
     // device kept from a member is tested in notifications.routes.test.ts).
     kind: 'session',
-    why: "each person removes only their own devices",
+    why: 'each person removes only their own devices',
     request: () => ({
       method: 'DELETE' as const,
       url: '/api/notifications/push-devices/00000000-0000-4000-8000-000000000000',

@@ -67,7 +67,12 @@ function readPush(data: PushMessageData | null): AlertPush {
       title: typeof parsed.title === 'string' ? parsed.title : fallback.title,
       body: typeof parsed.body === 'string' ? parsed.body : '',
       // Only a page of this portal: a push can never send the farmer elsewhere.
-      path: typeof parsed.path === 'string' && parsed.path.startsWith('/') && !parsed.path.startsWith('//') ? parsed.path : fallback.path,
+      path:
+        typeof parsed.path === 'string' &&
+        parsed.path.startsWith('/') &&
+        !parsed.path.startsWith('//')
+          ? parsed.path
+          : fallback.path,
       tag: typeof parsed.tag === 'string' ? parsed.tag : fallback.tag,
     };
   } catch {

@@ -132,11 +132,17 @@ const environmentSchema = z.object({
   /** Web Push (decision 123): the VAPID key pair, base64url as `web-push generate-vapid-keys` prints. */
   VAPID_PUBLIC_KEY: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{80,90}$/, 'VAPID_PUBLIC_KEY must be the base64url public key (87 characters)')
+    .regex(
+      /^[A-Za-z0-9_-]{80,90}$/,
+      'VAPID_PUBLIC_KEY must be the base64url public key (87 characters)',
+    )
     .optional(),
   VAPID_PRIVATE_KEY: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{40,46}$/, 'VAPID_PRIVATE_KEY must be the base64url private key (43 characters)')
+    .regex(
+      /^[A-Za-z0-9_-]{40,46}$/,
+      'VAPID_PRIVATE_KEY must be the base64url private key (43 characters)',
+    )
     .optional(),
   /** Who push services may contact about our pushes: mailto:… or https://… */
   VAPID_SUBJECT: z

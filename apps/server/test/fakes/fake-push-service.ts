@@ -99,7 +99,10 @@ function decrypt(body: Buffer, receiver: { privateKey: Buffer; publicKey: Buffer
   );
   const decipher = createDecipheriv('aes-128-gcm', contentKey, nonce);
   decipher.setAuthTag(record.subarray(record.length - 16));
-  const padded = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);
+  const padded = Buffer.concat([
+    decipher.update(record.subarray(0, record.length - 16)),
+    decipher.final(),
+  ]);
   // The last record ends with the delimiter 0x02, then zero padding.
   const end = padded.lastIndexOf(2);
   if (end < 0 || padded.subarray(end + 1).some((byte) => byte !== 0)) {
@@ -117,9 +120,25 @@ function selfSignedCertificate(): { key: string; cert: string } {
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-        '-keyout', path.join(folder, 'key.pem'), '-out', path.join(folder, 'cert.pem')],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        path.join(folder, 'key.pem'),
+        '-out',
+        path.join(folder, 'cert.pem'),
+      ],
       { stdio: 'pipe' },
     );
     return {

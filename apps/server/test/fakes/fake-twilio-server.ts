@@ -60,9 +60,14 @@ export async function startFakeTwilio(options: {
   }
 
   const error = (response: http.ServerResponse, status: number, code: number, message: string) =>
-    response
-      .writeHead(status, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }));
+    response.writeHead(status, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        code,
+        message,
+        more_info: `https://www.twilio.com/docs/errors/${code}`,
+        status,
+      }),
+    );
 
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -85,7 +90,12 @@ export async function startFakeTwilio(options: {
       }
       const fields = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));
       if (!fields.To || !/^\+[1-9]\d{6,14}$/.test(fields.To)) {
-        error(response, 400, 21211, `The 'To' number ${fields.To ?? ''} is not a valid phone number.`);
+        error(
+          response,
+          400,
+          21211,
+          `The 'To' number ${fields.To ?? ''} is not a valid phone number.`,
+        );
         return;
       }
       if (!fields.From && !fields.MessagingServiceSid) {
@@ -146,13 +156,23 @@ export async function startFakeTwilio(options: {
     async reportStatuses(): Promise<void> {
       for (const message of messages.splice(0)) {
         if (!message.statusCallback) continue;
-        const base = { MessageSid: message.sid, AccountSid: options.accountSid, To: message.to, From: message.from ?? '+447700900000' };
+        const base = {
+          MessageSid: message.sid,
+          AccountSid: options.accountSid,
+          To: message.to,
+          From: message.from ?? '+447700900000',
+        };
         await post(message.statusCallback, { ...base, MessageStatus: 'sent', SmsStatus: 'sent' });
         const failure = undeliverable.get(message.to);
         await post(
           message.statusCallback,
           failure
-            ? { ...base, MessageStatus: 'undelivered', SmsStatus: 'undelivered', ErrorCode: failure }
+            ? {
+                ...base,
+                MessageStatus: 'undelivered',
+                SmsStatus: 'undelivered',
+                ErrorCode: failure,
+              }
             : { ...base, MessageStatus: 'delivered', SmsStatus: 'delivered' },
         );
         messages.push({ ...message, statusCallback: undefined });

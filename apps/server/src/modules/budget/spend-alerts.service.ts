@@ -136,20 +136,20 @@ export function createSpendAlerts(deps: SpendAlertsDependencies) {
                 path: '/dashboard',
               },
               email: (to) =>
-              renderEmail({
-                kind: 'spend-alert',
-                to,
-                subject,
-                heading: subject,
-                paragraphs: [
-                  `This month your cameras' invoices come to ${expected}: ` +
-                    `${formatMoney(figures.raised, account.currency)} already invoiced and ` +
-                    `${formatMoney(figures.upcoming, account.currency)} in renewals due before the month ends. ` +
-                    `You asked to be told at ${amount}.`,
-                  'Nothing has been changed or stopped. You can change or remove this alert on your Account page.',
-                ],
-                action: { label: 'See your account', url: `${publicUrl}/dashboard` },
-              }),
+                renderEmail({
+                  kind: 'spend-alert',
+                  to,
+                  subject,
+                  heading: subject,
+                  paragraphs: [
+                    `This month your cameras' invoices come to ${expected}: ` +
+                      `${formatMoney(figures.raised, account.currency)} already invoiced and ` +
+                      `${formatMoney(figures.upcoming, account.currency)} in renewals due before the month ends. ` +
+                      `You asked to be told at ${amount}.`,
+                    'Nothing has been changed or stopped. You can change or remove this alert on your Account page.',
+                  ],
+                  action: { label: 'See your account', url: `${publicUrl}/dashboard` },
+                }),
             });
             if (outcome.failures.length > 0 && !outcome.isOwnerReached) throw outcome.failures[0];
             sent += 1;

@@ -65,7 +65,10 @@ beforeAll(async () => {
   const accepted = new Date('2026-01-01T00:00:00Z');
   const member = async (
     email: string,
-    { cameraAlerts, ...values }: Partial<typeof accountMembers.$inferInsert> & { cameraAlerts: boolean },
+    {
+      cameraAlerts,
+      ...values
+    }: Partial<typeof accountMembers.$inferInsert> & { cameraAlerts: boolean },
   ) => {
     const rows = await db
       .insert(accountMembers)

@@ -99,19 +99,16 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
       );
       for (const row of rows) {
         const switchOffAt = new Date(new Date(row.since).getTime() + unusedLivestreamDays * dayMs);
-        const sent = await send(
-          row.sim_iccid,
-          (camera) => ({
-            to: '',
-            subject: `Livestream of ${camera} will be switched off on ${ukDateText(switchOffAt)}`,
-            heading: `Your livestream will be switched off on ${ukDateText(switchOffAt)}`,
-            paragraphs: [
-              `We have not seen the livestream of the "${camera}" camera on a website for ${switchOffWarningDays} days. Its scheduled recordings will be switched off on ${ukDateText(switchOffAt)} unless it is seen on your website, to save the camera's data.`,
-              'If the code is on your website, open the page once so we see it. If you no longer need the livestream, you need do nothing.',
-            ],
-            action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
-          }),
-        );
+        const sent = await send(row.sim_iccid, (camera) => ({
+          to: '',
+          subject: `Livestream of ${camera} will be switched off on ${ukDateText(switchOffAt)}`,
+          heading: `Your livestream will be switched off on ${ukDateText(switchOffAt)}`,
+          paragraphs: [
+            `We have not seen the livestream of the "${camera}" camera on a website for ${switchOffWarningDays} days. Its scheduled recordings will be switched off on ${ukDateText(switchOffAt)} unless it is seen on your website, to save the camera's data.`,
+            'If the code is on your website, open the page once so we see it. If you no longer need the livestream, you need do nothing.',
+          ],
+          action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
+        }));
         if (!sent) {
           await db.execute(
             sql`update livestreams set switch_off_warned_at = null
@@ -165,18 +162,15 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
           );
           if (cleared.length === 0) continue;
           recovered += 1;
-          await send(
-            row.sim_iccid,
-            (camera) => ({
-              to: '',
-              subject: `Clips from ${camera} are arriving again`,
-              heading: 'Livestream clips are arriving again',
-              paragraphs: [
-                `The "${camera}" camera delivered a livestream clip again, recorded at ${lastClipAt.toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' })} on ${ukDateText(lastClipAt)} (UK time).`,
-              ],
-              action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
-            }),
-          );
+          await send(row.sim_iccid, (camera) => ({
+            to: '',
+            subject: `Clips from ${camera} are arriving again`,
+            heading: 'Livestream clips are arriving again',
+            paragraphs: [
+              `The "${camera}" camera delivered a livestream clip again, recorded at ${lastClipAt.toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' })} on ${ukDateText(lastClipAt)} (UK time).`,
+            ],
+            action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
+          }));
           continue;
         }
         const hours = row.no_clip_hours;
@@ -199,19 +193,16 @@ export function createLivestreamAlertsService(deps: LivestreamAlertsDependencies
         );
         if (claimed.length === 0) continue;
         alerted += 1;
-        const sent = await send(
-          row.sim_iccid,
-          (camera) => ({
-            to: '',
-            subject: `No livestream clips from ${camera} for ${hours} scheduled hours`,
-            heading: 'Your camera has stopped delivering livestream clips',
-            paragraphs: [
-              `The "${camera}" camera has not delivered a livestream clip for the last ${missed.length} hours its schedule asked for one${lastClipAt ? ` (the last one was recorded on ${ukDateText(lastClipAt)})` : ''}.`,
-              'Check that the camera has power and signal, and that its stream is reachable: the Livestreaming page can record a clip now to test it. We will tell you when clips arrive again.',
-            ],
-            action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
-          }),
-        );
+        const sent = await send(row.sim_iccid, (camera) => ({
+          to: '',
+          subject: `No livestream clips from ${camera} for ${hours} scheduled hours`,
+          heading: 'Your camera has stopped delivering livestream clips',
+          paragraphs: [
+            `The "${camera}" camera has not delivered a livestream clip for the last ${missed.length} hours its schedule asked for one${lastClipAt ? ` (the last one was recorded on ${ukDateText(lastClipAt)})` : ''}.`,
+            'Check that the camera has power and signal, and that its stream is reachable: the Livestreaming page can record a clip now to test it. We will tell you when clips arrive again.',
+          ],
+          action: { label: 'Open Livestreaming', url: `${deps.publicUrl}/livestreaming` },
+        }));
         if (!sent) {
           await db.execute(
             sql`update livestreams set no_clip_alerted_at = null

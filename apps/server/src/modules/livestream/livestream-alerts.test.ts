@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMember } from '../../../test/helpers/members.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
 import {
-  accountMembers,
   cameraWatchSettings,
   clips,
   customers,

@@ -55,7 +55,9 @@ export const devSmsRoutes: FastifyPluginAsyncZod<{
 
   app.get('/dev/sms', { schema: { hide: true } }, async (_request, reply) => {
     const messages = await messaging.list();
-    const phones = [...new Set(messages.filter((m) => m.direction === 'outbound').map((m) => m.to))];
+    const phones = [
+      ...new Set(messages.filter((m) => m.direction === 'outbound').map((m) => m.to)),
+    ];
     const rows = messages
       .map(
         (message) =>

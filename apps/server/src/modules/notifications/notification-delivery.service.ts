@@ -66,7 +66,16 @@ const smsErrorSentences: Record<string, string> = {
 };
 
 /** Words people reply with to stop and restart texts (Twilio's defaults). */
-const stopWords = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT']);
+const stopWords = new Set([
+  'STOP',
+  'STOPALL',
+  'UNSUBSCRIBE',
+  'CANCEL',
+  'END',
+  'QUIT',
+  'REVOKE',
+  'OPTOUT',
+]);
 const startWords = new Set(['START', 'YES', 'UNSTOP']);
 
 /** The SMS text of an alert: short enough for one message, with the address of its page. */
@@ -119,7 +128,15 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
     } else {
       update = {
         status:
-          outcome === 'gone' ? 'failed' : outcome === 'over-limit' ? 'over-limit' : outcome === 'skipped' ? 'skipped' : outcome === 'failed' ? 'failed' : 'sent',
+          outcome === 'gone'
+            ? 'failed'
+            : outcome === 'over-limit'
+              ? 'over-limit'
+              : outcome === 'skipped'
+                ? 'skipped'
+                : outcome === 'failed'
+                  ? 'failed'
+                  : 'sent',
         ...fields,
       };
     }
@@ -137,16 +154,25 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
   }
 
   async function deliverPush(row: DeliveryRow) {
-    if (!deps.push.isAvailable) return settle(row, 'skipped', { error: 'Push is switched off on this server.' });
+    if (!deps.push.isAvailable)
+      return settle(row, 'skipped', { error: 'Push is switched off on this server.' });
     const [target] = row.pushSubscriptionId
-      ? await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, row.pushSubscriptionId))
+      ? await db
+          .select()
+          .from(pushSubscriptions)
+          .where(eq(pushSubscriptions.id, row.pushSubscriptionId))
       : [];
     if (!target) return settle(row, 'skipped', { error: 'The device was removed.' });
     try {
       const answer = await deps.push.send(
         target,
         { title: row.title, body: row.body, path: row.path, tag: `${row.kind}:${row.path}` },
-        { ttlSeconds: pushTtlSeconds, isUrgent: notificationKindDefinitions[row.kind as keyof typeof notificationKindDefinitions]?.isUrgentByDefault ?? false },
+        {
+          ttlSeconds: pushTtlSeconds,
+          isUrgent:
+            notificationKindDefinitions[row.kind as keyof typeof notificationKindDefinitions]
+              ?.isUrgentByDefault ?? false,
+        },
       );
       if (answer.kind === 'sent') {
         await db
@@ -179,16 +205,29 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
   }
 
   async function deliverSms(row: DeliveryRow) {
-    if (!deps.messaging.isAvailable) return settle(row, 'skipped', { error: 'Text messages are switched off on this server.' });
-    const [person] = await db.select().from(notificationPeople).where(eq(notificationPeople.id, row.personId));
-    if (!person || person.phone === null || person.phoneVerifiedAt === null || person.phone !== row.phone) {
+    if (!deps.messaging.isAvailable)
+      return settle(row, 'skipped', { error: 'Text messages are switched off on this server.' });
+    const [person] = await db
+      .select()
+      .from(notificationPeople)
+      .where(eq(notificationPeople.id, row.personId));
+    if (
+      !person ||
+      person.phone === null ||
+      person.phoneVerifiedAt === null ||
+      person.phone !== row.phone
+    ) {
       return settle(row, 'skipped', { error: 'The phone number was removed or changed.' });
     }
     if (person.smsStoppedAt !== null) {
-      return settle(row, 'skipped', { error: 'This phone replied STOP: reply START to get texts again.' });
+      return settle(row, 'skipped', {
+        error: 'This phone replied STOP: reply START to get texts again.',
+      });
     }
     if ((await smsSentToday(row.personId)) >= deps.smsDailyLimit) {
-      return settle(row, 'over-limit', { error: `Over today's ${deps.smsDailyLimit} text messages: sent by e-mail instead.` });
+      return settle(row, 'over-limit', {
+        error: `Over today's ${deps.smsDailyLimit} text messages: sent by e-mail instead.`,
+      });
     }
     try {
       const sent = await deps.messaging.send({
@@ -207,11 +246,17 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
     } catch (error) {
       if (error instanceof SmsRefusedError) {
         if (error.isOptedOut) {
-          await db.update(notificationPeople).set({ smsStoppedAt: clock.now() }).where(eq(notificationPeople.id, person.id));
+          await db
+            .update(notificationPeople)
+            .set({ smsStoppedAt: clock.now() })
+            .where(eq(notificationPeople.id, person.id));
         }
         return settle(row, 'failed', { error: error.reason });
       }
-      deps.log.warn({ err: error }, 'The SMS provider could not be reached; the text is tried again');
+      deps.log.warn(
+        { err: error },
+        'The SMS provider could not be reached; the text is tried again',
+      );
       return settle(row, 'retry', { error: 'The text message service could not be reached.' });
     }
   }
@@ -257,7 +302,10 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
             heading: 'Alerts over your daily text messages',
             paragraphs: [
               `You get at most ${deps.smsDailyLimit} text messages a day from Farmcam. These alerts came after that, so here they are by e-mail:`,
-              ...rows.map((row) => `${formatUkTime(row.createdAt)}: ${row.title}. ${row.body} ${deps.publicUrl}${row.path}`),
+              ...rows.map(
+                (row) =>
+                  `${formatUkTime(row.createdAt)}: ${row.title}. ${row.body} ${deps.publicUrl}${row.path}`,
+              ),
               'Texts start again tomorrow. You can choose which alerts are texted on your Notifications page.',
             ],
             action: { label: 'Open Notifications', url: `${deps.publicUrl}/notifications` },
@@ -270,7 +318,12 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
       await db
         .update(notificationDeliveries)
         .set({ summarisedAt: now })
-        .where(inArray(notificationDeliveries.id, rows.map((row) => row.id)));
+        .where(
+          inArray(
+            notificationDeliveries.id,
+            rows.map((row) => row.id),
+          ),
+        );
       await db
         .update(notificationPeople)
         .set({ smsSummarySentAt: now })
@@ -295,7 +348,11 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
     },
 
     /** Twilio's status callback (or the local provider's): the SMS's fate on the network. */
-    async recordSmsStatus(input: { messageId: string; status: string; errorCode?: string | undefined }) {
+    async recordSmsStatus(input: {
+      messageId: string;
+      status: string;
+      errorCode?: string | undefined;
+    }) {
       const failed = input.status === 'failed' || input.status === 'undelivered';
       if (!failed && input.status !== 'delivered') return;
       await db
@@ -320,7 +377,10 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
     },
 
     /** A reply to our number: STOP holds every text to that phone until START. */
-    async recordSmsReply(input: { from: string; body: string }): Promise<'stopped' | 'started' | 'ignored'> {
+    async recordSmsReply(input: {
+      from: string;
+      body: string;
+    }): Promise<'stopped' | 'started' | 'ignored'> {
       const word = input.body.trim().toUpperCase();
       const isStop = stopWords.has(word);
       if (!isStop && !startWords.has(word)) return 'ignored';
@@ -328,7 +388,12 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
       const people = await db
         .update(notificationPeople)
         .set({ smsStoppedAt: isStop ? now : null, updatedAt: now })
-        .where(and(eq(notificationPeople.phone, input.from), isNotNull(notificationPeople.phoneVerifiedAt)))
+        .where(
+          and(
+            eq(notificationPeople.phone, input.from),
+            isNotNull(notificationPeople.phoneVerifiedAt),
+          ),
+        )
         .returning({ id: notificationPeople.id });
       if (isStop && people.length > 0) {
         await db
@@ -336,7 +401,10 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
           .set({ status: 'skipped', error: 'This phone replied STOP.' })
           .where(
             and(
-              inArray(notificationDeliveries.personId, people.map((person) => person.id)),
+              inArray(
+                notificationDeliveries.personId,
+                people.map((person) => person.id),
+              ),
               eq(notificationDeliveries.channel, 'sms'),
               eq(notificationDeliveries.status, 'queued'),
             ),

@@ -132,7 +132,10 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         : [];
       const now = clock.now();
       const [pending] = person
-        ? await db.select().from(phoneVerifications).where(eq(phoneVerifications.personId, person.id))
+        ? await db
+            .select()
+            .from(phoneVerifications)
+            .where(eq(phoneVerifications.personId, person.id))
         : [];
       const failures = person
         ? await db
@@ -184,7 +187,10 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
           }),
         quietHours:
           person && person.quietStartMinute !== null && person.quietEndMinute !== null
-            ? { start: minuteToTime(person.quietStartMinute), end: minuteToTime(person.quietEndMinute) }
+            ? {
+                start: minuteToTime(person.quietStartMinute),
+                end: minuteToTime(person.quietEndMinute),
+              }
             : null,
         phone:
           person?.phone && person.phoneVerifiedAt
@@ -197,7 +203,10 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
             : null,
         pendingPhone:
           pending && pending.expiresAt > now
-            ? { display: displayUkMobile(pending.phone), expiresAt: pending.expiresAt.toISOString() }
+            ? {
+                display: displayUkMobile(pending.phone),
+                expiresAt: pending.expiresAt.toISOString(),
+              }
             : null,
         push: {
           isAvailable: deps.push.isAvailable,
@@ -287,7 +296,10 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
       userAgent: string | undefined,
     ) {
       if (!deps.push.isAvailable) {
-        throw new AppError('UNPROCESSABLE', 'Push notifications are not switched on for this portal yet.');
+        throw new AppError(
+          'UNPROCESSABLE',
+          'Push notifications are not switched on for this portal yet.',
+        );
       }
       const person = await personOf(customerId, access);
       const values = {
@@ -308,7 +320,9 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
       const removed = person
         ? await db
             .delete(pushSubscriptions)
-            .where(and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.personId, person.id)))
+            .where(
+              and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.personId, person.id)),
+            )
             .returning({ id: pushSubscriptions.id })
         : [];
       if (removed.length === 0) throw notFound('That device is not one of yours.');
@@ -318,7 +332,10 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
     /** Sends a six-digit code to the number; the number is used once the code comes back. */
     async startPhoneVerification(customerId: string, access: Access, phoneText: string) {
       if (!deps.messaging.isAvailable) {
-        throw new AppError('UNPROCESSABLE', 'Text messages are not switched on for this portal yet.');
+        throw new AppError(
+          'UNPROCESSABLE',
+          'Text messages are not switched on for this portal yet.',
+        );
       }
       const parsed = parseUkMobile(phoneText);
       if (!parsed.isValid) throw new AppError('VALIDATION_FAILED', parsed.message);
@@ -326,9 +343,25 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
       const policy = phoneVerificationPolicy;
       const tooMany = 'We have sent several codes already. Please wait before asking for another.';
       await deps.rateLimiter.consumeAll([
-        { key: `phone-code:person:${person.id}`, limit: policy.sendsPerPersonPerHour, windowSeconds: 3600, message: tooMany },
-        { key: `phone-code:person-day:${person.id}`, limit: policy.sendsPerPersonPerDay, windowSeconds: 86_400, message: tooMany },
-        { key: `phone-code:number:${parsed.e164}`, limit: policy.sendsPerNumberPerDay, windowSeconds: 86_400, message: 'This number has been sent several codes today already. Please try again tomorrow.' },
+        {
+          key: `phone-code:person:${person.id}`,
+          limit: policy.sendsPerPersonPerHour,
+          windowSeconds: 3600,
+          message: tooMany,
+        },
+        {
+          key: `phone-code:person-day:${person.id}`,
+          limit: policy.sendsPerPersonPerDay,
+          windowSeconds: 86_400,
+          message: tooMany,
+        },
+        {
+          key: `phone-code:number:${parsed.e164}`,
+          limit: policy.sendsPerNumberPerDay,
+          windowSeconds: 86_400,
+          message:
+            'This number has been sent several codes today already. Please try again tomorrow.',
+        },
       ]);
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const salt = randomBytes(16).toString('hex');
@@ -388,7 +421,8 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
           ),
         )
         .returning({ attempts: phoneVerifications.attempts });
-      if (!counted) throw new AppError('UNPROCESSABLE', 'Too many wrong codes. Please ask for a new one.');
+      if (!counted)
+        throw new AppError('UNPROCESSABLE', 'Too many wrong codes. Please ask for a new one.');
       const [salt = '', stored = ''] = pending.codeHash.split(':');
       const expected = Buffer.from(stored, 'hex');
       const actual = Buffer.from(codeHash(salt, person.id, pending.phone, code), 'hex');
@@ -406,7 +440,9 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
           .update(notificationPeople)
           .set({ phone: pending.phone, phoneVerifiedAt: now, smsStoppedAt: null, updatedAt: now })
           .where(eq(notificationPeople.id, person.id));
-        await transaction.delete(phoneVerifications).where(eq(phoneVerifications.personId, person.id));
+        await transaction
+          .delete(phoneVerifications)
+          .where(eq(phoneVerifications.personId, person.id));
       });
       return this.getSettings(customerId, access);
     },
@@ -419,7 +455,9 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
             .update(notificationPeople)
             .set({ phone: null, phoneVerifiedAt: null, smsStoppedAt: null, updatedAt: clock.now() })
             .where(eq(notificationPeople.id, person.id));
-          await transaction.delete(phoneVerifications).where(eq(phoneVerifications.personId, person.id));
+          await transaction
+            .delete(phoneVerifications)
+            .where(eq(phoneVerifications.personId, person.id));
         });
       }
       return this.getSettings(customerId, access);
@@ -448,7 +486,13 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         for (const kind of cameraAlertKinds) {
           await db
             .insert(notificationPreferences)
-            .values({ personId: person.id, kind, ...defaultChoice(access.memberId === null, kind), email: isOn, updatedAt: now })
+            .values({
+              personId: person.id,
+              kind,
+              ...defaultChoice(access.memberId === null, kind),
+              email: isOn,
+              updatedAt: now,
+            })
             .onConflictDoUpdate({
               target: [notificationPreferences.personId, notificationPreferences.kind],
               set: { email: isOn, updatedAt: now },
@@ -479,17 +523,26 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         if (devices.length === 0) {
           throw new AppError('UNPROCESSABLE', 'Turn on push on this device first.');
         }
-        await db
-          .insert(notificationDeliveries)
-          .values(devices.map((device) => ({ ...common, channel: 'push' as const, pushSubscriptionId: device.id })));
+        await db.insert(notificationDeliveries).values(
+          devices.map((device) => ({
+            ...common,
+            channel: 'push' as const,
+            pushSubscriptionId: device.id,
+          })),
+        );
       } else {
         if (!person.phone || !person.phoneVerifiedAt) {
           throw new AppError('UNPROCESSABLE', 'Add and verify your mobile number first.');
         }
         if (person.smsStoppedAt) {
-          throw new AppError('UNPROCESSABLE', 'Your phone replied STOP. Reply START to our number to get texts again.');
+          throw new AppError(
+            'UNPROCESSABLE',
+            'Your phone replied STOP. Reply START to our number to get texts again.',
+          );
         }
-        await db.insert(notificationDeliveries).values({ ...common, channel: 'sms', phone: person.phone });
+        await db
+          .insert(notificationDeliveries)
+          .values({ ...common, channel: 'sms', phone: person.phone });
       }
       await deps.jobQueue.send(deliverNotificationsJobName, {});
       return { queued: true };

@@ -104,7 +104,9 @@ describe('each person’s own settings', () => {
     expect(settings.canReceiveBillingAlerts).toBe(false);
 
     const spend = await call(viewer.headers, 'PUT', '/settings', {
-      choices: [{ kind: 'spend', email: true, push: false, sms: false, overridesQuietHours: false }],
+      choices: [
+        { kind: 'spend', email: true, push: false, sms: false, overridesQuietHours: false },
+      ],
       quietHours: null,
     });
     expect(spend.statusCode).toBe(403);
@@ -278,7 +280,13 @@ describe('the notifier', () => {
 
 describe('a phone number, checked by a code', () => {
   it('reads UK mobiles as people write them and refuses others with a sentence', () => {
-    for (const written of ['07700 900123', '+44 7700 900123', '0044 7700-900123', '(07700) 900 123', '447700900123']) {
+    for (const written of [
+      '07700 900123',
+      '+44 7700 900123',
+      '0044 7700-900123',
+      '(07700) 900 123',
+      '447700900123',
+    ]) {
       expect(parseUkMobile(written)).toEqual({ isValid: true, e164: '+447700900123' });
     }
     expect(parseUkMobile('+33 6 12 34 56 78')).toEqual({

@@ -142,7 +142,10 @@ export function createNotifier(deps: NotifierDependencies) {
             const options = isOwner
               ? alert.mailOptions
               : alert.mailOptions?.dedupeKey
-                ? { ...alert.mailOptions, dedupeKey: `${alert.mailOptions.dedupeKey}:${recipient.member_id}` }
+                ? {
+                    ...alert.mailOptions,
+                    dedupeKey: `${alert.mailOptions.dedupeKey}:${recipient.member_id}`,
+                  }
                 : alert.mailOptions;
             await mailer.send(alert.email(address), options);
             outcome.emailsSent += 1;

@@ -82,14 +82,23 @@ const silenceAlert = () =>
     kind: 'camera-silence',
     customerId: ownerId,
     iccid: topGate,
-    email: (to) => renderEmail({ to, subject: 'Top gate has gone silent', heading: 'x', paragraphs: [] }),
-    short: { title: 'Top gate has gone silent', body: 'No data since 07:12.', path: `/camera/${topGate}` },
+    email: (to) =>
+      renderEmail({ to, subject: 'Top gate has gone silent', heading: 'x', paragraphs: [] }),
+    short: {
+      title: 'Top gate has gone silent',
+      body: 'No data since 07:12.',
+      path: `/camera/${topGate}`,
+    },
   });
 
 describe('push to a device', () => {
   it('offers the VAPID public key, and sends a signed, encrypted push a push service accepts', async () => {
     const settings = (
-      await context.app.inject({ method: 'GET', url: '/api/notifications/settings', headers: owner })
+      await context.app.inject({
+        method: 'GET',
+        url: '/api/notifications/settings',
+        headers: owner,
+      })
     ).json<NotificationSettingsResponse>();
     expect(settings.push).toMatchObject({ isAvailable: true, publicKey: keys.publicKey });
 
@@ -133,7 +142,11 @@ describe('push to a device', () => {
       expect(left).toEqual([]);
     }
     const settings = (
-      await context.app.inject({ method: 'GET', url: '/api/notifications/settings', headers: owner })
+      await context.app.inject({
+        method: 'GET',
+        url: '/api/notifications/settings',
+        headers: owner,
+      })
     ).json<NotificationSettingsResponse>();
     expect(settings.recentFailures[0]).toMatchObject({
       channel: 'push',

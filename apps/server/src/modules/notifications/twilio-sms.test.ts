@@ -106,7 +106,13 @@ describe('SMS through Twilio', () => {
       headers: owner,
       payload: {
         choices: [
-          { kind: 'camera-silence', email: false, push: false, sms: true, overridesQuietHours: true },
+          {
+            kind: 'camera-silence',
+            email: false,
+            push: false,
+            sms: true,
+            overridesQuietHours: true,
+          },
         ],
         quietHours: null,
       },
@@ -200,7 +206,10 @@ describe('SMS through Twilio', () => {
     const before = twilio.messages.length;
     await alert('Shed has gone silent');
     await context.services.notificationDelivery.deliverDue();
-    expect(await deliveryOf('Shed has gone silent')).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(await deliveryOf('Shed has gone silent')).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+    });
     context.clock.set(new Date(context.clock.now().getTime() + 30_000).toISOString());
     await context.services.notificationDelivery.deliverDue();
     await context.services.notificationDelivery.deliverDue();

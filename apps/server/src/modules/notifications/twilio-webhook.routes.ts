@@ -29,7 +29,10 @@ export async function twilioWebhookRoutes(
     const signature = request.headers['x-twilio-signature'];
     const fields = (request.body ?? {}) as Record<string, string>;
     const url = `${options.publicUrl}${request.url}`;
-    if (typeof signature !== 'string' || !isTwilioSignatureValid(options.authToken, signature, url, fields)) {
+    if (
+      typeof signature !== 'string' ||
+      !isTwilioSignatureValid(options.authToken, signature, url, fields)
+    ) {
       throw new AppError('FORBIDDEN', 'The Twilio signature does not match.');
     }
     return fields;
@@ -53,6 +56,8 @@ export async function twilioWebhookRoutes(
       await options.delivery.recordSmsReply({ from: fields.From, body: fields.Body });
     }
     // An empty TwiML answer: Twilio itself answers STOP and START with its own confirmations.
-    return reply.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    return reply
+      .type('text/xml')
+      .send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
   });
 }

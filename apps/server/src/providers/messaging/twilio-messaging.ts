@@ -56,11 +56,17 @@ export function createTwilioMessaging(config: {
           const status: SentSms['status'] = message.status === 'sent' ? 'sent' : 'queued';
           return { id: message.sid, status };
         } catch (error) {
-          if (error instanceof twilio.RestException && error.status >= 400 && error.status < 500 && error.status !== 429) {
+          if (
+            error instanceof twilio.RestException &&
+            error.status >= 400 &&
+            error.status < 500 &&
+            error.status !== 429
+          ) {
             const known = error.code === undefined ? undefined : refusals[error.code];
             // Refused for good: the message's answer, not Twilio failing.
             return new SmsRefusedError(
-              known?.reason ?? `The text message was refused (Twilio error ${error.code ?? error.status}).`,
+              known?.reason ??
+                `The text message was refused (Twilio error ${error.code ?? error.status}).`,
               known?.isOptedOut ?? false,
             );
           }

@@ -224,20 +224,20 @@ function MyAlertsChoice() {
   }
   return (
     <>
-    <label className={`${styles.check} ${styles.mine}`}>
-      <input
-        type="checkbox"
-        checked={mine.data.cameraAlerts}
-        disabled={change.isPending}
-        onChange={(event) =>
-          change.mutate(event.target.checked, {
-            onError: (error) => toast.error(errorMessage(error, 'Could not change your e-mails')),
-          })
-        }
-      />
-      <span>E-mail me these alerts for the cameras I can see</span>
-    </label>
-    {howTold}
+      <label className={`${styles.check} ${styles.mine}`}>
+        <input
+          type="checkbox"
+          checked={mine.data.cameraAlerts}
+          disabled={change.isPending}
+          onChange={(event) =>
+            change.mutate(event.target.checked, {
+              onError: (error) => toast.error(errorMessage(error, 'Could not change your e-mails')),
+            })
+          }
+        />
+        <span>E-mail me these alerts for the cameras I can see</span>
+      </label>
+      {howTold}
     </>
   );
 }

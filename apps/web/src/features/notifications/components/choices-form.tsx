@@ -141,8 +141,8 @@ export function ChoicesForm({ settings }: { settings: NotificationSettingsRespon
           </div>
         )}
         <p className={styles.note}>
-          UK time. Push and texts wait until quiet hours end, except alerts you mark urgent.
-          E-mails are never held.
+          UK time. Push and texts wait until quiet hours end, except alerts you mark urgent. E-mails
+          are never held.
         </p>
       </Card>
       <div>

@@ -60,8 +60,8 @@ export function NotificationsPage() {
       <PhoneCard settings={data} />
       <Card title="Alert levels for each camera">
         <p className={styles.note}>
-          When a camera counts as silent, how much data is too much and how long without a clip
-          are set on each camera, under Alerts.
+          When a camera counts as silent, how much data is too much and how long without a clip are
+          set on each camera, under Alerts.
         </p>
         {data.cameras.length === 0 ? (
           <p>You have no cameras yet.</p>

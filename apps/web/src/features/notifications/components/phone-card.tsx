@@ -43,9 +43,8 @@ export function PhoneCard({ settings }: { settings: NotificationSettingsResponse
       {verified && (
         <div className={styles.stack}>
           <p>
-            Texts go to <strong>{verified.display}</strong>.{' '}
-            {settings.sms.sentToday} of {settings.sms.dailyLimit} sent today; more alerts today
-            come by e-mail instead.
+            Texts go to <strong>{verified.display}</strong>. {settings.sms.sentToday} of{' '}
+            {settings.sms.dailyLimit} sent today; more alerts today come by e-mail instead.
           </p>
           {verified.isStopped && (
             <p role="status" className={styles.warning}>
@@ -179,9 +178,7 @@ export function PhoneCard({ settings }: { settings: NotificationSettingsResponse
             </Button>
             <Button
               variant="secondary"
-              onClick={() =>
-                remove.mutate(undefined, { onSuccess: () => setCode('') })
-              }
+              onClick={() => remove.mutate(undefined, { onSuccess: () => setCode('') })}
             >
               Use another number
             </Button>
