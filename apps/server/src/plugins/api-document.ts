@@ -60,6 +60,11 @@ export const apiTags = [
     description:
       'The farm’s team: members invited by the owner with a role, for every camera or chosen ones, optionally until a last day.',
   },
+  {
+    name: 'notifications',
+    description:
+      'Each person’s own alert channels (e-mail, push, text) per kind of alert, quiet hours, push devices and the phone checked by a code.',
+  },
 ];
 
 export function apiDocumentOptions(
