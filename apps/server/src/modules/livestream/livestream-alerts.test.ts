@@ -7,13 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMember } from '../../../test/helpers/members.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
-import {
-  cameraWatchSettings,
-  clips,
-  customers,
-  livestreams,
-  outbox,
-} from '../../db/schema.ts';
+import { cameraWatchSettings, clips, customers, livestreams, outbox } from '../../db/schema.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { createLivestreamAlertsService } from './livestream-alerts.service.ts';
 import { livestreamRepository } from './livestream.repository.ts';
