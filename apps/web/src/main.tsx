@@ -11,7 +11,7 @@ import { queryClient } from './lib/query-client.ts';
 listenForInstallOffer();
 // What this session saw on an earlier visit, shown at once while the network is asked (decision
 // 119); the pages render meanwhile and pick the answers up as they arrive.
-void keepLastKnownState(queryClient);
+keepLastKnownState(queryClient);
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPersistedQueryKey, sessionFingerprint } from './persisted-queries.ts';
+import { sessionFingerprint } from './keep-on-device.ts';
+import { isPersistedQueryKey } from './last-known-keys.ts';
 
 describe('what the device keeps', () => {
   it('keeps the camera list, camera details, invoices and who is signed in, nothing else', () => {

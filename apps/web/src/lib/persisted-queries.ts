@@ -1,10 +1,8 @@
-import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
-import { onlineManager, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { persistQueryClient } from '@tanstack/react-query-persist-client';
-import { createStore, del, get, set } from 'idb-keyval';
+import { onlineManager, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { ApiError } from './api-client.ts';
 import { authStore } from './auth-store.ts';
+import { hasPrefix, isPersistedQueryKey } from './last-known-keys.ts';
 
 /**
  * What the farmer last saw, kept on the device (decision 119): the camera list, a camera's
@@ -17,98 +15,29 @@ import { authStore } from './auth-store.ts';
  * never written there, nor any other answer.
  */
 
-/** Query keys whose answers are kept, by their first parts. */
-const persistedKeyPrefixes: readonly QueryKey[] = [
-  ['auth', 'user-data'],
-  ['cameras', 'plans'],
-  ['cameras', 'sim-info'],
-  ['cameras', 'data-usage'],
-  ['cameras', 'router-info'],
-  ['invoices'],
-];
-
-/** As long as a session may sit idle (DESIGN §4): older than that, it is not worth showing. */
-export const lastKnownMaxAgeMs = 7 * 24 * 3600 * 1000;
-
-const hasPrefix = (key: QueryKey, prefix: QueryKey) =>
-  prefix.every((part, index) => key[index] === part);
-
-export const isPersistedQueryKey = (key: QueryKey): boolean =>
-  persistedKeyPrefixes.some((prefix) => hasPrefix(key, prefix));
-
-/** A short, non-reversible fingerprint of the session token (cyrb53), to tell sessions apart. */
-export function sessionFingerprint(token: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let index = 0; index < token.length; index += 1) {
-    const code = token.charCodeAt(index);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
-
-const storageKey = 'last-known';
-let store: ReturnType<typeof createStore> | undefined;
-const lastKnownStore = () => (store ??= createStore('farmcam', 'last-known'));
-
 /** When this page started: answers older than that came from the device, not this visit. */
 export const pageStartedAt = Date.now();
 
 /**
- * Restores the signed-in session's saved answers into the query client and keeps saving them,
- * starting again whenever the session changes. Resolves when the first restore is done.
+ * Restores the signed-in session's saved answers and keeps saving them (keep-on-device.ts),
+ * loaded only once someone is signed in: a visitor on `/` downloads none of it.
  */
-export function keepLastKnownState(queryClient: QueryClient): Promise<void> {
-  if (typeof indexedDB === 'undefined') return Promise.resolve();
-  let currentBuster: string | null = null;
-  const persister = createAsyncStoragePersister({
-    storage: {
-      getItem: (key) => get<string>(key, lastKnownStore()).then((value) => value ?? null),
-      // A save still waiting from the session before is dropped (see serialize).
-      setItem: (key, value) =>
-        value === '' ? Promise.resolve() : set(key, value, lastKnownStore()),
-      removeItem: (key) => del(key, lastKnownStore()),
-    },
-    key: storageKey,
-    throttleTime: 1000,
-    serialize: (client) => (client.buster === currentBuster ? JSON.stringify(client) : ''),
-  });
-  // Answers kept on the device stay in memory as long, or the next save would drop them.
-  for (const prefix of persistedKeyPrefixes) {
-    queryClient.setQueryDefaults(prefix, { gcTime: lastKnownMaxAgeMs });
+export function keepLastKnownState(queryClient: QueryClient): void {
+  if (typeof indexedDB === 'undefined') return;
+  const load = () =>
+    void import('./keep-on-device.ts').then(
+      ({ keepOnDevice }) => keepOnDevice(queryClient),
+      (error: unknown) => console.warn('What this device knew could not be read:', error),
+    );
+  if (authStore.getState().token !== null) {
+    load();
+    return;
   }
-
-  let stopSaving = () => {};
-  const start = (): Promise<void> => {
-    stopSaving();
-    const { token } = authStore.getState();
-    currentBuster = token === null ? null : sessionFingerprint(token);
-    if (currentBuster === null) return Promise.resolve();
-    const [unsubscribe, restored] = persistQueryClient({
-      queryClient,
-      persister,
-      buster: currentBuster,
-      maxAge: lastKnownMaxAgeMs,
-      dehydrateOptions: {
-        // An answer stays kept after a refresh failed (offline): it is still what we knew.
-        shouldDehydrateQuery: (query) =>
-          query.state.data !== undefined && isPersistedQueryKey(query.queryKey),
-      },
-    });
-    stopSaving = unsubscribe;
-    return restored.catch((error: unknown) => {
-      console.warn('What this device knew could not be read:', error);
-    });
-  };
-  authStore.subscribe(() => {
-    // Another session (or none): the last one's answers must not be shown to it, nor stay here.
-    void persister.removeClient();
-    void start();
+  const stop = authStore.subscribe(() => {
+    if (authStore.getState().token === null) return;
+    stop();
+    load();
   });
-  return start();
 }
 
 export type LastKnownState =

@@ -1,0 +1,20 @@
+import type { QueryKey } from '@tanstack/react-query';
+
+/** Query keys whose answers the device keeps (decision 119), by their first parts. */
+export const persistedKeyPrefixes: readonly QueryKey[] = [
+  ['auth', 'user-data'],
+  ['cameras', 'plans'],
+  ['cameras', 'sim-info'],
+  ['cameras', 'data-usage'],
+  ['cameras', 'router-info'],
+  ['invoices'],
+];
+
+/** As long as a session may sit idle (DESIGN §4): older than that, it is not worth showing. */
+export const lastKnownMaxAgeMs = 7 * 24 * 3600 * 1000;
+
+export const hasPrefix = (key: QueryKey, prefix: QueryKey) =>
+  prefix.every((part, index) => key[index] === part);
+
+export const isPersistedQueryKey = (key: QueryKey): boolean =>
+  persistedKeyPrefixes.some((prefix) => hasPrefix(key, prefix));
