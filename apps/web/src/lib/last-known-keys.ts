@@ -8,6 +8,8 @@ export const persistedKeyPrefixes: readonly QueryKey[] = [
   ['cameras', 'data-usage'],
   ['cameras', 'router-info'],
   ['invoices'],
+  // Which camera an invoices page is about (its title and frame, decision 111).
+  ['billing', 'account'],
 ];
 
 /** As long as a session may sit idle (DESIGN §4): older than that, it is not worth showing. */

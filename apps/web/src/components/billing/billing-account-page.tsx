@@ -40,7 +40,8 @@ export function BillingAccountPage({
   );
 
   if (account.isPending) return <Loader label="Loading…" />;
-  if (account.isError) {
+  // A failed refresh keeps an earlier answer (kept on the device) on show (decision 119).
+  if (account.data === undefined) {
     if (isUnknown(account.error)) {
       return (
         <Card>
