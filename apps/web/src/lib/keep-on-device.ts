@@ -7,7 +7,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import { persistQueryClient } from '@tanstack/react-query-persist-client';
 import { createStore, del, get, set } from 'idb-keyval';
 import { authStore } from './auth-store.ts';
-import { isPersistedQueryKey, lastKnownMaxAgeMs, persistedKeyPrefixes } from './last-known-keys.ts';
+import {
+  isPersistedQueryKey,
+  lastKnownMaxAgeMs,
+  pageStartedAt,
+  persistedKeyPrefixes,
+} from './last-known-keys.ts';
 
 /** A short, non-reversible fingerprint of the session token (cyrb53), to tell sessions apart. */
 export function sessionFingerprint(token: string): string {
@@ -69,9 +74,18 @@ export function keepOnDevice(queryClient: QueryClient): Promise<void> {
       },
     });
     stopSaving = unsubscribe;
-    return restored.catch((error: unknown) => {
-      console.warn('What this device knew could not be read:', error);
-    });
+    // What came from the device is shown at once and asked for again, however recent: a reload
+    // must show what the server says now (a bill paid in another tab), not a copy.
+    return restored
+      .then(() =>
+        queryClient.invalidateQueries({
+          predicate: (query) =>
+            isPersistedQueryKey(query.queryKey) && query.state.dataUpdatedAt < pageStartedAt,
+        }),
+      )
+      .catch((error: unknown) => {
+        console.warn('What this device knew could not be read:', error);
+      });
   };
   authStore.subscribe(() => {
     // Another session (or none): the last one's answers must not be shown to it, nor stay here.

@@ -20,3 +20,6 @@ export const hasPrefix = (key: QueryKey, prefix: QueryKey) =>
 
 export const isPersistedQueryKey = (key: QueryKey): boolean =>
   persistedKeyPrefixes.some((prefix) => hasPrefix(key, prefix));
+
+/** When this page started: answers older than that came from the device, not this visit. */
+export const pageStartedAt = Date.now();

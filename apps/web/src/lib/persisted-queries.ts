@@ -2,7 +2,9 @@ import { onlineManager, type Query, type QueryClient } from '@tanstack/react-que
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { ApiError } from './api-client.ts';
 import { authStore } from './auth-store.ts';
-import { hasPrefix, isPersistedQueryKey } from './last-known-keys.ts';
+import { hasPrefix, isPersistedQueryKey, pageStartedAt } from './last-known-keys.ts';
+
+export { pageStartedAt };
 
 /**
  * What the farmer last saw, kept on the device (decision 119): the camera list, a camera's
@@ -14,9 +16,6 @@ import { hasPrefix, isPersistedQueryKey } from './last-known-keys.ts';
  * token changes: at logout, at expiry, and when anyone signs in on the device. The token itself is
  * never written there, nor any other answer.
  */
-
-/** When this page started: answers older than that came from the device, not this visit. */
-export const pageStartedAt = Date.now();
 
 /**
  * Restores the signed-in session's saved answers and keeps saving them (keep-on-device.ts),
