@@ -245,4 +245,39 @@ test.describe("the farmer's phone", () => {
     await expect.poll(() => lastKnownOnDevice(page)).toBeNull();
     await close();
   });
+
+  test('on one bar the frame paints from the HTML before the scripts, and the cards follow', async ({
+    page,
+    signIn,
+  }, testInfo) => {
+    await page.setViewportSize(phone);
+    await signIn('demo@example.com');
+    // One bar with a 4x slower CPU, and the app's script held, so what paints is the HTML alone.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 400,
+      downloadThroughput: 50_000,
+      uploadThroughput: 50_000,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    // The app shell (decision 118): the phone's top bar with the brand and a loading line.
+    await expect(
+      page.getByRole('banner').getByRole('link', { name: 'Farmcam Portal' }),
+    ).toBeVisible();
+    await expect(page.getByText('Opening Farmcam Portal…')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('shell-one-bar-390.png') });
+    release();
+    await expect(page.getByRole('article', { name: 'Top gate' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('cards-one-bar-390.png') });
+  });
 });
