@@ -8,6 +8,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
+ * The portal takes the local billing engine through its entry alone (decision 171), so what the
+ * package keeps to itself can change without the server noticing.
+ */
+const billingEngineEntryZone = (target) => ({
+  target,
+  from: 'packages/billing-engine/src',
+  except: ['./index.ts'],
+  message:
+    "Import the local billing engine from '@farmcam/billing-engine', its entry; its files are its own (decision 171).",
+});
+
+/**
  * The server's layers, lowest first (docs/decisions/084, ARCHITECTURE.md): a folder may import
  * the ones below it, never one above. Tests and test support are not held to it.
  */
@@ -68,6 +80,7 @@ const serverLayerZones = [
   ),
   serverZone('process', ['cli'], 'process/ holds start-up pieces of server.ts (decision 084).'),
   serverZone('cli', ['process'], 'cli/ holds the command-line programs (decision 084).'),
+  billingEngineEntryZone(server),
 ];
 
 /**
@@ -123,7 +136,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/server/**/*.ts', 'apps/web/**/*.{ts,tsx}', 'packages/contract/**/*.ts'],
+    files: ['apps/server/**/*.ts', 'apps/web/**/*.{ts,tsx}', 'packages/*/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
@@ -135,6 +148,10 @@ export default tseslint.config(
             'apps/server/tsconfig.json',
             'apps/web/tsconfig.json',
             'packages/contract/tsconfig.json',
+            'packages/db/tsconfig.json',
+            'packages/billing/tsconfig.json',
+            'packages/billing-engine/tsconfig.json',
+            'packages/billing-engine/tsconfig.test.json',
           ],
         }),
       ],
@@ -152,6 +169,38 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         { basePath: import.meta.dirname, zones: serverLayerZones },
+      ],
+    },
+  },
+  {
+    // The workspace packages sit below the apps (decision 171): what a package needs from the
+    // server it is given, never imports. Tests may borrow the server's test harness.
+    files: ['packages/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: 'packages',
+              from: 'apps',
+              message:
+                'A package never imports an app: take what it needs as a dependency given at creation (decision 171).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The server's tests are held to the engine's entry too (its code is, with its layers).
+    files: [`${server}/**/*.test.ts`, `${server}/**/*.test-support.ts`, 'apps/server/test/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: [billingEngineEntryZone('.')] },
       ],
     },
   },

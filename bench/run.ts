@@ -157,7 +157,19 @@ async function main(): Promise<number> {
         helloUrl: hello.baseUrl,
         customerToken,
         signIn: signInOnce,
-        load: (options) => load(options, loadDefaults),
+        // Each load knows whose CPU to count: the portal's or the hello baseline's.
+        load: (options) =>
+          load(
+            {
+              serverProcessGroup: options.url.startsWith(hello.baseUrl)
+                ? hello.process.child.pid
+                : options.url.startsWith(portal.baseUrl)
+                  ? portal.process.child.pid
+                  : undefined,
+              ...options,
+            },
+            loadDefaults,
+          ),
         loadDefaults,
         rootDir,
         log: (message) => log(`  [${scenario.name}] ${message}`),

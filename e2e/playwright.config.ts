@@ -1,30 +1,26 @@
-import net from 'node:net';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { selfSignedCertificate } from '../apps/server/test/fakes/fake-push-service.ts';
 
-/** A port nothing listens on right now, chosen by the operating system. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-// A free port rather than a fixed one, so the journeys run whatever else listens on this machine.
-// Playwright imports this file again in every worker (and the specs import it): the environment,
-// which the workers inherit, carries the first choice to them all. E2E_PORT may also be set.
-process.env.E2E_PORT ??= String(await freePort());
-const port = Number(process.env.E2E_PORT);
-export const baseURL = `http://localhost:${port}`;
-/** A fresh embedded database per run, so journeys start from the demo data. */
-const dataDir = path.join(os.tmpdir(), `farmcam-e2e-${process.pid}`);
-export const staffPasswords = { admin: 'e2e-admin-password', team: 'e2e-team-password' };
-
+/**
+ * The certificate of the journeys' own push service (18-notifications): push services speak
+ * HTTPS only, so the server trusts this one (NODE_EXTRA_CA_CERTS) and the journey serves with
+ * it. Made once per run; the workers inherit the folder through the environment.
+ */
+process.env.E2E_PUSH_TLS_DIR ??= (() => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'farmcam-e2e-push-'));
+  const made = selfSignedCertificate();
+  fs.writeFileSync(path.join(folder, 'key.pem'), made.key);
+  fs.writeFileSync(path.join(folder, 'cert.pem'), made.cert);
+  return folder;
+})();
+const pushTlsDir = process.env.E2E_PUSH_TLS_DIR;
+export const pushServiceTls = {
+  key: fs.readFileSync(path.join(pushTlsDir, 'key.pem'), 'utf8'),
+  cert: fs.readFileSync(path.join(pushTlsDir, 'cert.pem'), 'utf8'),
+};
 /** Debian's Chromium as every journey launches it (a journey that needs its own browser too). */
 export const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -44,13 +40,12 @@ export default defineConfig({
   outputDir: './test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // One server and one database for the run; files run in name order, so the journeys that
-  // only read the demo data (01-04) come before those that change it (05-07).
+  // Each spec file has a server and database of its own (fixtures/server.ts, decision 150), so
+  // the files share out over the workers in any order; the tests of one file run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   use: {
-    baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: chromium,
@@ -65,30 +60,4 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: `rm -rf ${dataDir} && node --import tsx ../apps/server/src/server.ts`,
-    url: `${baseURL}/api/healthz`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: baseURL,
-      // Absolute: the server resolves a relative path from where npm was started (INIT_CWD).
-      WEB_DIST_DIR:
-        process.env.E2E_WEB_DIST_DIR ?? path.resolve(import.meta.dirname, '../apps/web/dist'),
-      // Journeys send X-Forwarded-For so per-IP limits see one client per test: the browser on
-      // the loopback address stands in for a proxy (never "trust everyone", decision 063).
-      TRUST_PROXY: 'loopback',
-      // Every spec signs demo@example.com in; the per-address limit is proven by the server tests.
-      LOGIN_LINKS_PER_EMAIL: '200',
-      // The demo staff accounts' first passwords, taken when the fresh database is seeded
-      // (development only; production refuses them and staff come from `npm run staff`).
-      ADMIN_PASSWORD: staffPasswords.admin,
-      TEAM_PASSWORD: staffPasswords.team,
-    },
-  },
 });

@@ -10,7 +10,7 @@
  *
  * --proxy haproxy (default): HAProxy (Debian's `haproxy`), which implements the documented policy
  *   exactly (`inter 5s fall 2 rise 2`, `timeout check 3s`).
- * --proxy caddy: Caddy with the README's Caddyfile; `health_fails 2`/`health_passes 2` are added
+ * --proxy caddy: Caddy with the Caddyfile of docs/production.md; `health_fails 2`/`health_passes 2` are added
  *   when the installed Caddy knows them (2.7 and later; Debian 12's 2.6 takes a server out after
  *   one failed check).
  * --grace: SHUTDOWN_GRACE_SECONDS for the APIs; without it they use the production default.

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The server suites again, each test file on its own fresh PostgreSQL database.
+# The server suites that use a database again, each test file on its own fresh PostgreSQL
+# database (docs/decisions/150): files that never open one (rules, parsers, providers' HTTP) ran
+# in `npm test` already and would only repeat themselves here. Arguments narrow it further.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The project's own Node 24 (node_modules/.bin/node, docs/decisions/060), also when run by hand.
@@ -12,6 +14,11 @@ fi
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 status=0
-npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/vitest.json" || status=$?
-node scripts/summarize-tests.mjs "$results/vitest.json"
+# The fuzzer's hostile input met every route in `npm test`; here it checks the SQL side with
+# fewer cases per route (FUZZ_RUNS overrides).
+export FUZZ_RUNS="${FUZZ_RUNS:-200}"
+if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(node scripts/database-test-files.mjs); fi
+report="${PG_RESULTS:-$results/vitest.json}"
+npx vitest run --project server --project billing-engine "${files[@]}" --reporter=default --reporter=json --outputFile="$report" || status=$?
+node scripts/summarize-tests.mjs "$report"
 exit $status

@@ -7,5 +7,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     setupFiles: ['./test/helpers/fail-on-console-error.ts'],
+    globalSetup: ['./test/helpers/pglite-template.ts'],
   },
 });

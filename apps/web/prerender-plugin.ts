@@ -4,11 +4,48 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { createServer, type Plugin, type Rolldown } from 'vite';
 import { preactCompatAliases } from './preact-compat.ts';
+import { earlyStarts, earlyStartScript } from './src/app/early-start.ts';
+import { tokenStorageKey } from './src/lib/token-storage-key.ts';
 
 /** Where the prerendered landing page goes; the server answers `/` with it (static-spa.ts). */
 export const landingFileName = 'landing.html';
 
 const rootElement = '<div id="root"></div>';
+const themeScriptTag = '<script src="/theme-init.js"></script>';
+
+/**
+ * The page with its one linked style sheet (the entry's, as Vite writes it) written into a
+ * `<style>` element, allowed by its hash like the inline scripts.
+ */
+async function withInlineStyleSheet(page: string, outDir: string): Promise<string> {
+  const links = [
+    ...page.matchAll(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/g),
+  ];
+  if (links.length !== 1) throw new Error(`index.html links ${links.length} style sheets, not 1`);
+  const [tag, file] = links[0] as unknown as [string, string];
+  const css = (await fs.readFile(path.join(outDir, file), 'utf8')).trim();
+  if (/<\/style/i.test(css)) throw new Error(`${file} contains </style`);
+  return page.replace(tag, `<style>${css}</style>`);
+}
+
+/** A small hand-written script without its comment lines and blocks, to inline it. */
+function withoutComments(code: string): string {
+  return code
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .filter((line) => !/^\s*\/\//.test(line) && line.trim() !== '')
+    .join('\n');
+}
+
+/**
+ * A script written into the page itself. The server's Content-Security-Policy allows exactly the
+ * inline scripts and styles of the built pages, by their hashes (apps/server/src/plugins/
+ * static-spa.ts); the tags have no attributes, which is how the server finds them.
+ */
+function inlineScript(code: string): string {
+  if (/<\/script/i.test(code)) throw new Error('An inline script may not contain </script');
+  return `<script>${code.trim()}</script>`;
+}
 
 /**
  * On `/` the app's scripts start after the first frame (decision 083): named in the head, their
@@ -67,6 +104,35 @@ function withoutAppStart(index: string, { entry, preloads }: ReturnType<typeof a
 }
 
 /**
+ * Each early-started page's chunk with everything it imports that the entry does not already
+ * bring, and their style sheets: what the page's first render waits for (app/early-start.ts).
+ */
+function pageFiles(
+  bundle: Rolldown.OutputBundle,
+  pageSource: string,
+  entryFiles: Set<string>,
+): string[] {
+  const chunks = new Map<string, Rolldown.OutputChunk>();
+  for (const file of Object.values(bundle)) {
+    if (file.type === 'chunk') chunks.set(file.fileName, file);
+  }
+  const page = [...chunks.values()].find((chunk) => chunk.facadeModuleId === pageSource);
+  if (!page) throw new Error(`The build has no chunk for ${pageSource} (app/early-start.ts)`);
+  const files: string[] = [];
+  const visit = (chunk: Rolldown.OutputChunk) => {
+    if (entryFiles.has(chunk.fileName) || files.includes(`/${chunk.fileName}`)) return;
+    files.push(`/${chunk.fileName}`);
+    for (const css of chunk.viteMetadata?.importedCss ?? []) files.push(`/${css}`);
+    for (const imported of chunk.imports) {
+      const next = chunks.get(imported);
+      if (next) visit(next);
+    }
+  };
+  visit(page);
+  return files;
+}
+
+/**
  * After the build, renders into copies of the built index.html (src/prerender.tsx, decisions 083,
  * 116 and 118), so something paints before any JavaScript has been fetched or run:
  * - `landing.html`, `/` with the visitor's sign-in page, which main.tsx hydrates. Its form posts
@@ -121,8 +187,20 @@ export function prerenderPages(): Plugin {
         throw new Error(`The prerendered app shell is not the frame alone:\n${shellMarkup}`);
       }
       const indexPath = path.join(outDir, 'index.html');
-      const index = await fs.readFile(indexPath, 'utf8');
-      if (!index.includes(rootElement)) throw new Error(`index.html has no ${rootElement}`);
+      const built = await fs.readFile(indexPath, 'utf8');
+      if (!built.includes(rootElement)) throw new Error(`index.html has no ${rootElement}`);
+      if (!built.includes(themeScriptTag)) throw new Error(`index.html has no ${themeScriptTag}`);
+      // The theme is set before the first paint by a script in the head: inline, so the paint
+      // waits for no request (on one bar a 1 KB file took over a second beside the others).
+      const themeScript = withoutComments(
+        await fs.readFile(path.join(root, 'public', 'theme-init.js'), 'utf8'),
+      );
+      // The app's own style sheet too (about 3.5 KB compressed): the frame paints as soon as the
+      // page has arrived, instead of after a second request shared with everything else.
+      const index = await withInlineStyleSheet(
+        built.replace(themeScriptTag, inlineScript(themeScript)),
+        outDir,
+      );
       const appStart = appStartFiles(bundle, path.join(root, 'index.html'));
       const start = startScript(appStart.entry, appStart.preloads);
       const startHash = createHash('sha256').update(start).digest('hex').slice(0, 8);
@@ -132,9 +210,30 @@ export function prerenderPages(): Plugin {
         .replace('</head>', `  <script defer src="/${startFile}"></script>\n  </head>`)
         .replace(rootElement, `<div id="root" data-prerendered="landing">${landingMarkup}</div>`);
       await fs.writeFile(path.join(outDir, landingFileName), landing);
+      // Every other path: a signed-in page opened by its address starts its chunk and first
+      // answers before the entry has arrived (app/early-start.ts, decision 118).
+      const entryFiles = new Set(
+        [appStart.entry, ...appStart.preloads].map((file) => file.replace(/^\//, '')),
+      );
+      const early = earlyStartScript(
+        earlyStarts.map((start) => ({
+          path: start.path,
+          preload: pageFiles(bundle, path.join(root, start.page), entryFiles),
+          answers: start.answers,
+        })),
+        tokenStorageKey,
+      );
+      // Inline, right after the theme and before the app's own tags, so its requests go out
+      // as the head is read: as a file of its own it arrived a second and a half later, behind
+      // the entry it was meant to overtake.
       await fs.writeFile(
         indexPath,
-        index.replace(rootElement, `<div id="root">${shellMarkup}</div>`),
+        index
+          .replace(
+            inlineScript(themeScript),
+            `${inlineScript(themeScript)}\n    ${inlineScript(early)}`,
+          )
+          .replace(rootElement, `<div id="root">${shellMarkup}</div>`),
       );
     },
   };

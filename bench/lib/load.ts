@@ -3,6 +3,7 @@
  * not 2xx or a socket errors, so a broken endpoint cannot pass as a fast one.
  */
 import autocannon from 'autocannon';
+import { groupCpuSeconds } from './cpu.ts';
 
 export interface LoadOptions {
   /** Full URL including the path, e.g. `${baseUrl}/api/auth/user-data`. */
@@ -14,6 +15,8 @@ export interface LoadOptions {
   connections?: number;
   durationSeconds?: number;
   warmupSeconds?: number;
+  /** The server's process group (its pid: the bench starts each server detached), for its CPU. */
+  serverProcessGroup?: number;
 }
 
 export interface LoadResult {
@@ -31,6 +34,11 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /**
+   * The server's CPU (its whole process group, user + system) per 2xx answer of the measured run,
+   * in microseconds; null when the bench does not know the server's process group (or off Linux).
+   */
+  serverCpuMicroseconds: number | null;
 }
 
 export interface LoadDefaults {
@@ -84,7 +92,9 @@ export async function load(options: LoadOptions, defaults: LoadDefaults): Promis
   if (warmupSeconds > 0) {
     check(await run({ ...base, duration: warmupSeconds }), 'warm-up');
   }
+  const cpuBefore = groupCpuSeconds(options.serverProcessGroup);
   const result = await run({ ...base, duration: durationSeconds });
+  const cpuAfter = groupCpuSeconds(options.serverProcessGroup);
   check(result, 'measured run');
 
   return {
@@ -106,5 +116,18 @@ export async function load(options: LoadOptions, defaults: LoadDefaults): Promis
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes: statusCodes(result),
+    serverCpuMicroseconds:
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) * 1e6) / result['2xx']),
   };
+}
+
+/**
+ * How many times the hello baseline's CPU a route's answer costs the server: steadier than the
+ * throughput ratio when other work on the machine takes cores from both (issue 26 item 9).
+ */
+export function cpuRatio(route: LoadResult, baseline: LoadResult): number | null {
+  if (route.serverCpuMicroseconds === null || !baseline.serverCpuMicroseconds) return null;
+  return Number((route.serverCpuMicroseconds / baseline.serverCpuMicroseconds).toFixed(2));
 }

@@ -4,11 +4,15 @@
  * The ratio tells how much of Fastify's raw speed survives session lookup, validation and the
  * plugins on the cheapest authenticated route.
  *
+ * Beside each, the server's CPU per answer (its process group's user + system time over the
+ * measured run): requests per second swing with other work on a shared machine, CPU per request
+ * much less, so that ratio is the one to judge a change by (issue 26 item 9).
+ *
  * The two alternate in rounds (hello, user-data, user-data, hello, ...) after one warm-up each,
  * and the ratio is the median of the rounds' ratios: on a shared machine the load drifts over
  * a run, and measuring one after the other once would charge the drift to whichever came second.
  */
-import type { LoadResult } from '../lib/load.ts';
+import { cpuRatio, type LoadResult } from '../lib/load.ts';
 import { metric, type Scenario } from '../lib/types.ts';
 
 const name = 'api-throughput';
@@ -47,6 +51,7 @@ const scenario: Scenario = {
     const hello: LoadResult[] = [];
     const userData: LoadResult[] = [];
     const ratios: number[] = [];
+    const cpuRatios: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
       const warmupSeconds = round === 0 ? context.loadDefaults.warmupSeconds : 0;
       // Alternate which goes first, so neither is always the one measured after the other.
@@ -62,14 +67,24 @@ const scenario: Scenario = {
       hello.push(helloRound);
       userData.push(userDataRound);
       ratios.push(userDataRound.requestsPerSecond / helloRound.requestsPerSecond);
+      const cpu = cpuRatio(userDataRound, helloRound);
+      if (cpu !== null) cpuRatios.push(cpu);
       context.log(
         `round ${round + 1}: hello ${helloRound.requestsPerSecond.toFixed(0)} req/s, ` +
           `user-data ${userDataRound.requestsPerSecond.toFixed(0)} req/s ` +
-          `(ratio ${ratios.at(-1)?.toFixed(3)}, user-data p99 ${userDataRound.latencyMs.p99} ms)`,
+          `(ratio ${ratios.at(-1)?.toFixed(3)}, user-data p99 ${userDataRound.latencyMs.p99} ms); ` +
+          `server CPU per request: hello ${helloRound.serverCpuMicroseconds} µs, user-data ` +
+          `${userDataRound.serverCpuMicroseconds} µs (${cpu}x)`,
       );
     }
 
     const connections = `${userData[0]?.connections ?? 0} connections`;
+    const cpuPerRequest = (results: LoadResult[]) => {
+      const values = results
+        .map((result) => result.serverCpuMicroseconds)
+        .filter((value): value is number => value !== null);
+      return values.length > 0 ? median(values) : null;
+    };
     const latency = (results: LoadResult[], key: 'p50' | 'p99') =>
       median(results.map((result) => result.latencyMs[key]));
     return {
@@ -92,6 +107,14 @@ const scenario: Scenario = {
           Number(median(ratios).toFixed(3)),
           'x',
           { atLeast: 0.5 },
+        ),
+        metric(name, 'hello: server CPU per request (median)', cpuPerRequest(hello), 'µs'),
+        metric(name, 'user-data: server CPU per request (median)', cpuPerRequest(userData), 'µs'),
+        metric(
+          name,
+          `user-data / hello: server CPU per request (median of ${rounds} rounds)`,
+          cpuRatios.length > 0 ? median(cpuRatios) : null,
+          'x',
         ),
         metric(name, `user-data p99 latency (${connections})`, latency(userData, 'p99'), 'ms'),
         metric(name, `user-data p50 latency (${connections})`, latency(userData, 'p50'), 'ms'),

@@ -15,6 +15,7 @@ import { signIn } from '../lib/auth.ts';
 import { postgresServerUrl, withBenchDatabase } from '../lib/postgres.ts';
 import { startPortal, type RunningServer } from '../lib/servers.ts';
 import type { BenchContext } from '../lib/types.ts';
+import { cpuRatio } from '../lib/load.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
 import {
   scaleAccountCameras,
@@ -64,6 +65,18 @@ const scenario: Scenario = {
         Number((small.requestsPerSecond / hello.requestsPerSecond).toFixed(3)),
         'x',
         { atLeast: 0.1 },
+      ),
+      metric(
+        name,
+        `plansV2 ${demoCameras}-camera: server CPU per request`,
+        small.serverCpuMicroseconds,
+        'µs',
+      ),
+      metric(
+        name,
+        `plansV2 ${demoCameras}-camera / hello: server CPU per request`,
+        cpuRatio(small, hello),
+        'x',
       ),
       metric(
         name,
@@ -141,6 +154,7 @@ async function measureScale(context: BenchContext, portal: RunningServer, label:
       url: `${portal.baseUrl}/api/cameras/plansV2`,
       headers: { authorization: `Bearer ${token}` },
       connections: 1,
+      serverProcessGroup: portal.process.child.pid,
     });
     context.log(
       `${label}plansV2 (${cameras} cameras, no cache, one request at a time): p50 ` +
@@ -157,6 +171,12 @@ async function measureScale(context: BenchContext, portal: RunningServer, label:
           { atMost: 15 },
         ),
         metric(name, `${label}plansV2 ${cameras}-camera p99 (no cache)`, large.latencyMs.p99, 'ms'),
+        metric(
+          name,
+          `${label}plansV2 ${cameras}-camera: server CPU per request (no cache)`,
+          large.serverCpuMicroseconds,
+          'µs',
+        ),
         metric(
           name,
           `${label}plansV2 ${cameras}-camera first request (cold)`,

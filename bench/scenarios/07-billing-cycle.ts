@@ -2,7 +2,7 @@
  * The billing cycle at scale (issue 12): 10,000 monthly subscriptions of the local engine, each
  * customer with a good default card, all renewing on one day. The engine's test clock is moved
  * to that day and one billing-cycle run is timed, through the entry the billing-cycle job calls
- * (BillingModule.runCycle: renewals, dunning, pause transitions, SIM reconciliation), on a fresh
+ * (BillingCycle.runCycle: renewals, dunning, pause transitions, SIM reconciliation), on a fresh
  * in-memory PGlite and on a fresh PostgreSQL database.
  *
  * Afterwards it counts what the run left in the ledger: exactly one paid renewal invoice per
@@ -24,7 +24,9 @@ import { testConfig } from '../../apps/server/src/config/config.ts';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../apps/server/src/db/client.ts';
 import { seedCatalogue } from '../../apps/server/src/seed/demo.ts';
 import { ManualClock } from '../../apps/server/src/lib/clock.ts';
-import { createBillingModule } from '../../apps/server/src/modules/billing/billing-module.ts';
+import { createBillingCycle } from '../../apps/server/src/modules/billing/billing-cycle.service.ts';
+import { createBillingServiceContext } from '../../apps/server/src/modules/billing/billing-service-context.ts';
+import { createSimLifecycle } from '../../apps/server/src/modules/billing/sim-lifecycle.service.ts';
 import { createBillingProvider } from '../../apps/server/src/providers/billing/create-billing-provider.ts';
 import { createLocalSimPlatform } from '../../apps/server/src/providers/connectivity/local-sim-platform.ts';
 import { createNotifier } from '../../apps/server/src/modules/notifications/notifier.ts';
@@ -165,22 +167,40 @@ async function measure(
 
   const clock = new ManualClock(dayBefore);
   const config = testConfig({ publicUrl: 'http://portal.bench' });
-  const billing = createBillingModule({
-    config,
+  const { provider, engine, stripe } = createBillingProvider(config, {
     db: database.db,
-    billingProvider: createBillingProvider(config, { db: database.db, clock, log: silentLog }),
+    clock,
+    log: silentLog,
+  });
+  const context = createBillingServiceContext({
+    db: database.db,
+    billing: provider,
     connectivity: createLocalSimPlatform({ db: database.db, clock }),
     // The dunning e-mails go to the outbox through the notifier, as in the app (decision 122).
     notifier: createNotifier({
       db: database.db,
       mailer: createOutboxMailer(database.db),
       clock,
-      jobQueue: { send: async () => {} },
+      jobQueue: { send: async () => true },
       log: { warn: () => {} },
     }),
-    runAlone: (key, work) => database.withAdvisoryLock(key, work),
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
     log: silentLog,
   });
+  const simLifecycle = createSimLifecycle(context);
+  provider.onEvent((event) => simLifecycle.handleEvent(event));
+  const billing = {
+    engine,
+    ...createBillingCycle({
+      db: database.db,
+      provider,
+      engine,
+      stripe,
+      simLifecycle,
+      runAlone: (key, work) => database.withAdvisoryLock(key, work),
+    }),
+  };
   if (!billing.engine) throw new Error('The bench needs the local billing engine');
   // The cycle has run up to the day before (nothing due), as the job would have.
   await billing.runCycle();

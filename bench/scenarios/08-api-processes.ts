@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { signIn } from '../lib/auth.ts';
+import { clockTicks, groupCpuSeconds } from '../lib/cpu.ts';
 import { load, type LoadResult } from '../lib/load.ts';
 import { postgresServerUrl, withBenchDatabase } from '../lib/postgres.ts';
 import { startPortal, type RunningServer } from '../lib/servers.ts';
@@ -31,27 +32,6 @@ const median = (values: number[]) => {
     ? (sorted[Math.floor(middle)] ?? 0)
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
-
-const clockTicks = 100;
-
-/** CPU seconds (user + system) of every process in a process group; null off Linux. */
-function groupCpuSeconds(groupId: number | undefined): number | null {
-  if (groupId === undefined || os.platform() !== 'linux') return null;
-  let ticks = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the command name (which may hold spaces) in parentheses.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== groupId) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended while we read it.
-    }
-  }
-  return ticks / clockTicks;
-}
 
 /** CPU seconds of this process (the bench: autocannon) and of the PostgreSQL server's processes. */
 function otherCpuSeconds() {

@@ -1,4 +1,4 @@
-import { staffPasswords } from '../playwright.config.ts';
+import { staffPasswords } from '../fixtures/server.ts';
 import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/portal.ts';
 
 test.describe('customer sign-in by e-mailed link', () => {

@@ -7,7 +7,8 @@ const demoCards = [
   { name: 'Top gate', chip: 'Active', plan: 'Light Streaming', billing: 'Billed Monthly' },
   { name: 'Lambing shed', chip: 'Active', plan: 'Standard Streaming', billing: 'Billed Annually' },
   { name: 'Farmyard', chip: 'Active', plan: 'Heavy Streaming', isLivestream: true },
-  { name: 'Calving pen', chip: 'Active', plan: 'Heavy Streaming', isLivestream: true },
+  // Its livestream is set up already (the demo's links): managed, not set up again (decision 121).
+  { name: 'Calving pen', chip: 'Active', plan: 'Heavy Streaming', managesLivestream: true },
   { name: 'Grain store', chip: 'Paused', text: 'can be restarted at the start of any month' },
   { name: 'Holiday cottage', chip: 'Pause scheduled', text: 'Pause scheduled from' },
   {
@@ -55,6 +56,9 @@ async function expectEveryDemoState(page: Page) {
     if (expected.text) await expect(camera).toContainText(expected.text);
     await expect(camera.getByRole('link', { name: /Setup Livestreaming/ })).toHaveCount(
       expected.isLivestream ? 1 : 0,
+    );
+    await expect(camera.getByRole('link', { name: /^Manage livestream/ })).toHaveCount(
+      expected.managesLivestream ? 1 : 0,
     );
     await expect(camera.getByRole('link', { name: /More info/ })).toBeVisible();
   }
@@ -191,6 +195,9 @@ test.describe('dashboard', () => {
     await expect(routerCard).toContainText(/Farmcam-|FARMCAM-/);
     await expect(routerCard).toContainText(/-\d{2,3}/);
 
+    // The chart loads when it comes near the screen (decision 083), below the live view's card:
+    // scroll to it as a farmer would.
+    await page.getByRole('heading', { name: 'Overview' }).scrollIntoViewIfNeeded();
     const chart = page.getByRole('img', { name: /Line chart of data used per day/ });
     await expect(chart).toBeVisible();
     expect(chartChunks.length).toBe(1);

@@ -15,7 +15,7 @@ interface PlanCamera {
 }
 
 const owner = 'demo@example.com';
-/** A demo stock SIM no other journey buys (README): the wizard only shows its plans here. */
+/** A demo stock SIM no other journey buys (docs/demo.md): the wizard only shows its plans here. */
 const stockCode = 'PJNV';
 
 /** Each plan's features as one screen lists them (the server's words), by the plan's name. */

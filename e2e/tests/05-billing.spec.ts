@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { baseURL } from '../playwright.config.ts';
 import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/portal.ts';
 
 interface Camera {
@@ -42,9 +41,9 @@ async function screenshots(
  */
 let demoToken: string;
 
-test.beforeAll(async ({ playwright }) => {
+test.beforeAll(async ({ playwright, portalServers }, testInfo) => {
   const request = await playwright.request.newContext({
-    baseURL,
+    baseURL: await portalServers.urlFor(testInfo),
     extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.251' },
   });
   const requestedAt = new Date(Date.now() - 1000);
@@ -133,6 +132,26 @@ test.describe('subscriptions and billing', () => {
     await cancelDialog.getByRole('button', { name: 'Cancel pause' }).click();
     await expect(page.getByText('Pause canceled successfully')).toBeVisible();
     await expect(page.getByText(/Pause scheduled from/)).toBeHidden();
+  });
+
+  test("Manage plan offers no pause the server refuses, and says the server's reason", async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/dashboard');
+    // Calving pen is on an annual plan, Bottom field is overdue (decision 170).
+    for (const [name, reason] of [
+      ['Calving pen', 'Annual plans are paid for the year ahead, so they cannot be paused.'],
+      ['Bottom field', 'Please pay the overdue invoice before pausing this plan.'],
+    ] as const) {
+      const { billingId } = await cameraNamed(page, name);
+      await page.goto(`/subscription/${billingId}`);
+      await expect(page.getByText(reason)).toBeVisible();
+      const pause = page.getByRole('button', { name: 'Pause subscription' });
+      await expect(pause).toBeDisabled();
+      await expect(pause).toHaveAccessibleDescription(reason);
+    }
+    await expectAccessible(page);
+    await screenshots(page, testInfo, 'manage-plan-pause-refused');
   });
 
   test('an overdue card says what is unpaid and why; from Pay now a new card pays it unless unticked', async ({

@@ -1,5 +1,4 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { baseURL } from '../playwright.config.ts';
 import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/portal.ts';
 
 /**
@@ -21,9 +20,9 @@ interface Invoice {
 let api: APIRequestContext;
 let authorization: Record<string, string>;
 
-test.beforeAll(async ({ playwright }) => {
+test.beforeAll(async ({ playwright, portalServers }, testInfo) => {
   api = await playwright.request.newContext({
-    baseURL,
+    baseURL: await portalServers.urlFor(testInfo),
     extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.248' },
   });
   const requestedAt = new Date(Date.now() - 1000);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { staffPasswords } from '../playwright.config.ts';
+import { staffPasswords } from '../fixtures/server.ts';
 import {
   expect,
   expectAccessible,
@@ -162,7 +162,7 @@ test.describe('farm team', () => {
     await member.goto(link);
     await expect(member).toHaveURL(/\/dashboard$/);
     await expect(member.getByText('Welcome: you have joined the team')).toBeVisible();
-    await expect(member.getByRole('heading', { name: 'My cameras (1)' })).toBeVisible();
+    await expect(member.getByRole('heading', { name: 'Shared cameras (1)' })).toBeVisible();
     await expect(member.getByRole('article')).toHaveCount(1);
     const memberCard = card(member, contractorCamera);
     await expect(memberCard).toBeVisible();
@@ -171,7 +171,9 @@ test.describe('farm team', () => {
 
     // A Manager changes cameras, never money or the team.
     const navigation = mainNavigation(member);
-    await expect(navigation.getByRole('link', { name: 'Account' })).toBeVisible();
+    // Their first page is someone else's cameras, not an account of theirs (decision 170).
+    await expect(navigation.getByRole('link', { name: 'Shared cameras' })).toBeVisible();
+    await expect(navigation.getByRole('link', { name: 'Account' })).toHaveCount(0);
     await expect(navigation.getByRole('link', { name: /Livestreaming/ })).toBeVisible();
     for (const hidden of ['Team', 'Activity', 'Activate']) {
       await expect(navigation.getByRole('link', { name: hidden, exact: true })).toHaveCount(0);
@@ -194,7 +196,7 @@ test.describe('farm team', () => {
       .getByRole('link', { name: /Livestreaming/ })
       .click();
     await expect(member.getByRole('link', { name: 'Set Up Livestream' }).first()).toBeVisible();
-    await mainNavigation(member).getByRole('link', { name: 'Account' }).click();
+    await mainNavigation(member).getByRole('link', { name: 'Shared cameras' }).click();
     await expect(memberCard).toBeVisible();
 
     // On a phone the person and role are in the menu.
@@ -295,14 +297,14 @@ test.describe('farm team', () => {
         `${contractorCamera}, ${overdueName}`,
       );
       await member.goto('/dashboard');
-      await expect(member.getByRole('heading', { name: 'My cameras (2)' })).toBeVisible();
+      await expect(member.getByRole('heading', { name: 'Shared cameras (2)' })).toBeVisible();
       const overdueCard = card(member, overdueName);
       await expect(overdueCard).toContainText('Overdue payments on account');
       await expect(overdueCard.getByRole('button', { name: /^Pay now/ })).toHaveCount(0);
       await expect(overdueCard.getByRole('link', { name: /^Invoices/ })).toHaveCount(0);
       await changeCameras(false);
       await member.goto('/dashboard');
-      await expect(member.getByRole('heading', { name: 'My cameras (1)' })).toBeVisible();
+      await expect(member.getByRole('heading', { name: 'Shared cameras (1)' })).toBeVisible();
     } else {
       testInfo.annotations.push({
         type: 'note',
@@ -332,7 +334,7 @@ test.describe('farm team', () => {
     const mail = await waitForMail(page.request, vetEmail, requestedAt);
     expect(mail.text).toContain(`Sign in to ${ownerEmail}'s account (Viewer)`);
 
-    await expect(page.getByRole('heading', { name: 'My cameras (1)' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Shared cameras (1)' })).toBeVisible();
     await expect(page.getByRole('article')).toHaveCount(1);
     const topGate = card(page, 'Top gate');
     await expect(topGate).toBeVisible();
@@ -360,6 +362,9 @@ test.describe('farm team', () => {
     // The camera's details and usage are theirs to see.
     await topGate.getByRole('link', { name: /^More info/ }).click();
     await expect(page.getByRole('heading', { name: 'Camera details' })).toBeVisible();
+    // The chart loads when it comes near the screen (decision 083), below the live view's card:
+    // scroll to it as a farmer would.
+    await page.getByRole('heading', { name: 'Overview' }).scrollIntoViewIfNeeded();
     await expect(page.getByRole('img', { name: /Line chart of data used per day/ })).toBeVisible();
 
     // Livestreaming: a Viewer watches; no setting up, switching or editing.
@@ -683,7 +688,7 @@ test.describe('farm team', () => {
         .getByRole('link', { name: /Livestreaming/ })
         .click();
       await expect(person.page).toHaveURL(/\/livestreaming$/);
-      await mainNavigation(person.page).getByRole('link', { name: 'Account' }).click();
+      await mainNavigation(person.page).getByRole('link', { name: 'Shared cameras' }).click();
       await expect(person.page).toHaveURL(/\/dashboard$/);
       await expect(signedIn(person.page)).toContainText(`Viewer on the account of ${ownerEmail}`, {
         timeout: 5000,

@@ -253,7 +253,10 @@ test.describe('public links', () => {
       await item.getByRole('button', { name: 'Revoke' }).click();
       await expect(item).toContainText('Revoked');
       await expect(
-        leftOpen.page.frameLocator('iframe').getByText('This link has been switched off.'),
+        // On its own site the page may say which camera (decision 120).
+        leftOpen.page
+          .frameLocator('iframe')
+          .getByText('This link to Calving pen has been switched off. Ask the farm for a new one.'),
       ).toBeVisible({ timeout: 75_000 });
       await expect(playing).toHaveCount(1);
       expect(await playing.evaluate((video: HTMLVideoElement) => video.src)).toBe('');
@@ -262,7 +265,9 @@ test.describe('public links', () => {
 
       const revoked = await visit(websites, sites.url('shop.example'));
       await expect(
-        revoked.page.frameLocator('iframe').getByText('This link has been switched off.'),
+        revoked.page
+          .frameLocator('iframe')
+          .getByText('This link to Calving pen has been switched off. Ask the farm for a new one.'),
       ).toBeVisible();
       await revoked.close();
     } finally {

@@ -1,5 +1,4 @@
 import type { Locator, Page } from '@playwright/test';
-import { baseURL } from '../playwright.config.ts';
 import {
   expect,
   expectAccessible,
@@ -43,9 +42,9 @@ async function expectToastUnderTitle(page: Page, toast: Locator) {
 
 let demoToken: string;
 
-test.beforeAll(async ({ playwright }) => {
+test.beforeAll(async ({ playwright, portalServers }, testInfo) => {
   const request = await playwright.request.newContext({
-    baseURL,
+    baseURL: await portalServers.urlFor(testInfo),
     extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.247' },
   });
   const requestedAt = new Date(Date.now() - 1000);
@@ -84,6 +83,9 @@ test.describe('forms that help', () => {
       await page.getByRole('button', { name: 'Send login link' }).click();
       const toast = page.getByRole('alert').filter({ hasText: 'Login link sent' });
       await expect(toast).toBeVisible();
+      // A pointer on the toast holds it (as a thumb would) while it is measured and pictured: on a
+      // busy machine it closed by itself before Dismiss was pressed.
+      await toast.hover();
       await expect(page.getByText("Couldn't login, please try again")).toHaveCount(0);
       await expectToastUnderTitle(page, toast);
       await page.screenshot({
@@ -120,6 +122,8 @@ test.describe('forms that help', () => {
       await dialog.getByRole('button', { name: 'Update' }).click();
       const toast = page.getByRole('alert').filter({ hasText: 'Camera name updated successfully' });
       await expect(toast).toBeVisible();
+      // A pointer resting on a toast holds it open (3.5 s otherwise; a busy machine is slower).
+      await toast.hover();
       await expectToastUnderTitle(page, toast);
       await toast.getByRole('button', { name: 'Dismiss' }).click();
       await expect(toast).toBeHidden();
@@ -132,6 +136,7 @@ test.describe('forms that help', () => {
       await dialog.getByRole('textbox', { name: 'Camera name' }).fill('Lambing shed');
       await dialog.getByRole('button', { name: 'Update' }).click();
       await expect(toast).toBeVisible();
+      await toast.hover();
       await page.getByRole('article', { name: 'Machinery shed' }).scrollIntoViewIfNeeded();
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
       await expect(toast).toBeInViewport({ ratio: 1 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium as playwrightChromium } from '@playwright/test';
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
-import { baseURL, chromium } from '../playwright.config.ts';
+import { chromium } from '../playwright.config.ts';
 import { expect, expectAccessible, test, waitForLoginLink } from '../fixtures/portal.ts';
 
 /**
@@ -17,6 +17,7 @@ const phone = { width: 390, height: 844 };
  * which Playwright's usual contexts are. Signed in through the e-mailed link.
  */
 async function openPhone(
+  baseURL: string | undefined,
   extraHTTPHeaders: Record<string, string>,
   email = 'demo@example.com',
 ): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
@@ -98,6 +99,7 @@ async function installabilityErrors(cdp: CDPSession): Promise<string[]> {
 
 test.describe("the farmer's phone", () => {
   test('the portal is installable: manifest, icons and a service worker that serves the app', async ({
+    baseURL,
     request,
     extraHTTPHeaders,
   }, testInfo) => {
@@ -115,7 +117,7 @@ test.describe("the farmer's phone", () => {
     // A new version must reach phones at their next visit: never kept by the HTTP cache.
     expect(worker.headers()['cache-control']).toBe('no-cache');
 
-    const { page, close } = await openPhone(extraHTTPHeaders ?? {});
+    const { page, close } = await openPhone(baseURL, extraHTTPHeaders ?? {});
     await waitForServiceWorker(page);
     const cdp = await page.context().newCDPSession(page);
     await expect.poll(() => installabilityErrors(cdp)).toEqual([]);
@@ -138,9 +140,10 @@ test.describe("the farmer's phone", () => {
   });
 
   test('the install hint shows where the browser offers to install, and Not now is remembered', async ({
+    baseURL,
     extraHTTPHeaders,
   }, testInfo) => {
-    const { page, close } = await openPhone(extraHTTPHeaders ?? {});
+    const { page, close } = await openPhone(baseURL, extraHTTPHeaders ?? {});
     await waitForServiceWorker(page);
     await page.reload();
     const hint = page.getByRole('region', { name: 'Put Farmcam Portal on your home screen' });
@@ -156,9 +159,10 @@ test.describe("the farmer's phone", () => {
   });
 
   test('the last-known cameras, camera details and invoices show offline, and actions say they need a connection', async ({
+    baseURL,
     extraHTTPHeaders,
   }, testInfo) => {
-    const { context, page, close } = await openPhone(extraHTTPHeaders ?? {});
+    const { context, page, close } = await openPhone(baseURL, extraHTTPHeaders ?? {});
     const topGate = page.getByRole('article', { name: 'Top gate' });
     await expect(topGate).toBeVisible();
     await waitForServiceWorker(page);
@@ -268,7 +272,14 @@ test.describe("the farmer's phone", () => {
       await held;
       await route.continue();
     });
+    const listRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/cameras/plansV2')
+        listRequests.push(request.url());
+    });
     await page.goto('/dashboard', { waitUntil: 'commit' });
+    // The page's early start (decision 118) asks for the camera list before the app has arrived.
+    await expect.poll(() => listRequests.length).toBe(1);
     // The app shell (decision 118): the phone's top bar with the brand and a loading line.
     await expect(
       page.getByRole('banner').getByRole('link', { name: 'Farmcam Portal' }),
@@ -278,6 +289,8 @@ test.describe("the farmer's phone", () => {
     release();
     await expect(page.getByRole('article', { name: 'Top gate' })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+    // The app used that answer: the list was asked for once.
+    expect(listRequests).toHaveLength(1);
     await page.screenshot({ path: testInfo.outputPath('cards-one-bar-390.png') });
   });
 });

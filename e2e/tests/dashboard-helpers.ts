@@ -1,13 +1,13 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, expectAccessible } from '../fixtures/portal.ts';
+import { expect, expectAccessible, test } from '../fixtures/portal.ts';
 
 /** A camera card by its name. */
 export const card = (page: Page, name: string) => page.getByRole('article', { name });
 
 /**
  * Login links are limited to 5 per e-mail per 15 minutes, so each customer signs in through the
- * e-mailed link once per run and later journeys reuse the session token, as a returning visitor
- * would (the token is restored from local storage).
+ * e-mailed link once per spec file (each has its own server) and later tests reuse the session
+ * token, as a returning visitor would (the token is restored from local storage).
  */
 const sessionTokens = new Map<string, string>();
 export async function openPortalAs(
@@ -15,7 +15,9 @@ export async function openPortalAs(
   signIn: (email: string) => Promise<void>,
   email: string,
 ) {
-  const token = sessionTokens.get(email);
+  // Per spec file: each file has its own server (decision 150), where another's token is unknown.
+  const key = `${test.info().file} ${email}`;
+  const token = sessionTokens.get(key);
   if (token) {
     await page.goto('/');
     await page.evaluate((value) => localStorage.setItem('token', value), token);
@@ -23,7 +25,7 @@ export async function openPortalAs(
     return;
   }
   await signIn(email);
-  sessionTokens.set(email, (await page.evaluate(() => localStorage.getItem('token')))!);
+  sessionTokens.set(key, (await page.evaluate(() => localStorage.getItem('token')))!);
 }
 
 /**

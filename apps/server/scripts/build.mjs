@@ -2,7 +2,8 @@
  * Compiles the server for `npm run start:prod` (docs/decisions/061-production-mode.md): one ESM
  * file, dist/server.js, that plain `node` runs, dist/staff.js, the staff-accounts command
  * (docs/decisions/062), and dist/backup.js and dist/restore.js (docs/decisions/074). The
- * workspace contract package (TypeScript source) is bundled in; every other package stays in
+ * workspace packages (@farmcam/*: the contract, the database model, the billing port and rules,
+ * the local billing engine; TypeScript source) are bundled in; every other package stays in
  * node_modules.
  *
  * Files the server reads from disk at run time (migrations, the camera script and its element

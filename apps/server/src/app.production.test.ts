@@ -12,6 +12,7 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     PUBLIC_URL: 'https://portal.example.com',
     SMTP_URL: 'smtp://127.0.0.1:2525',
+    BILLING: 'local',
     LOG_LEVEL: 'silent',
   });
   // The test context hands the app its outbox mailer: production must still not serve it.

@@ -4,6 +4,8 @@
  * routes of the services the composition root made (process/compose.ts, decision 087). server.ts
  * adds the port, the jobs and shutdown.
  */
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -16,11 +18,15 @@ import type { Config } from './config/config.ts';
 import { requestIdGenerator } from './lib/request-context.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { signInFormRoutes } from './modules/auth/sign-in-form.routes.ts';
-import { teamRoutes } from './modules/members/team.routes.ts';
+import { teamRoutes } from './modules/team/team.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { activationRoutes } from './modules/activation/activation.routes.ts';
 import { stripePricingTableOrigins } from './modules/activation/pricing-tables.ts';
-import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { billingAccountRoutes } from './modules/billing/billing-account.routes.ts';
+import { farmBillingRoutes } from './modules/billing/farm-billing.routes.ts';
+import { pauseRoutes } from './modules/billing/pause.routes.ts';
+import { planChangeRoutes } from './modules/billing/plan-change.routes.ts';
+import { renewalRoutes } from './modules/billing/renewal.routes.ts';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes.ts';
 import { camerasRoutes } from './modules/cameras/cameras.routes.ts';
 import { cameraWatchRoutes } from './modules/camera-watch/camera-watch.routes.ts';
@@ -48,15 +54,18 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { requestChildLogger, requestLogPlugin } from './plugins/request-log.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
-import { staticSpaPlugin } from './plugins/static-spa.ts';
-import { hostedPagesRoutes } from './providers/billing/local/hosted-pages.routes.ts';
+import { inlineSourceHashes, staticSpaPlugin } from './plugins/static-spa.ts';
+import { hostedPagesPlugin } from '@farmcam/billing-engine';
 import { isOutboxMailer } from './providers/mail/outbox-mailer.ts';
 import { livestreamPublicPlugin } from './modules/livestream/livestream.plugin.ts';
-import { livestreamRoutes } from './modules/livestream/livestream.routes.ts';
+import { livestreamManagementRoutes } from './modules/livestream/livestream-management.routes.ts';
+import { livestreamSetupRoutes } from './modules/livestream/livestream-setup.routes.ts';
+import { livestreamShowcaseRoutes } from './modules/recording/showcase.routes.ts';
+import { publicLinksRoutes } from './modules/livestream/public-links.routes.ts';
 import { timelapseRoutes } from './modules/timelapse/timelapse.routes.ts';
+import { liveViewRoutes } from './modules/live-view/live-view.routes.ts';
 import { trustProxyOption } from './lib/client-address.ts';
 import type { Services } from './process/compose.ts';
-import type { LocalSimPlatform } from './providers/connectivity/local-sim-platform.ts';
 
 export interface AppOptions {
   /** Folder of the built SPA; defaults to the configured WEB_DIST_DIR. */
@@ -91,7 +100,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
 
   const { db } = services.database;
-  const { auth, billing, activation, livestreaming } = services;
+  const { billing, activation, livestreaming } = services;
 
   await app.register(requestLogPlugin);
   await app.register(errorHandlerPlugin);
@@ -109,6 +118,20 @@ export async function buildApp(
     mediaOrigins: livestreaming.storage.mediaOrigins,
     embeddedWidgetOrigins:
       services.pricingTables.kind === 'stripe' ? stripePricingTableOrigins : [],
+    inlineSources: inlineSourceHashes(options.webRoot ?? config.webDistDir),
+  });
+  // Answers of 1 KB and more go out compressed (the camera list is 11 KB as JSON, 2 KB in brotli:
+  // a fifth of a second on one bar of signal), whether or not a proxy stands in front; a proxy
+  // leaves an answer that is already encoded as it is. Brotli at quality 4 costs little CPU; the
+  // built assets are precompressed at build time and pass through untouched (decision 083).
+  // Compressed request bodies are refused, as before: nothing of ours sends one.
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 5 },
   });
   await app.register(swagger, apiDocumentOptions(config));
   // The document is built in every mode (tests read it); it is served only when enabled.
@@ -119,7 +142,7 @@ export async function buildApp(
       uiConfig: { deepLinking: false },
     });
   }
-  await app.register(authPlugin, { auth });
+  await app.register(authPlugin, { sessions: services.sessions });
   await app.register(idempotencyPlugin, {
     db,
     clock: services.clock,
@@ -129,18 +152,31 @@ export async function buildApp(
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { readiness: services.readiness });
-      await api.register(authRoutes, { auth, staffAccounts: services.staffAccounts });
-      await api.register(staffRoutes, { auth, db, clock: services.clock });
+      await api.register(authRoutes, {
+        magicLinks: services.magicLinks,
+        staffSignIn: services.staffSignIn,
+        sessions: services.sessions,
+        staffAccounts: services.staffAccounts,
+      });
+      await api.register(staffRoutes, { staff: services.staff });
       await api.register(camerasRoutes, { cameras: services.cameras });
       await api.register(usageRoutes, { usage: services.usage });
       await api.register(coverageRoutes, { coverage: services.coverage });
-      await api.register(billingRoutes, { db, billing: billing.service });
+      await api.register(farmBillingRoutes, { farm: billing.farm });
+      await api.register(billingAccountRoutes, { account: billing.account });
+      await api.register(planChangeRoutes, { planChanges: billing.planChanges });
+      await api.register(renewalRoutes, { renewals: billing.renewals });
+      await api.register(pauseRoutes, { pauses: billing.pauses });
       await api.register(activationRoutes, { activation: activation.service });
       if (billing.stripe) await api.register(stripeWebhookRoutes, { stripe: billing.stripe });
-      await api.register(livestreamRoutes, { livestream: livestreaming.service });
-      await api.register(teamRoutes, { members: services.members });
+      await api.register(livestreamManagementRoutes, { management: livestreaming.management });
+      await api.register(livestreamSetupRoutes, { setup: livestreaming.setup });
+      await api.register(livestreamShowcaseRoutes, { showcase: livestreaming.showcase });
+      await api.register(publicLinksRoutes, { publicLinks: livestreaming.publicLinks });
+      await api.register(teamRoutes, { team: services.team });
       await api.register(activityRoutes, { activity: services.activity });
       await api.register(timelapseRoutes, { timelapses: services.timelapses });
+      await api.register(liveViewRoutes, { liveView: services.liveView.service });
       await api.register(cameraWatchRoutes, { alertSettings: services.alertSettings });
       await api.register(notificationsRoutes, {
         notificationSettings: services.notificationSettings,
@@ -153,9 +189,9 @@ export async function buildApp(
     { prefix: '/api' },
   );
   // The sign-in form of `/` posted without the app (JavaScript off or not started yet).
-  await app.register(signInFormRoutes, { auth });
+  await app.register(signInFormRoutes, { magicLinks: services.magicLinks });
   if (billing.engine) {
-    await app.register(hostedPagesRoutes, {
+    await app.register(hostedPagesPlugin, {
       db,
       engine: billing.engine,
       supplier: config.supplier,
@@ -164,13 +200,16 @@ export async function buildApp(
         config.billing.mode === 'local' &&
         config.billing.isTestClockEnabled &&
         config.nodeEnv !== 'production'
-          ? { runCycle: () => billing.runCycle(), portalOrigin: new URL(config.publicUrl).origin }
+          ? {
+              runCycle: () => billing.cycle.runCycle(),
+              portalOrigin: new URL(config.publicUrl).origin,
+            }
           : undefined,
     });
   }
 
   await app.register(livestreamPublicPlugin, {
-    livestream: livestreaming.service,
+    playback: livestreaming.playback,
     storage: livestreaming.storage,
     db,
     clock: services.clock,
@@ -197,19 +236,10 @@ export async function buildApp(
     await app.register(devMailRoutes, { outbox: services.mailer });
   }
   // Making a camera silent: development and the local SIM platform only (decision 094).
-  if (config.nodeEnv !== 'production' && services.connectivity.kind === 'local') {
-    await app.register(devSilenceRoutes, {
-      db,
-      platform: services.connectivity as LocalSimPlatform,
-      clock: services.clock,
-      runWatch: () => services.runCameraWatch(),
-    });
+  if (config.nodeEnv !== 'production' && services.devTools) {
+    await app.register(devSilenceRoutes, { devSilence: services.devTools.silence });
     // A camera using more data now, and the budget checks at once (decision 095).
-    await app.register(devBudgetRoutes, {
-      db,
-      clock: services.clock,
-      runChecks: () => services.runBudgetChecks(),
-    });
+    await app.register(devBudgetRoutes, { devBudget: services.devTools.budget });
   }
   await app.register(staticSpaPlugin, { root: options.webRoot ?? config.webDistDir });
   return app;

@@ -27,7 +27,7 @@ import { demoIccid } from './seed/demo.ts';
 import { deadAfterMs } from './lib/instance.ts';
 import { recordingWorkFolder } from './lib/instance-workspace.ts';
 import { slotKeyAt } from './modules/livestream/schedule.ts';
-import { addMonths } from './providers/billing/proration.ts';
+import { addMonths } from '@farmcam/billing/proration';
 import fs from 'node:fs';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -288,12 +288,14 @@ describe.skipIf(!serverUrl)(
         );
       const first = await change(apiA);
       expect(first.status).toBe(200);
-      const firstBody = await first.json();
+      const firstBody = (await first.json()) as { invoice: { id: string } | null };
       // The client's retry (a lost answer) reaches the other instance: answered from the first.
       const retry = await change(apiB);
       expect(retry.status).toBe(200);
       expect(await retry.json()).toEqual(firstBody);
-      expect(await invoiceCount()).toBe(invoicesBefore + 1);
+      // One invoice for the upgrade; none in a period's last minutes, where the pro-rated
+      // difference rounds to nothing and waits for the next invoice (decision 026).
+      expect(await invoiceCount()).toBe(invoicesBefore + (firstBody.invoice ? 1 : 0));
 
       const resumeOn = addMonths(before.current_period_end, 2).toISOString().slice(0, 10);
       const paused = await post(apiB, '/api/pause/pause-subscription', {
@@ -460,9 +462,12 @@ describe.skipIf(!serverUrl)(
       // The pause asked for on B starts on the next 1st, or on the one after when it was asked
       // for after the 25th (decision 021): nothing billed for a period in it, the one before paid.
       const [{ starts } = { starts: '' }] = await query<{ starts: string }>(
-        "select to_char(pause_starts_on, 'YYYY-MM-DD') as starts from subscriptions where id = $1",
+        "select coalesce(to_char(pause_starts_on, 'YYYY-MM-DD'), '') as starts from subscriptions where id = $1",
         [topGateBefore!.id],
       );
+      // The tests of this file run in order on shared processes: the pause is the one asked for
+      // by "changes a plan once…". Run alone (vitest -t) there is none to check.
+      expect(starts, 'the pause scheduled by the earlier test "changes a plan once…"').not.toBe('');
       const renewalDay = topGateBefore!.current_period_end.toISOString().slice(0, 10);
       const billed = await invoicesFor(topGateBefore!.id, topGateBefore!.current_period_end);
       if (starts === renewalDay) {

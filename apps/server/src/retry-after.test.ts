@@ -8,7 +8,7 @@ import { createActors, type Actors } from '../test/helpers/authorization.ts';
 import { createTestContext, nextIp, type TestContext } from '../test/helpers/test-app.ts';
 import { demoIccid, demoStockIccid, seedDemoData } from './seed/demo.ts';
 import { livestreams } from './db/schema.ts';
-import { newPublicId } from './modules/livestream/livestream.service.ts';
+import { newPublicId } from './modules/livestream/livestream-setup.service.ts';
 
 let context: TestContext;
 let actors: Actors;

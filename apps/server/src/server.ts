@@ -14,7 +14,7 @@ import { demoStaffPasswordFile, seedDemoStaff } from './seed/staff.ts';
 import { startJobs } from './jobs/job-runner.ts';
 import { databaseOutage, reportIfDatabaseUnreachable } from './lib/database-outage.ts';
 import { createInstance } from './lib/instance.ts';
-import { sweepTemporaryFolders } from './lib/instance-workspace.ts';
+import { instanceTemporaryFolder, sweepTemporaryFolders } from './lib/instance-workspace.ts';
 import { createLogger, logJobRun, processLogDestination } from './lib/logger.ts';
 import { composeServices } from './process/compose.ts';
 import { localCameraForRole } from './process/local-camera-for-role.ts';
@@ -191,6 +191,8 @@ async function main() {
     onJobFinished: (run) => logJobRun(logger, run),
   });
   services.attachJobRunner(jobs);
+  // Workers pull cameras for live view (issue 27); an API process only asks them to.
+  if (runsJobs) services.liveView.puller.start();
   // SMTP mode: the workers deliver the mail queue, woken by each new e-mail (decision 104).
   if (runsJobs) await services.mailDelivery?.start();
   // A worker also looks for dead processes' recordings after each beat, so one is queued again
@@ -236,8 +238,17 @@ async function main() {
         // and no clip stays "recording" (decision 073). Jobs still running at pg-boss's time-out
         // are failed back to the queue for another worker.
         const stopping = jobs.stop();
+        // Live views are let go of first: another worker takes each camera at once.
+        if (runsJobs) await services.liveView.puller.stop();
         if (runsJobs) await livestreaming.recording.stop();
         await stopping;
+        // Once no job runs any more: a recording or timelapse job that was still under way
+        // when the recorder stopped may have made its folder again, which would outlive this
+        // process (its half-written files are never anyone's to recover, decision 073).
+        await fs.promises.rm(instanceTemporaryFolder(config.dataDir, instance.id), {
+          recursive: true,
+          force: true,
+        });
       },
     },
     // After the jobs, which may still queue e-mails: the sends under way finish, the e-mails

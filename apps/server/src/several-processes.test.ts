@@ -14,7 +14,7 @@ import {
   waitUntilHealthy,
   type ServerProcess,
 } from '../test/helpers/server-processes.ts';
-import { authPolicy } from './modules/auth/auth.service.ts';
+import { authPolicy } from './modules/auth/auth-policy.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const customerEmail = 'demo@example.com';

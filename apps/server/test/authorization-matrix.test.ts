@@ -13,7 +13,7 @@ import type { PlansResponse } from '@farmcam/contract';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sims } from '../src/db/schema.ts';
-import { notAllowedMessages } from '../src/modules/members/access.ts';
+import { notAllowedMessages } from '../src/modules/auth/access.ts';
 import { demoIccid, demoStockIccid, seedDemoData } from '../src/seed/demo.ts';
 import {
   addMembers,
@@ -238,6 +238,46 @@ const routes: Record<string, Row> = {
     }),
     otherCustomer: 'ok',
   },
+  // The farm's Billing page: the owner's alone (decision 127); another customer sees their own.
+  'GET /api/billing/farm': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: get('/api/billing/farm'),
+    otherCustomer: 'ok',
+  },
+  'GET /api/billing/farm/invoices.csv': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: get('/api/billing/farm/invoices.csv'),
+    otherCustomer: 'ok',
+  },
+  'GET /api/billing/farm/details': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: get('/api/billing/farm/details'),
+    otherCustomer: 'ok',
+  },
+  // Not a UK postcode: refused past the checks, nothing saved.
+  'PUT /api/billing/farm/details': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: () => ({
+      method: 'PUT' as const,
+      url: '/api/billing/farm/details',
+      payload: { name: 'Farm', line1: '1 Road', town: 'Town', postcode: 'NOT A POSTCODE' },
+    }),
+    otherCustomer: 'ok',
+  },
+  // A total that is not what is due (the owner) or nothing due (another customer): 409, nothing paid.
+  'POST /api/billing/farm/pay-all': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: post('/api/billing/farm/pay-all', () => ({ amount: 1 }), {
+      headers: { 'idempotency-key': `matrix-pay-all-${Math.random()}` },
+    }),
+    otherCustomer: 'ok',
+  },
+  // Opens an expiring card page and charges nothing; another customer has no camera to add it to.
+  'POST /api/billing/farm/card-for-every-camera': {
+    rule: { ability: 'manageBilling', camera: false },
+    request: post('/api/billing/farm/card-for-every-camera', () => ({})),
+    otherCustomer: 409,
+  },
   'GET /api/invoices/fetch-invoices/:customerId': {
     rule: billing,
     request: () => get(`/api/invoices/fetch-invoices/${id()}`)(),
@@ -267,6 +307,49 @@ const routes: Record<string, Row> = {
   'POST /api/activation/log-price-table': { kind: 'public', why: 'the wizard' },
   'GET /api/activation/orders/:orderId': { kind: 'public', why: 'unguessable order reference' },
   'GET /api/activation/pricing-tables/:pricingTableId': { kind: 'public', why: 'price lists' },
+
+  // ── Live view (issue 27): every role that may see the camera; the owner's switch ────────────
+  'GET /api/live-view': {
+    rule: read(false),
+    request: get('/api/live-view'),
+    otherCustomer: 'ok',
+  },
+  'GET /api/live-view/:iccid': {
+    rule: read(true),
+    request: get(`/api/live-view/${thisIccid}`),
+  },
+  // Top gate is on Light Streaming: everyone who reaches it is told which plan has live view.
+  'POST /api/live-view/:iccid/watch': {
+    rule: read(true),
+    request: post(`/api/live-view/${thisIccid}/watch`, () => ({})),
+  },
+  'POST /api/live-view/:iccid/viewers/:viewerId/heartbeat': {
+    rule: read(true),
+    request: post(
+      `/api/live-view/${thisIccid}/viewers/00000000-0000-4000-8000-000000000000/heartbeat`,
+      () => ({}),
+    ),
+  },
+  'DELETE /api/live-view/:iccid/viewers/:viewerId': {
+    rule: read(true),
+    request: () => ({
+      method: 'DELETE' as const,
+      url: `/api/live-view/${thisIccid}/viewers/00000000-0000-4000-8000-000000000000`,
+    }),
+  },
+  // The owner's alone (decision 154): live view spends the plan's data.
+  'PUT /api/live-view/:iccid/setting': {
+    rule: billing,
+    request: () => ({
+      method: 'PUT' as const,
+      url: `/api/live-view/${thisIccid}/setting`,
+      payload: { isEnabled: true },
+    }),
+  },
+  'GET /api/live-view/play/:token/index.m3u8': {
+    kind: 'public',
+    why: "the viewer's own unguessable play token (native HLS sends no bearer token)",
+  },
 
   // ── Livestreaming ──────────────────────────────────────────────────────────────────────────
   'GET /api/livestreaming/cameras': {
@@ -687,17 +770,35 @@ describe('what each role is told', () => {
     expect(viewer.cameras[0]).toEqual({
       ...ownersCard,
       canLivestream: false,
+      // A livestream set up already is still opened (code, links); setting one up is not offered.
+      livestreamAction: ownersCard.livestreamAction === 'manage' ? 'manage' : null,
       canPause: false,
       pauseReason: notAllowedMessages.manageCameras,
+      canCancelPause: false,
       canSwitch: false,
       switchReason: notAllowedMessages.manageCameras,
       canManagePlan: false,
+      canPayNow: false,
+      canRenew: false,
     });
     // The summary is of the viewer's camera, not the farm's.
     expect(viewer.overallSummary.totalUsageGB).toBe(ownersCard.dataUsageGB);
     expect(viewer.overallSummary.countedPlans).toBe(1);
-    // A manager of all cameras sees the owner's cards as they are.
-    expect(await plans(actors.headers.manager!)).toEqual(owner);
+    // A manager of all cameras sees the owner's cards as they are, except an overdue camera's
+    // sentence about the owner's card and its Pay now: only the owner can pay (decisions 141, 170).
+    expect(await plans(actors.headers.manager!)).toEqual({
+      ...owner,
+      cameras: owner.cameras.map((camera) =>
+        camera.unpaid
+          ? {
+              ...camera,
+              canPayNow: false,
+              unpaid: { ...camera.unpaid, sentence: 'Only the account owner can pay it.' },
+            }
+          : camera,
+      ),
+    });
+    expect(owner.cameras.some((camera) => camera.unpaid && camera.canPayNow)).toBe(true);
 
     const livestreams = await context.app.inject({
       method: 'GET',

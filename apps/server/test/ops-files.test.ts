@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import webPush from 'web-push';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { shutdownStepsTimeoutMs } from '../src/process/shutdown.ts';
@@ -27,6 +28,8 @@ import {
 } from './helpers/ops-files.ts';
 
 const exampleText = fs.readFileSync(environmentExample, 'utf8');
+/** The operator's guide, which the README links to, and the README itself. */
+const productionGuide = fs.readFileSync(path.join(repositoryRoot, 'docs/production.md'), 'utf8');
 const readme = fs.readFileSync(path.join(repositoryRoot, 'README.md'), 'utf8');
 const hasSystemdParser = fs.existsSync(systemdEnvironmentGenerator);
 const systemdAnalyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((file) =>
@@ -184,15 +187,62 @@ describe('the environment example (ops/farmcam.env.example)', () => {
     }
   });
 
-  it('is what the README points to, with no copy of its own to drift', () => {
-    expect(readme).toContain('ops/farmcam.env.example');
+  it('leaves push and SMS off until their keys are set, and turns them on as its comments say', () => {
+    const filled = exampleText
+      .replaceAll('change-me-to-the-output-of-openssl-rand-hex-32', 'f'.repeat(64))
+      .replaceAll('change-me', 'Sw0rdfish-7');
+    const production = { NODE_ENV: 'production', ROLE: 'api' };
+    const asIs = loadConfig({ ...readEnvironmentFileAsSystemd(filled), ...production });
+    // Production needs no new service: no push, no texts, and it starts.
+    expect(asIs.push).toEqual({ mode: 'off' });
+    expect(asIs.sms).toEqual({ mode: 'off' });
+
+    // The commented lines, uncommented and given real values, configure both.
+    const keys = webPush.generateVAPIDKeys();
+    const values: Record<string, string> = {
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+      TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
+      TWILIO_AUTH_TOKEN: '9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+    };
+    const uncommented = filled
+      .split('\n')
+      .map((line) => {
+        const match = /^#((?:VAPID_|SMS|TWILIO_)[A-Z_]*)=(.*)$/.exec(line);
+        if (!match) return line;
+        return `${match[1]}=${values[match[1]!] ?? match[2]}`;
+      })
+      .join('\n');
+    const configured = loadConfig({
+      ...readEnvironmentFileAsSystemd(uncommented),
+      ...production,
+    });
+    expect(configured.push).toEqual({
+      mode: 'configured',
+      publicKey: keys.publicKey,
+      privateKey: keys.privateKey,
+      subject: 'mailto:support@portal.example.com',
+    });
+    expect(configured.sms).toMatchObject({
+      mode: 'twilio',
+      accountSid: values.TWILIO_ACCOUNT_SID,
+      from: '+447700900123',
+    });
+    expect(configured.smsDailyLimitPerPerson).toBe(10);
+  });
+
+  it('is what the production guide points to, with no copy of its own to drift', () => {
+    expect(productionGuide).toContain('ops/farmcam.env.example');
     // A fenced block of bare assignments is an environment file: it belongs in the example.
-    for (const block of readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
+    const blocks = [readme, productionGuide].flatMap((text) => [
+      ...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g),
+    ]);
+    for (const block of blocks) {
       const lines = block[1]!.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
       const assignments = lines.filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line.trim()));
       expect(
         assignments.length >= 3 && assignments.length === lines.length,
-        `README block:\n${block[1]}`,
+        `Fenced block:\n${block[1]}`,
       ).toBe(false);
     }
   });
@@ -212,7 +262,7 @@ describe('the systemd unit (ops/systemd/farmcam@.service)', () => {
     const environment = service.Environment!.flatMap(splitUnitWords);
     expect(environment).toEqual(expect.arrayContaining(['NODE_ENV=production', 'ROLE=%i']));
     expect(only('EnvironmentFile')).toBe('/etc/farmcam/portal.env');
-    expect(readme).toContain('/etc/farmcam/portal.env');
+    expect(productionGuide).toContain('/etc/farmcam/portal.env');
   });
 
   it('signals node alone and gives it the drain and the shutdown steps before a SIGKILL', () => {

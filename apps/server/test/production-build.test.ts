@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repositoryRoot = path.resolve(serverRoot, '../..');
@@ -43,6 +43,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
         PUBLIC_URL: 'https://portal.example.com',
         // Nothing is sent in this test; the transport connects only to send.
         SMTP_URL: 'smtp://mailer:SMTPSECRET0123@127.0.0.1:9',
+        BILLING: 'local',
         DATA_DIR: path.join(buildFolder, 'data'),
         // No load balancer watches this process: stop without production's drain.
         SHUTDOWN_GRACE_SECONDS: '0',
@@ -74,7 +75,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
     if (buildFolder) fs.rmSync(buildFolder, { recursive: true, force: true });
   });
 
-  it('starts with PUBLIC_URL and SMTP_URL alone and serves the API from its database', async () => {
+  it('starts with PUBLIC_URL, SMTP_URL and BILLING alone and serves the API from its database', async () => {
     const health = await fetch(`${baseUrl}/api/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${baseUrl}/api/readyz`);
@@ -101,8 +102,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('production build', () => {
   it('prints and logs no secret', async () => {
     await fetch(`${baseUrl}/api/auth/login?token=LOGINTOKEN0123456789`);
     await fetch(`${baseUrl}/login/PAGETOKEN0123456789`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(output).toContain('"url":"/login/[redacted]"');
+    await vi.waitFor(() => expect(output).toContain('"url":"/login/[redacted]"'));
     expect(output).not.toMatch(/LOGINTOKEN|PAGETOKEN|SMTPSECRET|password [A-Za-z0-9]{12}/);
   });
 });

@@ -41,7 +41,7 @@ describe('the systemd unit, its ExecStart run by hand', () => {
   const units: Unit[] = [];
 
   beforeAll(async () => {
-    // An installation as the README lays it out (/srv/farmcam): the packages and the build.
+    // An installation as docs/production.md lays it out (/srv/farmcam): the packages and the build.
     installRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'farmcam-install-'));
     fs.symlinkSync(
       path.join(repositoryRoot, 'node_modules'),

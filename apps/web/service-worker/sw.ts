@@ -104,7 +104,9 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
       if (open) {
-        await open.focus();
+        // A browser may refuse focus (the tap's permission to raise a window has run out):
+        // the window still goes to the alert's page.
+        await open.focus().catch(() => undefined);
         // navigate() needs a window this worker controls; otherwise a new window.
         if (await open.navigate(target).catch(() => null)) return;
       }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { planFeatureList } from './billing.ts';
 import { emailAddress, iccid } from './common.ts';
+import { activationCodeRule, planTiers } from './rules.ts';
 
 export const activationCodeTypes = ['4-digits', '20-digits'] as const;
 export type ActivationCodeType = (typeof activationCodeTypes)[number];
@@ -18,7 +19,7 @@ export const activationRegion = z.enum(activationRegions, 'Region must be uk or 
 export const activationCode = z
   .string()
   .trim()
-  .regex(/^[A-Za-z]{4}$/, 'An activation code is 4 letters')
+  .regex(activationCodeRule.pattern, activationCodeRule.message)
   .transform((value) => value.toUpperCase());
 
 export const validateActivationCodeBody = z.object({ activationCode });
@@ -100,7 +101,7 @@ export const pricingTablePlan = z.object({
   price_id: z.string(),
   product_id: z.string(),
   product_name: z.string(),
-  tier: z.enum(['light', 'standard', 'heavy']),
+  tier: z.enum(planTiers),
   unit_amount: z.number().int().describe('Minor units'),
   currency: z.string(),
   interval: z.enum(['month', 'year']),

@@ -90,6 +90,17 @@ export const eligiblePlansResponse = z.object({
     .string()
     .nullable()
     .describe('Why the plan cannot be switched now, to show instead; null when it can'),
+  can_pause: z
+    .boolean()
+    .describe(
+      'Pause subscription would be accepted (or a scheduled pause moved): the same rule as the pause (decision 170)',
+    ),
+  pause_refusal: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the plan cannot be paused (annual, overdue, no plan), to show instead; null when it can',
+    ),
 });
 export type EligiblePlansResponse = z.infer<typeof eligiblePlansResponse>;
 

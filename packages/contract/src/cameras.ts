@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import { iccid } from './common.ts';
-import { dayMs, maxNicknameLength, nicknameLength, normaliseNickname } from './rules.ts';
+import {
+  cameraFindStates,
+  dayMs,
+  maxNicknameLength,
+  nicknameLength,
+  normaliseNickname,
+  planTiers,
+} from './rules.ts';
 
 /** docs/requirements.md#states SubStatus. No subscription at all (or an unpaid first one) is reported as 'canceled'. */
 export const subStatuses = [
@@ -118,12 +125,21 @@ export type UnpaidBills = z.infer<typeof unpaidBills>;
 export const camera = z.object({
   SIM_ICCID: z.string(),
   nicknameInDatabase: z.string().nullable(),
+  displayName: z
+    .string()
+    .describe('How every screen names the camera: its nickname, or "Camera 1071" (decision 170)'),
   SubStatus: subStatus,
   SimStatus: simStatus,
   labelDashboard: dashboardLabel,
   dataUsageGB: z.number().describe("This calendar month's use in GB (10^9 bytes), 3 decimals"),
   STRIPE_CUSTOMER_ID: z.string().nullable(),
   stripeSubscription: stripeSubscription.nullable(),
+  tier: z
+    .enum(planTiers)
+    .nullable()
+    .describe(
+      "The plan's tier, from its product in the catalogue; null without a plan (decision 170)",
+    ),
   statusData: z.object({
     subscriptionStatus: z.object({
       status: z.string().nullable().describe("The subscription's own status, e.g. past_due"),
@@ -136,11 +152,22 @@ export const camera = z.object({
   canLivestream: z
     .boolean()
     .describe('The livestream set-up would accept this camera (the same rule as its eligibility)'),
+  livestreamAction: z
+    .enum(['set-up', 'manage'])
+    .nullable()
+    .describe(
+      'What the card offers for livestreaming: set-up (eligible, none yet), manage (one is set up: its schedule, links and code), or null (cannot stream)',
+    ),
   canPause: z.boolean().describe('The card offers Pause subscription'),
   pauseReason: z
     .string()
     .nullable()
     .describe('Why a running plan cannot be paused (e.g. annual plans), to show instead of Pause'),
+  canCancelPause: z
+    .boolean()
+    .describe(
+      'The card offers Cancel Scheduled Pause: a pause is scheduled and the role may change it',
+    ),
   canSwitch: z
     .boolean()
     .describe('A plan switch would be accepted now (the same rule as the switch: decision 081)'),
@@ -152,6 +179,14 @@ export const camera = z.object({
     .boolean()
     .describe(
       'The card links to Manage plan: a billing account, a role that may change plans, and a SIM not switched off (decision 111)',
+    ),
+  canPayNow: z
+    .boolean()
+    .describe('The card offers Pay now: the camera is overdue and the person may pay (the owner)'),
+  canRenew: z
+    .boolean()
+    .describe(
+      'The card offers Renew subscription: a billing account with no plan, and a role that may change cameras',
     ),
   terminatedOn: isoDate
     .nullable()
@@ -176,6 +211,22 @@ export const camera = z.object({
   unpaid: unpaidBills
     .nullable()
     .describe("An overdue camera's unpaid bills, their cause and date; null unless overdue"),
+  attention: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the camera needs the farmer, in words (e.g. "Bill overdue", "No plan: renew to keep it streaming"); null when nothing is wrong (decision 140)',
+    ),
+  findStates: z
+    .array(z.enum(cameraFindStates))
+    .describe("The dashboard's filters this camera is in (decision 140)"),
+  stateOrder: z
+    .number()
+    .int()
+    .describe(
+      'Lower is more urgent: the dashboard lists cameras needing attention first (decision 140)',
+    ),
+  isLivestreaming: z.boolean().describe('Its livestream schedule is switched on'),
 });
 export type Camera = z.infer<typeof camera>;
 
@@ -187,6 +238,16 @@ export const plansResponse = z.object({
     totalUsageGB: z.number(),
     totalAllowanceGB: z.number().describe('0 when no plan is in force this month'),
     countedPlans: z.number().int(),
+    notCounted: z
+      .object({
+        paused: z.number().int().describe('Cameras whose plan is paused this month'),
+        withoutPlan: z
+          .number()
+          .int()
+          .describe('Live cameras with no plan (or none with a data allowance) in use'),
+        switchedOff: z.number().int().describe('Cameras whose SIM is switched off'),
+      })
+      .describe('The cameras the combined figures leave out, and why (decision 143)'),
   }),
   cameras: z.array(camera),
   supportEmail: z.string().describe('Where the cards send a farmer who needs help'),
@@ -293,6 +354,11 @@ export const dataUsageResponse = z.object({
   dailyGB: z
     .record(z.string(), z.number())
     .describe('Every day of the range up to today (business time), in order; GB with 3 decimals'),
+  todaySoFar: isoDate
+    .nullable()
+    .describe(
+      "The range's last day when it is today: its figure is what was used so far and grows until midnight (decision 143); null otherwise",
+    ),
 });
 export type DataUsageResponse = z.infer<typeof dataUsageResponse>;
 

@@ -4,39 +4,31 @@
  */
 import { z } from 'zod';
 import { emailAddress, iccid } from './common.ts';
+import {
+  immediateDurations,
+  livestreamDurations,
+  livestreamQualities,
+  livestreamRtspPort,
+  rtspPaths,
+  scheduleDays,
+} from './rules.ts';
 
-/** docs/requirements.md#limits: the camera's RTSP port, and its stream paths per quality. */
-export const livestreamRtspPort = 554;
-export const livestreamQualities = ['SD', 'HD'] as const;
-export type LivestreamQuality = (typeof livestreamQualities)[number];
-export const rtspPathByQuality = { SD: '/12', HD: '/11' } as const satisfies Record<
-  LivestreamQuality,
-  string
->;
-export const rtspPaths = ['/12', '/11'] as const;
-export type RtspPath = (typeof rtspPaths)[number];
-
-/** docs/requirements.md#limits: clip lengths a schedule may use, and the preview's. */
-export const livestreamDurations = [15, 30, 60] as const;
-export type LivestreamDuration = (typeof livestreamDurations)[number];
-export const previewDurationSeconds = 5;
-/** Recordings made on request: the preview (5 s) or one of the schedule lengths. */
-export const immediateDurations = [previewDurationSeconds, ...livestreamDurations] as const;
-
-/** docs/requirements.md#data: upper-case day names, Monday first. */
-export const scheduleDays = [
-  'MONDAY',
-  'TUESDAY',
-  'WEDNESDAY',
-  'THURSDAY',
-  'FRIDAY',
-  'SATURDAY',
-  'SUNDAY',
-] as const;
-export type ScheduleDay = (typeof scheduleDays)[number];
-
-/** docs/requirements.md#limits: a schedule is switched off when its code has not been seen on a website for this long. */
-export const unusedLivestreamDays = 10;
+// The livestream's constants live in the shared rules, where the web reads them too (decision 170).
+export {
+  immediateDurations,
+  livestreamDurations,
+  livestreamQualities,
+  livestreamRtspPort,
+  previewDurationSeconds,
+  rtspPathByQuality,
+  rtspPaths,
+  scheduleDays,
+  unusedLivestreamDays,
+  type LivestreamDuration,
+  type LivestreamQuality,
+  type RtspPath,
+  type ScheduleDay,
+} from './rules.ts';
 
 const durationOf = <T extends readonly number[]>(values: T, message: string) =>
   z

@@ -133,6 +133,12 @@ export const activityEntry = z.object({
   }),
   iccid: z.string().nullable(),
   ip: z.string().nullable(),
+  place: z
+    .string()
+    .nullable()
+    .describe(
+      'Where it came from in words, never the address: "A new network for them", "A network they used before", "A private network" (decision 142)',
+    ),
   userAgent: z.string().nullable(),
 });
 export type ActivityEntry = z.infer<typeof activityEntry>;

@@ -35,6 +35,7 @@ import {
   type ClipFile,
 } from './backup-set.ts';
 import { configForCommand, parseCommandLine, type CommandOutput } from './command.ts';
+import { billingMark, readBillingState } from './local-billing-restore.ts';
 
 const usage = `Usage: npm run backup [-- --out DIR]
 
@@ -81,8 +82,8 @@ export async function runBackupCommand(
 
   try {
     const database = config.databaseUrl
-      ? await backUpPostgres(config.databaseUrl, partialFolder)
-      : await backUpPglite(config.dataDir, partialFolder);
+      ? await backUpPostgres(config.databaseUrl, partialFolder, createdAt)
+      : await backUpPglite(config.dataDir, partialFolder, createdAt);
     const clips =
       config.storage.mode === 's3'
         ? {
@@ -98,6 +99,8 @@ export async function runBackupCommand(
       migrationCount: database.migrationCount,
       database: database.description,
       tables: database.tables,
+      billingChecked: true,
+      ...(database.billing && { billing: database.billing }),
       clips,
     };
     await fs.promises.writeFile(
@@ -117,6 +120,11 @@ export async function runBackupCommand(
       `Backed up the ${database.description.kind === 'postgres' ? 'PostgreSQL' : 'embedded'} database (${manifest.tables.length} tables and sequences, ${rows} rows) and ${clipSummary}.`,
     );
     print.out(`  ${setFolder}`);
+    if (manifest.billing) {
+      print.out(
+        `It holds the local billing engine's ledger as of ${manifest.billing.billingTime}; restoring it with BILLING=local takes --fence-billing (docs/decisions/109).`,
+      );
+    }
     print.out(
       'Copy it off this machine. Restore with: npm run restore -- <that folder> (docs/operations.md, "Backups and restore").',
     );
@@ -138,9 +146,14 @@ interface SavedDatabase {
   description: BackupManifest['database'];
   tables: BackupManifest['tables'];
   migrationCount: number;
+  billing: BackupManifest['billing'];
 }
 
-async function backUpPostgres(url: string, setFolder: string): Promise<SavedDatabase> {
+async function backUpPostgres(
+  url: string,
+  setFolder: string,
+  createdAt: Date,
+): Promise<SavedDatabase> {
   const pgDump = await toolMajorVersion('pg_dump');
   return withPostgresSnapshot(url, async (query, snapshot) => {
     const server = await postgresServerVersion(query);
@@ -152,6 +165,8 @@ async function backUpPostgres(url: string, setFolder: string): Promise<SavedData
     }
     const tables = await checksumTables(query);
     const migrationCount = await appliedMigrationCount(query);
+    // In the same snapshot: where the local billing engine's ledger stood (decision 109).
+    const billing = billingMark(await readBillingState(query, createdAt));
     const connection = await toolConnection(url);
     try {
       // The dump reads the snapshot this transaction exported, so it holds what was checksummed.
@@ -173,11 +188,16 @@ async function backUpPostgres(url: string, setFolder: string): Promise<SavedData
       },
       tables,
       migrationCount,
+      billing,
     };
   });
 }
 
-async function backUpPglite(dataDir: string, setFolder: string): Promise<SavedDatabase> {
+async function backUpPglite(
+  dataDir: string,
+  setFolder: string,
+  createdAt: Date,
+): Promise<SavedDatabase> {
   const folder = path.join(dataDir, 'pglite');
   if (!isDatabaseFolder(folder)) {
     throw new BackupError(`There is no embedded database in ${folder} to back up.`);
@@ -189,6 +209,7 @@ async function backUpPglite(dataDir: string, setFolder: string): Promise<SavedDa
     try {
       const tables = await checksumTables(query);
       const migrationCount = await appliedMigrationCount(query);
+      const billing = billingMark(await readBillingState(query, createdAt));
       const [version] = await query('select version() as text');
       const dump = await client.dumpDataDir('gzip');
       await fs.promises.writeFile(
@@ -203,6 +224,7 @@ async function backUpPglite(dataDir: string, setFolder: string): Promise<SavedDa
         },
         tables,
         migrationCount,
+        billing,
       };
     } finally {
       await client.close();

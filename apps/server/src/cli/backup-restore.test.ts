@@ -75,6 +75,13 @@ function onlySet(outFolder: string): string {
   return path.join(outFolder, sets[0]!);
 }
 
+/**
+ * The tables a restore gave back, less app_settings, where a restore with --fence-billing adds
+ * its billing fence (decision 109).
+ */
+const withoutFence = (tables: TableChecksum[]) =>
+  tables.filter((table) => table.table !== 'public.app_settings');
+
 const readManifest = (setFolder: string) =>
   JSON.parse(fs.readFileSync(path.join(setFolder, manifestFileName), 'utf8')) as BackupManifest;
 
@@ -116,7 +123,7 @@ describe('backup and restore of the embedded database', () => {
     await database.close();
     putClip(sourceDir);
     before = await pgliteChecksums(sourceDir);
-  }, 60_000);
+  }, 120_000);
 
   it('backs up as a separate process (npm run backup), with a manifest of every table and clip', async () => {
     const result = await runProgram('backup.ts', ['--out', outFolder], { DATA_DIR: sourceDir });
@@ -142,17 +149,50 @@ describe('backup and restore of the embedded database', () => {
         },
       ],
     });
-  }, 60_000);
+  }, 120_000);
+
+  it('refuses, with the local billing engine, a backup of its ledger unless --fence-billing', async () => {
+    const manifest = readManifest(setFolder);
+    expect(manifest.billingChecked).toBe(true);
+    // The demo's cameras: live subscriptions and the past-due ones' unpaid invoices.
+    expect(manifest.billing).toMatchObject({
+      engine: 'local',
+      liveSubscriptions: expect.any(Number),
+      openInvoices: expect.any(Number),
+      // The program ran on the real clock, with no test clock moved.
+      billingTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const targetDir = temporaryFolder('restore-refused-billing');
+    const refused = await run(runRestoreCommand, [setFolder], { DATA_DIR: targetDir });
+    expect(refused.code).toBe(1);
+    expect(refused.error).toMatch(
+      /^Not restored: this backup holds \d+ subscriptions and \d+ unpaid invoices? of the local billing engine, as they stood at [\d-]+T[\d:.]+Z\. .* would renew and charge again .* Run again with --fence-billing/,
+    );
+    expect(fs.existsSync(path.join(targetDir, 'pglite'))).toBe(false);
+    // Under Stripe the local engine charges nothing: no fence is needed.
+    const underStripe = await run(runRestoreCommand, [setFolder], {
+      DATA_DIR: targetDir,
+      BILLING: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_restore',
+      STRIPE_WEBHOOK_SECRET: 'whsec_restore',
+    });
+    expect(underStripe.error).toBe('');
+    expect(underStripe.code).toBe(0);
+    expect(await pgliteChecksums(targetDir)).toEqual(before);
+  }, 120_000);
 
   it('restores into an emptied data folder and gets back every row and clip', async () => {
     const targetDir = temporaryFolder('restore-target');
-    const result = await run(runRestoreCommand, [setFolder], { DATA_DIR: targetDir });
+    const result = await run(runRestoreCommand, [setFolder, '--fence-billing'], {
+      DATA_DIR: targetDir,
+    });
     expect(result.error).toBe('');
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/each checked against the manifest/);
-    expect(await pgliteChecksums(targetDir)).toEqual(before);
+    expect(result.out).toMatch(/^Billing fence at 2026-03-10T12:00:00\.000Z: /m);
+    expect(withoutFence(await pgliteChecksums(targetDir))).toEqual(withoutFence(before));
     expect(readClip(targetDir).equals(clipBytes)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a data folder that holds data unless --force, and keeps the old folder', async () => {
     const targetDir = temporaryFolder('restore-used');
@@ -160,18 +200,24 @@ describe('backup and restore of the embedded database', () => {
     await seedDemoData(database.db, new ManualClock('2026-05-01T00:00:00Z'));
     await database.close();
 
-    const refused = await run(runRestoreCommand, [setFolder], { DATA_DIR: targetDir });
+    const refused = await run(runRestoreCommand, [setFolder, '--fence-billing'], {
+      DATA_DIR: targetDir,
+    });
     expect(refused.code).toBe(1);
     expect(refused.error).toMatch(
       // The first five tables with rows are named (alphabetically), then "…".
       /^The database already holds data \((public\.[a-z_]+, ){5}…\)\. .*--force/,
     );
 
-    const forced = await run(runRestoreCommand, [setFolder, '--force'], { DATA_DIR: targetDir });
+    const forced = await run(runRestoreCommand, [setFolder, '--force', '--fence-billing'], {
+      DATA_DIR: targetDir,
+    });
     expect(forced.code).toBe(0);
     expect(forced.out).toMatch(/is kept in .*pglite\.before-restore-2026-03-10T120000Z/);
-    expect(await pgliteChecksums(targetDir)).toEqual(before);
-  }, 60_000);
+    // The replaced database was seeded on 1 May 2026: the fence is at its newest invoice or later.
+    expect(forced.out).toMatch(/^Billing fence at 2026-05-01T/m);
+    expect(withoutFence(await pgliteChecksums(targetDir))).toEqual(withoutFence(before));
+  }, 120_000);
 
   it('fails with the differences when the restored data does not match the manifest', async () => {
     const tampered = temporaryFolder('backup-tampered');
@@ -183,7 +229,7 @@ describe('backup and restore of the embedded database', () => {
     fs.writeFileSync(path.join(tampered, manifestFileName), JSON.stringify(manifest));
     fs.appendFileSync(path.join(tampered, 'clips', ...clipKey.split('/')), 'x');
 
-    const result = await run(runRestoreCommand, [tampered], {
+    const result = await run(runRestoreCommand, [tampered, '--fence-billing'], {
       DATA_DIR: temporaryFolder('restore-mismatch'),
     });
     expect(result.code).toBe(1);
@@ -193,7 +239,7 @@ describe('backup and restore of the embedded database', () => {
     );
     expect(result.error).toMatch(/public\.sims has \d+ rows; the backup had \d+/);
     expect(result.error).toContain(`clip ${clipKey} differs from the one the backup recorded`);
-  }, 60_000);
+  }, 120_000);
 
   it('says to stop the server while it holds the embedded database', async () => {
     // A running server's lock file: another live process (this one's parent) holds it.
@@ -207,7 +253,9 @@ describe('backup and restore of the embedded database', () => {
       expect(backup.error).toMatch(
         /^No backup was written\. Another Farmcam Portal process .* Stop it first/,
       );
-      const restore = await run(runRestoreCommand, [setFolder, '--force'], { DATA_DIR: sourceDir });
+      const restore = await run(runRestoreCommand, [setFolder, '--force', '--fence-billing'], {
+        DATA_DIR: sourceDir,
+      });
       expect(restore.code).toBe(1);
       expect(restore.error).toMatch(/Stop it first/);
       expect(await pgliteChecksums(sourceDir)).toEqual(before);
@@ -273,7 +321,7 @@ describe('backup and restore of the embedded database', () => {
       await put(objects[1]!.key, 'another clip');
       const error: string[] = [];
       const restore = await runRestoreCommand(
-        [s3Set],
+        [s3Set, '--fence-billing'],
         { out: () => undefined, error: (line) => error.push(line) },
         { ...environment, DATA_DIR: temporaryFolder('restore-s3') },
         { clock },
@@ -288,7 +336,7 @@ describe('backup and restore of the embedded database', () => {
     } finally {
       await s3.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a folder that is not a backup set and a backup of the other database kind', async () => {
     const notASet = await run(runRestoreCommand, [outFolder], {
@@ -392,13 +440,13 @@ describe.skipIf(!serverUrl)(
 
       const targetUrl = await freshDatabase();
       const targetDir = temporaryFolder('pg-restore-target');
-      const restored = await run(runRestoreCommand, [setFolder], {
+      const restored = await run(runRestoreCommand, [setFolder, '--fence-billing'], {
         DATABASE_URL: targetUrl,
         DATA_DIR: targetDir,
       });
       expect(restored.error).toBe('');
       expect(restored.code).toBe(0);
-      expect(await postgresChecksums(targetUrl)).toEqual(before);
+      expect(withoutFence(await postgresChecksums(targetUrl))).toEqual(withoutFence(before));
       expect(readClip(targetDir).equals(clipBytes)).toBe(true);
 
       // A used database (migrated, seeded on another day, one table more) is refused, then wiped.
@@ -407,20 +455,20 @@ describe.skipIf(!serverUrl)(
       await seedDemoData(used.db, new ManualClock('2026-05-01T00:00:00Z'));
       await used.executeSql('create table public.left_over (id int)');
       await used.close();
-      const refused = await run(runRestoreCommand, [setFolder], {
+      const refused = await run(runRestoreCommand, [setFolder, '--fence-billing'], {
         DATABASE_URL: usedUrl,
         DATA_DIR: targetDir,
       });
       expect(refused.code).toBe(1);
       expect(refused.error).toMatch(/^The database already holds data/);
-      const forced = await run(runRestoreCommand, [setFolder, '--wipe'], {
+      const forced = await run(runRestoreCommand, [setFolder, '--wipe', '--fence-billing'], {
         DATABASE_URL: usedUrl,
         DATA_DIR: targetDir,
       });
       expect(forced.error).toBe('');
       expect(forced.code).toBe(0);
       const after = await postgresChecksums(usedUrl);
-      expect(after).toEqual(before);
+      expect(withoutFence(after)).toEqual(withoutFence(before));
       expect(after.some((table) => table.table === 'public.left_over')).toBe(false);
     }, 120_000);
   },

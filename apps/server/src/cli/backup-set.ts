@@ -51,9 +51,26 @@ export interface BackupManifest {
     | { kind: 'postgres'; file: string; serverVersion: string; pgDumpVersion: string }
     | { kind: 'pglite'; file: string; pgliteVersion: string };
   tables: TableChecksum[];
+  /** True once backups record billing (decision 109): then no `billing` means none to fence. */
+  billingChecked?: boolean;
+  /** Where the local billing engine's ledger stood, when it had anything to charge. */
+  billing?: LocalBillingMark;
   clips:
     | { kind: 'fs'; folder: string; files: ClipFile[] }
     | { kind: 's3'; bucket: string; objects: S3Object[] };
+}
+
+/** What a backup records of the local engine's billing (docs/decisions/109). */
+export interface LocalBillingMark {
+  engine: 'local';
+  /** Subscriptions the engine would renew or dun (active, paused, past_due, overdue). */
+  liveSubscriptions: number;
+  /** Invoices the engine would retry. */
+  openInvoices: number;
+  /** The engine's time at the backup: real time plus the test clock's offset. */
+  billingTime: string;
+  /** The newest payment in the ledger (its high-water mark), or null. */
+  lastPaymentAt: string | null;
 }
 
 /** Runs one SQL statement and returns its rows: the part of a driver the checksums need. */

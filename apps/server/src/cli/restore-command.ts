@@ -30,16 +30,27 @@ import {
   type TableChecksum,
 } from './backup-set.ts';
 import { configForCommand, parseCommandLine, type CommandOutput } from './command.ts';
+import {
+  checkLocalBilling,
+  readBillingState,
+  writeRestoreFence,
+  type BillingState,
+} from './local-billing-restore.ts';
 import type { Config } from '../config/config.ts';
 
-const usage = `Usage: npm run restore -- <backup folder> [--force]
+const usage = `Usage: npm run restore -- <backup folder> [--force] [--fence-billing]
 
 Restores a set written by npm run backup into the configured database (DATABASE_URL, or the
 embedded one in DATA_DIR) and clip storage, then checks every table and clip against the set's
 manifest. Stop the portal first (every API and worker process).
 
 It refuses a database that already holds data unless --force (or --wipe) is given, which first
-deletes everything in it. The embedded database's old folder is kept beside it, renamed.`;
+deletes everything in it. The embedded database's old folder is kept beside it, renamed.
+
+With BILLING=local it refuses a backup holding the local billing engine's subscriptions or
+unpaid invoices unless --fence-billing is given: the engine then charges nothing automatically
+that fell due before the restore, so nothing charged after the backup is charged twice
+(docs/decisions/109).`;
 
 export interface RestoreDependencies {
   clock?: Clock;
@@ -56,7 +67,7 @@ export async function runRestoreCommand(
     argv,
     print,
     usage,
-    { force: { type: 'boolean' }, wipe: { type: 'boolean' } },
+    { force: { type: 'boolean' }, wipe: { type: 'boolean' }, 'fence-billing': { type: 'boolean' } },
     { allowPositionals: true },
   );
   if (typeof parsed === 'number') return parsed;
@@ -66,6 +77,7 @@ export async function runRestoreCommand(
   }
   const setFolder = path.resolve(parsed.positionals[0]!);
   const isForced = Boolean(parsed.values.force || parsed.values.wipe);
+  const isFenceAsked = Boolean(parsed.values['fence-billing']);
 
   const config = configForCommand(print, environment);
   if (!config) return 1;
@@ -73,17 +85,12 @@ export async function runRestoreCommand(
   try {
     const manifest = readManifest(setFolder);
     checkCompatible(manifest, config);
+    checkLocalBilling(manifest, config.billing.mode, isFenceAsked);
+    const clock = dependencies.clock ?? systemClock;
 
-    const restoredTables = config.databaseUrl
-      ? await restorePostgres(config.databaseUrl, setFolder, manifest, isForced)
-      : await restorePglite(
-          config.dataDir,
-          setFolder,
-          manifest,
-          isForced,
-          dependencies.clock ?? systemClock,
-          print,
-        );
+    const { tables: restoredTables, replaced } = config.databaseUrl
+      ? await restorePostgres(config.databaseUrl, setFolder, manifest, isForced, clock)
+      : await restorePglite(config.dataDir, setFolder, manifest, isForced, clock, print);
     const problems = compareTables(manifest.tables, restoredTables);
 
     if (manifest.clips.kind === 'fs') {
@@ -113,6 +120,17 @@ export async function runRestoreCommand(
     const rows = manifest.tables
       .filter((table) => table.kind === 'table')
       .reduce((sum, table) => sum + table.rows, 0);
+    if (config.billing.mode === 'local' && isFenceAsked) {
+      // After the check: the fence is the one row the restore adds to what the backup held.
+      const fenced = await withRestoredDatabase(config, (query) =>
+        writeRestoreFence(query, { manifest, replaced, realNow: clock.now() }),
+      );
+      print.out(
+        `Billing fence at ${fenced.until.toISOString()}: the local billing engine charges nothing automatically that fell due before it. ` +
+          `${fenced.restored?.openInvoices ?? 0} unpaid invoice(s) will not be retried (they can still be paid on their page), and renewals due before it roll on unbilled. ` +
+          `Check them against the charges made since the backup of ${manifest.createdAt} (docs/decisions/109).`,
+      );
+    }
     const clipCount =
       manifest.clips.kind === 'fs' ? manifest.clips.files.length : manifest.clips.objects.length;
     print.out(
@@ -186,7 +204,8 @@ async function restorePostgres(
   setFolder: string,
   manifest: BackupManifest,
   isForced: boolean,
-): Promise<TableChecksum[]> {
+  clock: Clock,
+): Promise<RestoredDatabase> {
   if (manifest.database.kind !== 'postgres') throw new Error('not a PostgreSQL backup');
   const pgRestore = await toolMajorVersion('pg_restore');
   const dumpMajor = Number(/\(PostgreSQL\)\s+(\d+)/.exec(manifest.database.pgDumpVersion)?.[1]);
@@ -195,7 +214,11 @@ async function restorePostgres(
       `pg_restore is version ${pgRestore.major} but the backup was written by pg_dump ${dumpMajor}; install postgresql-client-${dumpMajor} or newer.`,
     );
   }
-  const holding = await withPostgresSnapshot(url, (query) => tablesWithRows(query));
+  const { holding, replaced } = await withPostgresSnapshot(url, async (query) => ({
+    holding: await tablesWithRows(query),
+    // Read before it is wiped: how far its billing got (decision 109).
+    replaced: await readBillingState(query, clock.now()),
+  }));
   if (holding.length > 0 && !isForced) refuseData(holding);
   if (holding.length > 0 || isForced) await wipePostgres(url);
   const connection = await toolConnection(url);
@@ -212,7 +235,32 @@ async function restorePostgres(
   } finally {
     await connection.remove();
   }
-  return withPostgresSnapshot(url, (query) => checksumTables(query));
+  return { tables: await withPostgresSnapshot(url, (query) => checksumTables(query)), replaced };
+}
+
+interface RestoredDatabase {
+  tables: TableChecksum[];
+  /** The billing state of the database the restore replaced, when there was one. */
+  replaced: BillingState | null;
+}
+
+/** Runs `work` on the restored database (PostgreSQL, or the embedded one in DATA_DIR). */
+async function withRestoredDatabase<T>(
+  config: Config,
+  work: (query: RunQuery) => Promise<T>,
+): Promise<T> {
+  if (config.databaseUrl) return withWritableConnection(config.databaseUrl, work);
+  const release = acquireDirectoryLock(config.dataDir);
+  try {
+    const { client, query } = await openPgliteFolder(path.join(config.dataDir, 'pglite'));
+    try {
+      return await work(query);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    release();
+  }
 }
 
 /**
@@ -280,16 +328,18 @@ async function restorePglite(
   isForced: boolean,
   clock: Clock,
   print: CommandOutput,
-): Promise<TableChecksum[]> {
+): Promise<RestoredDatabase> {
   const folder = path.join(dataDir, 'pglite');
   // Throws DatabaseLockedError ("stop it first") while a server uses DATA_DIR.
   const release = acquireDirectoryLock(dataDir);
   try {
+    let replaced: BillingState | null = null;
     if (isDatabaseFolder(folder)) {
       const existing = await openPgliteFolder(folder);
       let holding: string[];
       try {
         holding = await tablesWithRows(existing.query);
+        replaced = await readBillingState(existing.query, clock.now());
       } finally {
         await existing.client.close();
       }
@@ -308,7 +358,7 @@ async function restorePglite(
     const dump = await fs.promises.readFile(path.join(setFolder, manifest.database.file));
     const restored = await openPgliteFolder(folder, { loadDataDir: new Blob([dump]) });
     try {
-      return await checksumTables(restored.query);
+      return { tables: await checksumTables(restored.query), replaced };
     } finally {
       await restored.client.close();
     }

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
         NODE_ENV: 'production',
         PUBLIC_URL: 'https://portal.example.com',
         SMTP_URL: 'smtp://localhost:2525',
+        BILLING: 'local',
       }).shutdownGraceSeconds,
     ).toBe(15);
   });
@@ -98,6 +99,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://portal.example.com',
       SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
+      BILLING: 'local',
       SUPPLIER_NAME: 'Hill Farm Cameras Ltd',
       SUPPLIER_ADDRESS: '2 Mill Lane, Ashby, AB1 2CD',
       SUPPLIER_VAT_NUMBER: 'GB123456789',
@@ -149,7 +151,7 @@ describe('loadConfig', () => {
       ).not.toThrow();
     });
 
-    it('needs only PUBLIC_URL and SMTP_URL, listed together', () => {
+    it('needs only PUBLIC_URL, SMTP_URL and BILLING, listed together', () => {
       try {
         loadConfig({ NODE_ENV: 'production' });
         expect.unreachable();
@@ -157,6 +159,7 @@ describe('loadConfig', () => {
         expect((error as ConfigError).problems).toEqual([
           'PUBLIC_URL: required in production (the address e-mailed sign-in links open)',
           'SMTP_URL: required in production (customers sign in with e-mailed links)',
+          'BILLING: required in production: stripe to take payments, or local for a site that takes none (its forms accept only test cards, docs/decisions/172)',
         ]);
       }
     });
@@ -166,6 +169,7 @@ describe('loadConfig', () => {
         NODE_ENV: 'production',
         PUBLIC_URL: 'https://portal.example.com',
         SMTP_URL: 'smtp://mail.example.com:587',
+        BILLING: 'local',
       });
       expect(config.supplier.isConfigured).toBe(false);
       expect(config.supplier.name).not.toMatch(/demo/i);
@@ -218,6 +222,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://portal.example.com',
       SMTP_URL: 'smtp://mail.example.com:587',
+      BILLING: 'local',
     };
     expect(loadConfig(production).logFormat).toBe('json');
     expect(loadConfig({ ...production, LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');

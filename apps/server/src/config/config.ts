@@ -1,6 +1,6 @@
 /**
- * The environment, read and validated exactly once. Every variable is listed in the README's
- * configuration table; nothing else in the server reads `process.env`.
+ * The environment, read and validated exactly once. Every variable is listed in
+ * docs/configuration.md; nothing else in the server reads `process.env`.
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -105,7 +105,8 @@ const environmentSchema = z.object({
   COVERAGE: z.enum(['bundled', 'ofcom']).default('bundled'),
   OFCOM_API_URL: z.url().default('https://api-proxy.ofcom.org.uk'),
   OFCOM_API_KEY: z.string().min(1).optional(),
-  BILLING: z.enum(['local', 'stripe']).default('local'),
+  /** Default `local` outside production; production names it (decision 172). */
+  BILLING: z.enum(['local', 'stripe']).optional(),
   BILLING_TEST_CLOCK: booleanText.optional(),
   SUPPLIER_NAME: z.string().trim().min(1).max(200).optional(),
   SUPPLIER_ADDRESS: z.string().trim().min(1).max(500).optional(),
@@ -195,6 +196,8 @@ const environmentSchema = z.object({
   LOCAL_CAMERA_PORT: z.coerce.number().int().min(0).max(65535).default(8554),
   RECORDING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   CLIP_HISTORY: z.coerce.number().int().min(1).max(1000).default(48),
+  /** Cameras one worker pulls live at once (decision 153). */
+  LIVE_VIEW_CAMERAS_PER_WORKER: z.coerce.number().int().min(0).max(200).default(30),
   SHOWCASE_RTSP_URL: z
     .string()
     .regex(/^rtsps?:\/\//, 'SHOWCASE_RTSP_URL must be an rtsp:// URL')
@@ -354,6 +357,8 @@ export interface Config {
     clipHistory: number;
     /** The camera the marketing page's live demo records; the local camera when unset locally. */
     showcaseRtspUrl: string | undefined;
+    /** Cameras one worker pulls for live view at once; 0: this deployment offers no live view. */
+    liveViewCamerasPerWorker: number;
   };
 }
 
@@ -410,6 +415,13 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     problems.push('SMTP_URL: required in production (customers sign in with e-mailed links)');
   } else if (mailMode === 'smtp' && !env.SMTP_URL) {
     problems.push('SMTP_URL: required when MAIL=smtp');
+  }
+  // The local engine takes only test cards, so production never falls back on it: an operator
+  // who forgot BILLING=stripe would give cameras to anyone typing 4242… (decision 172).
+  if (isProduction && !env.BILLING) {
+    problems.push(
+      'BILLING: required in production: stripe to take payments, or local for a site that takes none (its forms accept only test cards, docs/decisions/172)',
+    );
   }
   if (isProduction && env.BILLING_TEST_CLOCK === true) {
     problems.push(
@@ -612,6 +624,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       recordingConcurrency: env.RECORDING_CONCURRENCY,
       clipHistory: env.CLIP_HISTORY,
       showcaseRtspUrl: env.SHOWCASE_RTSP_URL,
+      liveViewCamerasPerWorker: env.LIVE_VIEW_CAMERAS_PER_WORKER,
     },
   };
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/helpers/test-database.ts';
-import { insertCustomer } from '../providers/billing/local/ledger.ts';
+import { insertCustomer } from '@farmcam/billing-engine';
 import { seedCatalogue } from '../seed/demo.ts';
 import type { DatabaseHandle } from './client.ts';
 import { customers, sims, subscriptions } from './schema.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { startJobs } from '../jobs/job-runner.ts';
 import {
@@ -44,29 +44,38 @@ describe('embedded database lock', () => {
     expect(fs.readFileSync(path.join(dataDir, 'portal.lock'), 'utf8')).toBe(String(process.pid));
     await handle.close();
     expect(fs.existsSync(path.join(dataDir, 'portal.lock'))).toBe(false);
-  });
+    // Each step waits on a state (the rejection, the exit, the open); the time-out only bounds
+    // a failure. Opening and migrating the embedded database twice took 48 s on a busy machine
+    // (load average 20), past the 30 s default.
+  }, 120_000);
 
   it('makes a second server process on the same directory exit with a clear message', async () => {
     const dataDir = temporaryDirectory();
     const handle = await openDatabase({ kind: 'directory', dataDir });
+    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
+    });
+    // Also when the test fails or times out: no server is left running on the directory.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    // The refusal is a JSON line on stdout where logs are JSON (tests, production), a plain
+    // line on stderr for a person (decision 106): either way it says why.
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-        env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
-      });
-      // The refusal is a JSON line on stdout where logs are JSON (tests, production), a plain
-      // line on stderr for a person (decision 106): either way it says why.
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      expect(exitCode).toBe(1);
+      expect(exitCode, output).toBe(1);
       expect(output).toMatch(
         /Another Farmcam Portal process \(pid \d+\) is using the embedded database/,
       );
     } finally {
       await handle.close();
     }
-  });
+    // The wait is for the child's exit (a state); loading server.ts through tsx took 37 s on a
+    // busy machine, past the 30 s default: the time-out only bounds a failure.
+  }, 120_000);
 });
 
 const serverUrl = process.env.TEST_DATABASE_URL;

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import type { Database, Executor } from '@farmcam/db';
 import type { SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -15,9 +15,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A transaction or the database: repositories accept either. */
-export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+export type { Database, Executor } from '@farmcam/db';
 
 export interface DatabaseHandle {
   db: Database;
@@ -47,7 +45,13 @@ export interface NotificationHandlers {
 }
 
 export type DatabaseLocation =
-  { kind: 'memory' } | { kind: 'directory'; dataDir: string } | { kind: 'postgres'; url: string };
+  /**
+   * In memory (tests). `template` is a data directory PGlite dumped after migrating (tests make
+   * one per run, test/helpers/pglite-template.ts): loading it skips initdb and the migrations.
+   */
+  | { kind: 'memory'; template?: Blob }
+  | { kind: 'directory'; dataDir: string }
+  | { kind: 'postgres'; url: string };
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -144,7 +148,7 @@ export async function openDatabase(
     const client =
       location.kind === 'directory'
         ? await PGlite.create(path.join(location.dataDir, 'pglite'))
-        : await PGlite.create();
+        : await PGlite.create(location.template ? { loadDataDir: location.template } : {});
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(db as never, { migrationsFolder });
     return {

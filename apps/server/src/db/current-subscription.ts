@@ -21,3 +21,27 @@ export function currentSubscriptionFirst(alias: string): SQL {
 
 /** The same order for the drizzle query builder over `subscriptions`. */
 export const currentSubscriptionOrder = currentSubscriptionFirst('"subscriptions"');
+
+/**
+ * A SIM's current plan, as one lateral subquery every query that needs it joins (decision 170):
+ * its current subscription (the order above) with that subscription's price and product. Join it
+ * as `left join lateral ${currentPlanOf(sql`s.iccid`)} plan on true` (or `join lateral` to keep
+ * only SIMs with a plan) and read `plan.status`, `plan.pause_starts_on`, `plan.pause_resumes_on`,
+ * `plan.price_id`, `plan.interval`, `plan.product_name`, `plan.tier`, `plan.data_allowance_gb`
+ * and `plan.product_metadata`. A probe per SIM: lists of a whole account's cameras read their
+ * subscriptions in one scan instead (cameras.repository.ts, decision 089).
+ */
+export function currentPlanOf(simIccid: SQL): SQL {
+  return sql`(
+    select sub.id as subscription_id, sub.status, sub.pause_starts_on, sub.pause_resumes_on,
+           sub.price_id, plan_price.interval, plan_product.name as product_name,
+           plan_product.tier, plan_product.data_allowance_gb,
+           plan_product.metadata as product_metadata
+    from subscriptions sub
+    join prices plan_price on plan_price.id = sub.price_id
+    join products plan_product on plan_product.id = plan_price.product_id
+    where sub.sim_iccid = ${simIccid}
+    order by ${currentSubscriptionFirst('sub')}
+    limit 1
+  )`;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ActivationModule } from '../modules/activation/activation-module.ts';
+import type { ActivationFulfilment } from '../modules/activation/fulfilment.service.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**
@@ -8,14 +8,14 @@ import type { JobDefinition } from './job-runner.ts';
  * so a run that overlaps a live checkout changes nothing twice.
  */
 export function activationFulfilmentJob(deps: {
-  activation: ActivationModule;
+  fulfilment: Pick<ActivationFulfilment, 'reconcile'>;
 }): JobDefinition<object> {
   return {
     name: 'activation-fulfilment',
     payload: z.object({}),
     cron: '*/5 * * * *',
     async handle() {
-      await deps.activation.fulfilment.reconcile();
+      await deps.fulfilment.reconcile();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LivestreamAlertsService } from '../modules/livestream/livestream-alerts.service.ts';
+import type { LivestreamAlertsService } from '../modules/livestream-alerts/livestream-alerts.service.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**

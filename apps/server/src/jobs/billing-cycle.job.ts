@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BillingModule } from '../modules/billing/billing-module.ts';
+import type { BillingCycle } from '../modules/billing/billing-cycle.service.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**
@@ -7,13 +7,13 @@ import type { JobDefinition } from './job-runner.ts';
  * and SIM state brought in line with billing. Each step is idempotent, and time missed (a server
  * that was down) is replayed day by day, each thing on its own date (docs/decisions/025).
  */
-export function billingCycleJob(deps: { billing: BillingModule }): JobDefinition<object> {
+export function billingCycleJob(deps: { cycle: BillingCycle }): JobDefinition<object> {
   return {
     name: 'billing-cycle',
     payload: z.object({}),
     cron: '*/10 * * * *',
     async handle() {
-      await deps.billing.runCycle();
+      await deps.cycle.runCycle();
     },
   };
 }

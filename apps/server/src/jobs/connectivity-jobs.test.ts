@@ -4,7 +4,7 @@ import { recordLocalSimUsageJob } from './record-local-sim-usage.job.ts';
 import { syncConnectivityJob } from './sync-connectivity.job.ts';
 
 describe('connectivity jobs', () => {
-  it('meters local usage every hour, then sends usage alerts', async () => {
+  it('meters local usage every hour, then checks the usage', async () => {
     const calls: string[] = [];
     const platform = {
       recordUsage: vi.fn(async () => {
@@ -14,31 +14,35 @@ describe('connectivity jobs', () => {
     } as unknown as LocalSimPlatform;
     const job = recordLocalSimUsageJob({
       platform,
-      sendUsageAlerts: async () => calls.push('alerts'),
+      usage: { checkUsage: async () => void calls.push('checks') },
     });
     expect(job.cron).toBe('2 * * * *');
     await job.handle(job.payload.parse({}));
-    expect(calls).toEqual(['record', 'alerts']);
+    expect(calls).toEqual(['record', 'checks']);
   });
 
-  it('syncs from the platform every 15 minutes, then sends usage alerts', async () => {
+  it('syncs from the platform every 15 minutes, then checks the usage', async () => {
     const calls: string[] = [];
     const job = syncConnectivityJob({
-      syncFromPlatform: async () => calls.push('sync'),
-      sendUsageAlerts: async () => calls.push('alerts'),
+      usage: {
+        sync: async () => {
+          calls.push('sync');
+          return { simsChecked: 0, simsChanged: 0, usageRowsWritten: 0, routersWritten: 0 };
+        },
+        checkUsage: async () => void calls.push('checks'),
+      },
     });
     expect(job.cron).toBe('*/15 * * * *');
     await job.handle(job.payload.parse({}));
-    expect(calls).toEqual(['sync', 'alerts']);
+    expect(calls).toEqual(['sync', 'checks']);
   });
 
-  it('does not send alerts from a sync that failed (the next run repeats both)', async () => {
-    const sendUsageAlerts = vi.fn(async () => undefined);
+  it('checks nothing after a sync that failed (the next run repeats both)', async () => {
+    const checkUsage = vi.fn(async () => undefined);
     const job = syncConnectivityJob({
-      syncFromPlatform: () => Promise.reject(new Error('platform down')),
-      sendUsageAlerts,
+      usage: { sync: () => Promise.reject(new Error('platform down')), checkUsage },
     });
     await expect(job.handle({})).rejects.toThrow('platform down');
-    expect(sendUsageAlerts).not.toHaveBeenCalled();
+    expect(checkUsage).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BillingModule } from '../modules/billing/billing-module.ts';
+import type { LocalBillingEngine } from '@farmcam/billing-engine';
 import type { JobDefinition } from './job-runner.ts';
 
 export const deliverBillingEventsJobName = 'deliver-billing-events';
@@ -11,13 +11,16 @@ export const deliverBillingEventsJobName = 'deliver-billing-events';
  * (docs/decisions/077). Safe on several workers at once: each event is claimed by one of them.
  * Stripe redelivers its own webhooks, so with BILLING=stripe there is nothing to do.
  */
-export function deliverBillingEventsJob(deps: { billing: BillingModule }): JobDefinition<object> {
+export function deliverBillingEventsJob(deps: {
+  /** The local engine's events; Stripe delivers its own (its webhook). */
+  engine: Pick<LocalBillingEngine, 'deliverDueEvents'> | undefined;
+}): JobDefinition<object> {
   return {
     name: deliverBillingEventsJobName,
     payload: z.object({}),
     cron: '* * * * *',
     async handle() {
-      await deps.billing.engine?.deliverDueEvents();
+      await deps.engine?.deliverDueEvents();
     },
   };
 }

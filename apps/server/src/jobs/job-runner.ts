@@ -5,7 +5,7 @@
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import { advisoryLockKeys, type DatabaseHandle } from '../db/client.ts';
-import type { JobQueue, JobRun } from '../lib/job-queue.ts';
+import type { JobQueue, JobRun, JobSendOptions } from '../lib/job-queue.ts';
 import { recordJobRun, registerJobQueueNames } from '../lib/metrics.ts';
 import {
   runInLogContext,
@@ -24,6 +24,8 @@ export interface JobDefinition<Payload> {
   concurrency?: number;
   /** Retries of a failed run, pg-boss style: `delaySeconds` doubles per try when `isBackoff`. */
   retry?: { limit: number; delaySeconds: number; isBackoff: boolean };
+  /** Retries and expiry that depend on the payload, over `retry` (pg-boss's send options). */
+  sendOptions?(payload: Payload): PgBoss.SendOptions;
   /**
    * Jobs a worker fetches at once (pg-boss's batchSize), run side by side, each completed or
    * failed (and retried) on its own; 1 by default. For many small jobs (login e-mails): one
@@ -59,12 +61,7 @@ export interface JobFailure {
 type AnyJobDefinition = JobDefinition<any>;
 
 export interface JobRunner {
-  send<Payload extends object>(
-    job: JobDefinition<Payload>,
-    payload: Payload,
-    options?: PgBoss.SendOptions,
-  ): Promise<string | null>;
-  /** The same queue by job name, for services behind the JobQueue port. */
+  /** The queue by job name, for services behind the JobQueue port. */
   queue: JobQueue;
   stop(): Promise<void>;
 }
@@ -187,8 +184,8 @@ export async function startJobs(
   async function send(
     definition: AnyJobDefinition,
     payload: object,
-    sendOptions: PgBoss.SendOptions = {},
-  ): Promise<string | null> {
+    sendOptions: JobSendOptions = {},
+  ): Promise<boolean> {
     const retry = definition.retry
       ? {
           retryLimit: definition.retry.limit,
@@ -197,20 +194,23 @@ export async function startJobs(
         }
       : {};
     // A job queued during a request (or by a job a request queued) remembers that request.
-    const data = withOriginRequestId(definition.payload.parse(payload) as object);
-    return boss.send(definition.name, data, {
+    const parsed = definition.payload.parse(payload) as object;
+    const data = withOriginRequestId(parsed);
+    const id = await boss.send(definition.name, data, {
       ...retry,
+      ...definition.sendOptions?.(parsed),
       ...sendOptions,
     });
+    // pg-boss answers null when a singleton key refused the job.
+    return id !== null;
   }
 
   return {
-    send: (job, payload, sendOptions) => send(job, payload, sendOptions),
     queue: {
-      async send(name, payload) {
+      async send(name, payload, sendOptions) {
         const definition = byName.get(name);
         if (!definition) throw new Error(`No job named ${name} is registered`);
-        await send(definition, payload);
+        return send(definition, payload, sendOptions);
       },
     },
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 20_000 }),

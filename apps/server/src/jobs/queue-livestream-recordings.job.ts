@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordingService } from '../modules/livestream/recording.service.ts';
+import type { RecordingService } from '../modules/recording/recording.service.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**

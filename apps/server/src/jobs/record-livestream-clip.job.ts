@@ -1,11 +1,10 @@
 import {
+  recordClipJobName,
   recordClipPayload,
   type RecordClipPayload,
   type RecordingService,
-} from '../modules/livestream/recording.service.ts';
+} from '../modules/recording/recording.service.ts';
 import type { JobDefinition } from './job-runner.ts';
-
-export const recordLivestreamClipJobName = 'livestream-record-clip';
 
 /**
  * One recording: a scheduled slot, a clip asked for now (the setup's preview or first clip), or
@@ -17,9 +16,15 @@ export function recordLivestreamClipJob(deps: {
   concurrency: number;
 }): JobDefinition<RecordClipPayload> {
   return {
-    name: recordLivestreamClipJobName,
+    name: recordClipJobName,
     payload: recordClipPayload,
     concurrency: deps.concurrency,
+    // A scheduled slot gets three more tries with back-off; a clip asked for now one (the person
+    // is waiting).
+    sendOptions: (payload) =>
+      payload.kind === 'scheduled'
+        ? { retryLimit: 3, retryDelay: 20, retryBackoff: true, expireInSeconds: 15 * 60 }
+        : { retryLimit: 1, retryDelay: 2, expireInSeconds: 5 * 60 },
     handle: (payload) => deps.recording.handle(payload),
   };
 }

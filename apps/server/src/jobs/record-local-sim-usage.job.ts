@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import type { UsageSync } from '../modules/usage/usage-sync.service.ts';
 import type { LocalSimPlatform } from '../providers/connectivity/local-sim-platform.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**
  * Hourly, with the local SIM platform only: meters the data each live SIM used in the hours
- * since the last run (see LocalSimPlatform.recordUsage), then e-mails usage alerts.
+ * since the last run (see LocalSimPlatform.recordUsage), then checks the usage (alerts, data caps:
+ * usage-sync.service.ts).
  */
 export function recordLocalSimUsageJob(deps: {
   platform: LocalSimPlatform;
-  sendUsageAlerts: () => Promise<unknown>;
+  usage: Pick<UsageSync, 'checkUsage'>;
 }): JobDefinition<object> {
   return {
     name: 'record-local-sim-usage',
@@ -16,7 +18,7 @@ export function recordLocalSimUsageJob(deps: {
     cron: '2 * * * *',
     async handle() {
       await deps.platform.recordUsage();
-      await deps.sendUsageAlerts();
+      await deps.usage.checkUsage();
     },
   };
 }

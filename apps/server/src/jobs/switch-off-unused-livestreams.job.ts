@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { LivestreamAlertsService } from '../modules/livestream/livestream-alerts.service.ts';
-import type { RecordingService } from '../modules/livestream/recording.service.ts';
+import type { LivestreamAlertsService } from '../modules/livestream-alerts/livestream-alerts.service.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**
@@ -9,15 +8,14 @@ import type { JobDefinition } from './job-runner.ts';
  * those 7 days without a sighting that the switch-off is coming (docs/decisions/096).
  */
 export function switchOffUnusedLivestreamsJob(deps: {
-  recording: Pick<RecordingService, 'switchOffUnused'>;
-  alerts: Pick<LivestreamAlertsService, 'warnUnused'>;
+  alerts: Pick<LivestreamAlertsService, 'switchOffUnused' | 'warnUnused'>;
 }): JobDefinition<object> {
   return {
     name: 'livestream-switch-off-unused',
     payload: z.object({}),
     cron: '41 * * * *',
     async handle() {
-      await deps.recording.switchOffUnused();
+      await deps.alerts.switchOffUnused();
       await deps.alerts.warnUnused();
     },
   };

@@ -1,22 +1,23 @@
 import { z } from 'zod';
+import type { UsageSync } from '../modules/usage/usage-sync.service.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /**
  * Every 15 minutes: mirrors SIM state, usage and router status from the SIM platform into our
- * tables (modules/usage/connectivity-sync.service.ts), then e-mails usage alerts. A failed run
- * (platform unreachable) changes nothing half-way and is simply repeated by the next one.
+ * tables (modules/usage/connectivity-sync.service.ts), then checks the usage (alerts, data caps:
+ * usage-sync.service.ts). A failed run (platform unreachable) changes nothing half-way, checks
+ * nothing, and is simply repeated by the next one.
  */
 export function syncConnectivityJob(deps: {
-  syncFromPlatform: () => Promise<unknown>;
-  sendUsageAlerts: () => Promise<unknown>;
+  usage: Pick<UsageSync, 'sync' | 'checkUsage'>;
 }): JobDefinition<object> {
   return {
     name: 'sync-connectivity',
     payload: z.object({}),
     cron: '*/15 * * * *',
     async handle() {
-      await deps.syncFromPlatform();
-      await deps.sendUsageAlerts();
+      await deps.usage.sync();
+      await deps.usage.checkUsage();
     },
   };
 }

@@ -2,40 +2,38 @@
  * Calendar arithmetic on business time. Days are UTC calendar days written YYYY-MM-DD, the way
  * daily usage and pause dates are stored; plans reset on the 1st of each month (docs/requirements.md#what-it-does).
  */
-import { dayMs, isoDay } from '@farmcam/contract/rules';
+import {
+  dayMs,
+  isoDay,
+  nextUsageMonthStart,
+  ukDayOf,
+  ukTimeZone,
+  usageMonthOf,
+  usageMonthStart,
+} from '@farmcam/contract/rules';
 
 export { dayMs, isoDay };
 
 /** Where the business's calendar days begin and end: the farmers are in the UK. */
-export const businessTimeZone = 'Europe/London';
-
-const ukDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: businessTimeZone,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+export const businessTimeZone = ukTimeZone;
 
 /**
  * Today's date (YYYY-MM-DD) in the UK: the one meaning of "today" for pauses and plan rules
- * (is the plan paused, can it be switched, before the 25th) everywhere (docs/decisions/081).
+ * (is the plan paused, can it be switched, before the 25th) everywhere (docs/decisions/081);
+ * the shared rules' UK day, which the browser's screens use too (decision 170).
  */
 export function businessDay(instant: Date): string {
-  return ukDate.format(instant);
+  return ukDayOf(instant);
 }
 
-/** YYYY-MM of an instant (UTC): the usage month. */
-export const isoMonth = (instant: Date): string => instant.toISOString().slice(0, 7);
+/** YYYY-MM of an instant (UTC): the usage month, the shared rule the browser's chart uses too. */
+export const isoMonth = usageMonthOf;
 
-/** Midnight UTC starting the month of `instant`. */
-export function monthStart(instant: Date): Date {
-  return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), 1));
-}
+/** Midnight UTC starting the usage month of `instant`. */
+export const monthStart = usageMonthStart;
 
 /** Midnight UTC starting the next month (the next plan reset). */
-export function nextMonthStart(instant: Date): Date {
-  return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth() + 1, 1));
-}
+export const nextMonthStart = nextUsageMonthStart;
 
 /** Epoch seconds of midnight UTC starting a YYYY-MM-DD day. */
 export const epochSecondsOfDay = (day: string): number => Date.parse(`${day}T00:00:00Z`) / 1000;

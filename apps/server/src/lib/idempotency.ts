@@ -12,7 +12,7 @@
  *   (its input invalid) never claims the key.
  * The HTTP side is plugins/idempotency.ts; a route opts in with `config: { idempotent: true }`.
  */
-import { createHash } from 'node:crypto';
+import { hashRequest } from '@farmcam/db';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
@@ -23,10 +23,6 @@ import type { Clock } from './clock.ts';
 const abandonedAfterMs = 2 * 60_000;
 
 export const idempotencyKeyPattern = /^[A-Za-z0-9_:.-]{8,200}$/;
-
-export function hashRequest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
-}
 
 export const idempotencyMessages = {
   malformed: 'Idempotency-Key must be 8-200 letters, digits or _:.- characters',

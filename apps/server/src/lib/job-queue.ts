@@ -1,14 +1,23 @@
 /**
- * The job-queue port: services hand work to a background job by name, without knowing pg-boss.
- * The services are composed before the workers start (the jobs need them), so the composition
- * root binds the queue to the running job runner afterwards (process/compose.ts,
+ * The job-queue port, the one way services hand work to a background job: by name, without
+ * knowing pg-boss. The services are composed before the workers start (the jobs need them), so
+ * the composition root binds the queue to the running job runner afterwards (process/compose.ts,
  * attachJobRunner); tests put an in-memory queue they drain in its place.
  */
 import { AppError } from '../errors.ts';
 
+/** Keeps a job from being queued twice (pg-boss's singleton): one per key within the seconds. */
+export interface JobSendOptions {
+  singletonKey?: string;
+  singletonSeconds?: number;
+}
+
 export interface JobQueue {
-  /** Queues one job; the payload is checked against the job's schema by the runner. */
-  send(name: string, payload: object): Promise<void>;
+  /**
+   * Queues one job; the payload is checked against the job's schema by the runner. False when
+   * `options` refused it as a duplicate of one already queued.
+   */
+  send(name: string, payload: object, options?: JobSendOptions): Promise<boolean>;
 }
 
 /** One finished run, for the one log line per job run (docs/decisions/072). */
@@ -31,7 +40,7 @@ export interface LateBoundJobQueue extends JobQueue {
 export function createLateBoundJobQueue(): LateBoundJobQueue {
   let target: JobQueue | undefined;
   return {
-    async send(name, payload) {
+    async send(name, payload, options) {
       // server.ts attaches before it listens, so a request never sees this; a script that builds
       // the app without workers does.
       if (!target) {
@@ -40,7 +49,7 @@ export function createLateBoundJobQueue(): LateBoundJobQueue {
           'This is not available right now. Please try again in a few minutes.',
         );
       }
-      await target.send(name, payload);
+      return target.send(name, payload, options);
     },
     attach(queue) {
       target = queue;

@@ -129,6 +129,8 @@ describe('ops/prometheus/alerts.yml', () => {
         'FarmcamStorageFailing',
         'FarmcamDiskAlmostFull',
         'FarmcamDiskFilling',
+        'FarmcamMailQueueBacklog',
+        'FarmcamAlertDeliveryFailing',
       ]),
     );
     expect(new Set(rules.map((rule) => rule.alert)).size).toBe(rules.length);

@@ -688,3 +688,50 @@ export function recordNotificationDelivery(
 ): void {
   notificationDeliveries.labels(channel, outcome).inc();
 }
+
+// Live view (issue 27, decisions 151-159) --------------------------------------------------------
+
+const liveViewStarts = new Counter({
+  name: 'farmcam_live_view_starts_total',
+  help: 'Live view pulls a worker started, by outcome (picture: the first segment was stored; failed: the camera or ffmpeg failed first).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+for (const outcome of ['picture', 'failed']) liveViewStarts.labels(outcome).inc(0);
+const liveViewStartSeconds = new Histogram({
+  name: 'farmcam_live_view_start_seconds',
+  help: 'From a viewer asking to watch to the first stored segment (the first picture a player can show).',
+  buckets: [0.5, 1, 1.5, 2, 3, 4, 6, 10],
+  registers: [registry],
+});
+const liveViewBytes = new Counter({
+  name: 'farmcam_live_view_bytes_pulled_total',
+  help: 'Video bytes live view pulled from cameras (each counts against its plan).',
+  registers: [registry],
+});
+const liveViewPulls = new Gauge({
+  name: 'farmcam_live_view_sessions',
+  help: 'Cameras this process pulls live now.',
+  registers: [registry],
+});
+const liveViewViewers = new Gauge({
+  name: 'farmcam_live_view_viewers',
+  help: 'People watching the cameras this process pulls.',
+  registers: [registry],
+});
+
+/** A pull's first segment stored (`secondsToPicture` from the ask), or its failure before one. */
+export function countLiveViewStart(outcome: 'picture' | 'failed', secondsToPicture?: number): void {
+  liveViewStarts.labels(outcome).inc();
+  if (secondsToPicture !== undefined) liveViewStartSeconds.observe(secondsToPicture);
+}
+
+export function countLiveViewBytes(bytes: number): void {
+  if (bytes > 0) liveViewBytes.inc(bytes);
+}
+
+/** What this process pulls now: cameras, and people watching them. */
+export function setLiveViewLoad(sessions: number, viewers: number): void {
+  liveViewPulls.set(sessions);
+  liveViewViewers.set(viewers);
+}

@@ -1,3 +1,4 @@
+import { doublingWait } from './back-off.ts';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client.ts';
 import { AppError } from '../errors.ts';
@@ -63,7 +64,7 @@ export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
       returning hits`,
     );
     const times = Math.min(Number(strikes?.hits ?? 1), 30);
-    const waitSeconds = Math.min(rule.windowSeconds * 2 ** (times - 1), rule.backoff.maxSeconds);
+    const waitSeconds = doublingWait(rule.windowSeconds, times, rule.backoff.maxSeconds);
     const until = new Date(now.getTime() + waitSeconds * 1000).toISOString();
     const [row] = await queryRows<{ reset_at: string | Date }>(
       db,

@@ -46,6 +46,11 @@ export const apiTags = [
       'The public activation wizard: SIM look-ups (throttled), pricing tables, checkout and the order it makes.',
   },
   {
+    name: 'live view',
+    description:
+      'Watching a camera live: whether it can be watched and why not, joining its one pull, heartbeats, the HLS playlist, the owner’s switch per camera.',
+  },
+  {
     name: 'livestreaming',
     description:
       'Recording a camera’s stream on a schedule or on request, sharing it, and the public address of its latest clip.',

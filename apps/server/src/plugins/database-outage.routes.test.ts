@@ -157,9 +157,9 @@ describe('requests while the database cannot be reached', () => {
   });
 
   it('answers a signed-in call 503 when its session cannot be looked up', async () => {
-    const original = context.services.auth.authenticate;
+    const original = context.services.sessions.authenticate;
     const deadDb = databaseAt(refusedPort);
-    context.services.auth.authenticate = async () => {
+    context.services.sessions.authenticate = async () => {
       await deadDb.execute(sql`select 1 from sessions where token_hash = ${'x'.repeat(43)}`);
       throw new Error('unreachable');
     };
@@ -172,16 +172,16 @@ describe('requests while the database cannot be reached', () => {
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual(databaseUnavailableAnswer);
     } finally {
-      context.services.auth.authenticate = original;
+      context.services.sessions.authenticate = original;
     }
   });
 });
 
 describe('probes and /metrics during the outage', () => {
   it('answer without the database: the metrics token is never looked up as a session', async () => {
-    const original = context.services.auth.authenticate;
+    const original = context.services.sessions.authenticate;
     let lookups = 0;
-    context.services.auth.authenticate = async () => {
+    context.services.sessions.authenticate = async () => {
       lookups += 1;
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
         code: 'ECONNREFUSED',
@@ -216,7 +216,7 @@ describe('probes and /metrics during the outage', () => {
       });
       expect(lookups).toBe(0);
     } finally {
-      context.services.auth.authenticate = original;
+      context.services.sessions.authenticate = original;
     }
   });
 

@@ -67,12 +67,16 @@ describe('security headers', () => {
     expect(overHttps['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   });
 
-  it('lets pages play clips from the storage bucket, and nothing else changes', async () => {
+  it('lets pages play clips, fetch live segments and show stills from the storage bucket, and nothing else changes', async () => {
     const bucket = 'https://farm-clips.s3.eu-west-2.amazonaws.com';
     const headers = await headersOf({ isHttps: false, mediaOrigins: [bucket] });
     expect(directives(headers['content-security-policy'])).toEqual(
       strictPolicy.map((directive) =>
-        directive.startsWith('media-src') ? `${directive} ${bucket}` : directive,
+        directive.startsWith('media-src') ||
+        directive.startsWith('connect-src') ||
+        directive.startsWith('img-src')
+          ? `${directive} ${bucket}`
+          : directive,
       ),
     );
     expect(
@@ -89,6 +93,17 @@ describe('security headers', () => {
     expect(policy).toContain(`script-src 'self' ${stripe}`);
     expect(policy).toContain(`frame-src ${stripe}`);
     expect(policy).toContain("frame-ancestors 'none'");
+  });
+
+  it("allows the built pages' inline scripts and style sheet by their hashes, nothing inline else", async () => {
+    const headers = await headersOf({
+      isHttps: false,
+      inlineSources: { scripts: ["'sha256-a='", "'sha256-b='"], styles: ["'sha256-c='"] },
+    });
+    const policy = directives(headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self' 'sha256-a=' 'sha256-b='");
+    expect(policy).toContain("style-src 'self' 'sha256-c='");
+    expect(headers['content-security-policy']).not.toContain('unsafe-inline');
   });
 
   it('leaves embeds framable and readable from any origin, and self-managed routes alone', async () => {

@@ -14,25 +14,39 @@ import fp from 'fastify-plugin';
 
 export interface SecurityHeaderOptions {
   isHttps: boolean;
-  /** Other origins video plays from (clips in an S3 bucket), added to media-src. */
+  /**
+   * Other origins video plays from (clips in an S3 bucket), added to media-src, to connect-src
+   * for hls.js, which fetches live segments (decision 151), and to img-src for cameras' stills
+   * (decision 157).
+   */
   mediaOrigins?: readonly string[];
   /**
    * Origins the SPA loads a script and a frame from: Stripe's pricing table element when the
    * activation wizard shows it (BILLING=stripe with pricing tables), else none.
    */
   embeddedWidgetOrigins?: readonly string[];
+  /**
+   * The built pages' inline scripts and styles, as CSP sources (`'sha256-…'`): the theme before
+   * the first paint, a signed-in page's early start and the app's style sheet, inline so they
+   * cost no request on one bar of signal (static-spa.ts reads them from the build, decision 118).
+   * No other inline script or style applies.
+   */
+  inlineSources?: { readonly scripts: readonly string[]; readonly styles: readonly string[] };
 }
 
-/** The strict policy for the SPA and the API: no inline script, no framing, same origin only. */
+/**
+ * The strict policy for the SPA and the API: no inline script or style but the build's own (by
+ * hash), no framing, same origin only.
+ */
 function contentSecurityPolicyDirectives(options: SecurityHeaderOptions) {
   const widgets = options.embeddedWidgetOrigins ?? [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...widgets],
-    'style-src': ["'self'"],
-    'img-src': ["'self'", 'data:'],
+    'script-src': ["'self'", ...(options.inlineSources?.scripts ?? []), ...widgets],
+    'style-src': ["'self'", ...(options.inlineSources?.styles ?? [])],
+    'img-src': ["'self'", 'data:', ...(options.mediaOrigins ?? [])],
     'font-src': ["'self'"],
-    'connect-src': ["'self'"],
+    'connect-src': ["'self'", ...(options.mediaOrigins ?? [])],
     'media-src': ["'self'", 'blob:', ...(options.mediaOrigins ?? [])],
     'object-src': ["'none'"],
     'frame-src': widgets.length > 0 ? [...widgets] : ["'none'"],

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { staticSpaPlugin } from './static-spa.ts';
+import { createHash } from 'node:crypto';
+import { inlineSourceHashes, staticSpaPlugin } from './static-spa.ts';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -69,5 +70,27 @@ describe('the SPA server', () => {
   it('answers / with the shell when the build has no landing page', async () => {
     const app = await appServing({ 'index.html': '<div id="root"></div>' });
     expect((await app.inject('/')).body).toBe('<div id="root"></div>');
+  });
+
+  it("names the built pages' own inline scripts and styles for the CSP, and nothing else", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'farmcam-spa-'));
+    folders.push(root);
+    const sha = (code: string) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`;
+    fs.writeFileSync(
+      path.join(root, 'index.html'),
+      '<head><script>theme()</script>\n<script>early()</script><style>body{margin:0}</style>' +
+        '<script type="module" src="/assets/index.js"></script></head><div id="root"></div>',
+    );
+    fs.writeFileSync(
+      path.join(root, 'landing.html'),
+      '<head><script>theme()</script><style>body{margin:0}</style>' +
+        '<script defer src="/assets/landing-start.js"></script></head>',
+    );
+    expect(inlineSourceHashes(root)).toEqual({
+      scripts: [sha('theme()'), sha('early()')],
+      styles: [sha('body{margin:0}')],
+    });
+    // Without a build (tests, a server not yet built): no inline source is allowed.
+    expect(inlineSourceHashes(path.join(root, 'missing'))).toEqual({ scripts: [], styles: [] });
   });
 });

@@ -1,9 +1,34 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { serverOnlyPathPrefixes } from '@farmcam/contract/rules';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+
+/**
+ * The CSP sources (`'sha256-…'`) of the inline scripts and styles in the built pages: `<script>`
+ * and `<style>` tags with no attributes, which apps/web/prerender-plugin.ts writes (the theme
+ * before the first paint, a signed-in page's early start, the app's style sheet). Read once at
+ * start-up; none without a build.
+ */
+export function inlineSourceHashes(root: string): { scripts: string[]; styles: string[] } {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  const hashOf = (code: string) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`;
+  for (const page of ['index.html', 'landing.html']) {
+    const file = path.join(root, page);
+    if (!fs.existsSync(file)) continue;
+    const html = fs.readFileSync(file, 'utf8');
+    for (const [, code] of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+      scripts.add(hashOf(code ?? ''));
+    }
+    for (const [, css] of html.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+      styles.add(hashOf(css ?? ''));
+    }
+  }
+  return { scripts: [...scripts], styles: [...styles] };
+}
 
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else (index.html, the service

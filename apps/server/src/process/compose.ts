@@ -16,15 +16,16 @@ import { billingCycleJob } from '../jobs/billing-cycle.job.ts';
 import { deliverBillingEventsJob } from '../jobs/deliver-billing-events.job.ts';
 import { detectSilentCamerasJob } from '../jobs/detect-silent-cameras.job.ts';
 import type { JobDefinition, JobRunner } from '../jobs/job-runner.ts';
-import {
-  createLivestreaming,
-  showcaseSourceFrom,
-  type Livestreaming,
-} from '../jobs/livestreaming.ts';
+import { queueLivestreamRecordingsJob } from '../jobs/queue-livestream-recordings.job.ts';
+import { recordLivestreamClipJob } from '../jobs/record-livestream-clip.job.ts';
+import { recoverDeadWorkersJob } from '../jobs/recover-dead-workers.job.ts';
+import { switchOffUnusedLivestreamsJob } from '../jobs/switch-off-unused-livestreams.job.ts';
+import { alertLivestreamClipsJob } from '../jobs/alert-livestream-clips.job.ts';
 import { purgeActivityJob } from '../jobs/purge-activity.job.ts';
 import { purgeExpiredJob } from '../jobs/purge-expired.job.ts';
 import { buildTimelapseJob } from '../jobs/build-timelapse.job.ts';
 import { purgeTimelapsesJob } from '../jobs/purge-timelapses.job.ts';
+import { refreshCameraStillsJob } from '../jobs/refresh-camera-stills.job.ts';
 import { recordLocalSimUsageJob } from '../jobs/record-local-sim-usage.job.ts';
 import { sendLoginMailJob } from '../jobs/send-login-mail.job.ts';
 import { syncConnectivityJob } from '../jobs/sync-connectivity.job.ts';
@@ -35,30 +36,62 @@ import {
   createActivityService,
   type ActivityService,
 } from '../modules/activity/activity.service.ts';
+import { createActivationThrottle } from '../modules/activation/activation-throttle.ts';
 import {
-  createActivationModule,
-  type ActivationModule,
-} from '../modules/activation/activation-module.ts';
+  createActivationService,
+  type ActivationService,
+} from '../modules/activation/activation.service.ts';
 import { createActivationCheckoutHooks } from '../modules/activation/checkout-hooks.ts';
-import { createPricingTables, type PricingTables } from '../modules/activation/pricing-tables.ts';
 import {
-  authPolicy,
-  createAuthService,
-  type AuthService,
-  type Principal,
-} from '../modules/auth/auth.service.ts';
+  createActivationFulfilment,
+  type ActivationFulfilment,
+} from '../modules/activation/fulfilment.service.ts';
+import { createPricingTables, type PricingTables } from '../modules/activation/pricing-tables.ts';
+import { authPolicy } from '../modules/auth/auth-policy.ts';
+import {
+  createImpersonationService,
+  type ImpersonationService,
+} from '../modules/auth/impersonation.service.ts';
+import {
+  createMagicLinksService,
+  type MagicLinksService,
+} from '../modules/auth/magic-links.service.ts';
+import { createSessionsService, type SessionsService } from '../modules/auth/sessions.service.ts';
+import {
+  createStaffSignInService,
+  type StaffSignInService,
+} from '../modules/auth/staff-sign-in.service.ts';
+import type { Principal } from '../modules/auth/principal.ts';
 import {
   createLoginLinksComposer,
   createLoginMailService,
   type LoginMailService,
 } from '../modules/auth/login-mail.service.ts';
+import { createLoginLinks } from '../modules/auth/login-links.service.ts';
 import { createSessionCache, evictOnSessionChanges } from '../modules/auth/session-cache.ts';
-import { createMembersService, type MembersService } from '../modules/members/members.service.ts';
+import { createTeamService, type TeamService } from '../modules/team/team.service.ts';
+import { createStaffService, type StaffService } from '../modules/staff/staff.service.ts';
 import {
   createStaffAccountsService,
   type StaffAccountsService,
 } from '../modules/auth/staff-accounts.service.ts';
-import { createBillingModule, type BillingModule } from '../modules/billing/billing-module.ts';
+import { createBillingCycle, type BillingCycle } from '../modules/billing/billing-cycle.service.ts';
+import {
+  createBillingAccountService,
+  type BillingAccountService,
+} from '../modules/billing/billing-account.service.ts';
+import { createBillingServiceContext } from '../modules/billing/billing-service-context.ts';
+import {
+  createFarmBillingService,
+  type FarmBillingService,
+} from '../modules/billing/farm-billing.service.ts';
+import { createPauseService, type PauseService } from '../modules/billing/pause.service.ts';
+import {
+  createPlanChangeService,
+  type PlanChangeService,
+} from '../modules/billing/plan-change.service.ts';
+import { createRenewalService, type RenewalService } from '../modules/billing/renewal.service.ts';
+import { createSimLifecycle, type SimLifecycle } from '../modules/billing/sim-lifecycle.service.ts';
 import { createCamerasService, type CamerasService } from '../modules/cameras/cameras.service.ts';
 import {
   createAlertSettingsService,
@@ -74,9 +107,40 @@ import {
   type CoverageService,
 } from '../modules/coverage/coverage.service.ts';
 import { createReadiness, type Readiness } from '../modules/health/readiness.ts';
-import { syncFromPlatform } from '../modules/usage/connectivity-sync.service.ts';
-import { sendUsageAlerts } from '../modules/usage/usage-alerts.service.ts';
+import { createUsageSync, type UsageSync } from '../modules/usage/usage-sync.service.ts';
+import {
+  createLivestreamManagementService,
+  type LivestreamManagementService,
+} from '../modules/livestream/livestream-management.service.ts';
+import {
+  createLivestreamPlaybackService,
+  type LivestreamPlaybackService,
+} from '../modules/livestream/livestream-playback.service.ts';
+import {
+  createLivestreamSetupService,
+  type LivestreamSetupService,
+} from '../modules/livestream/livestream-setup.service.ts';
+import type { LivestreamServiceDependencies } from '../modules/livestream/livestream-access.ts';
+import {
+  createPublicLinksService,
+  type PublicLinksService,
+} from '../modules/livestream/public-links.service.ts';
+import {
+  createLivestreamAlertsService,
+  type LivestreamAlertsService,
+} from '../modules/livestream-alerts/livestream-alerts.service.ts';
+import { createClipRequests } from '../modules/recording/clip-requests.service.ts';
+import {
+  createRecordingService,
+  type RecordingService,
+} from '../modules/recording/recording.service.ts';
+import {
+  createShowcaseService,
+  type ShowcaseService,
+} from '../modules/recording/showcase.service.ts';
 import { createDataCaps, type DataCaps } from '../modules/budget/data-caps.service.ts';
+import { createDevBudget, type DevBudget } from '../modules/budget/dev-budget.service.ts';
+import { createDevSilence, type DevSilence } from '../modules/camera-watch/dev-silence.service.ts';
 import { createSpendAlerts, type SpendAlerts } from '../modules/budget/spend-alerts.service.ts';
 import { sendSpendAlertsJob } from '../jobs/send-spend-alerts.job.ts';
 import { createUsageService, type UsageService } from '../modules/usage/usage.service.ts';
@@ -90,13 +154,31 @@ import { createCoverageProvider } from '../providers/coverage/create-coverage-pr
 import { createMailer } from '../providers/mail/create-mailer.ts';
 import type { Mailer } from '../providers/mail/mail.ts';
 import type { MailDelivery } from '../providers/mail/mail-queue.ts';
-import { createRecorder, createTimelapseMaker } from '../providers/recorder/create-recorder.ts';
+import {
+  createLivePuller,
+  createRecorder,
+  createStillMaker,
+  createTimelapseMaker,
+} from '../providers/recorder/create-recorder.ts';
+import type { LivePuller } from '../providers/recorder/live-puller.ts';
+import {
+  createCameraStills,
+  type CameraStills,
+} from '../modules/live-view/camera-stills.service.ts';
+import {
+  createLiveViewPuller,
+  type LiveViewPullerService,
+} from '../modules/live-view/live-view-puller.service.ts';
+import {
+  createLiveViewService,
+  type LiveViewService,
+} from '../modules/live-view/live-view.service.ts';
 import type { TimelapseMaker } from '../providers/recorder/timelapse-maker.ts';
 import {
   createTimelapseService,
   type TimelapseService,
 } from '../modules/timelapse/timelapse.service.ts';
-import { instanceTemporaryFolder } from '../lib/instance-workspace.ts';
+import { instanceTemporaryFolder, recordingWorkFolder } from '../lib/instance-workspace.ts';
 import type { Recorder } from '../providers/recorder/recorder.ts';
 import { createClipStorage } from '../providers/storage/create-clip-storage.ts';
 import type { ClipStorage } from '../providers/storage/storage.ts';
@@ -117,6 +199,10 @@ import {
 import { deliverNotificationsJob } from '../jobs/deliver-notifications.job.ts';
 import { recordNotificationDelivery } from '../lib/metrics.ts';
 import { setProviderConfigured } from '../lib/provider-calls.ts';
+import type { BillingProvider } from '@farmcam/billing';
+import type { LocalBillingEngine } from '@farmcam/billing-engine';
+import type { StripeBilling } from '../providers/billing/stripe/stripe-billing.ts';
+import { showcaseSourceFrom } from './showcase-source.ts';
 
 /** What the process already has before composing: its database, clock and logger. */
 export interface ProcessParts {
@@ -139,6 +225,8 @@ export interface PortOverrides {
   /** Where files wait for storage; DATA_DIR/uploads on the chosen storage by default. */
   uploads?: UploadSpool;
   recorder?: Recorder;
+  /** Pulls cameras into HLS for live view (ffmpeg by default). */
+  livePuller?: LivePuller;
   timelapseMaker?: TimelapseMaker;
   /** Where services queue jobs; by default bound to pg-boss by attachJobRunner. */
   jobQueue?: JobQueue;
@@ -151,6 +239,56 @@ export interface PortOverrides {
   push?: PushSender;
   /** Text messages (a test's Twilio adapter towards its fake). */
   messaging?: Messaging;
+}
+
+/** Billing: the provider BILLING chose and what is built on it (decisions 020-027, 086). */
+export interface BillingParts {
+  provider: BillingProvider;
+  /** Set with BILLING=local: the engine behind the hosted pages and the test clock. */
+  engine: LocalBillingEngine | undefined;
+  /** Set with BILLING=stripe: the adapter behind the webhook route. */
+  stripe: StripeBilling | undefined;
+  /** The parts of billing (decision 086), each handed alone to the routes that use it. */
+  planChanges: PlanChangeService;
+  pauses: PauseService;
+  renewals: RenewalService;
+  account: BillingAccountService;
+  farm: FarmBillingService;
+  /** The SIM's state after billing changes, and billing's reaction to the provider's events. */
+  simLifecycle: SimLifecycle;
+  /** The cycle the billing job runs (renewals, dunning, pauses, SIM state). */
+  cycle: BillingCycle;
+}
+
+/** The activation wizard's API and the fulfilment of paid orders (decision 053). */
+export interface ActivationParts {
+  service: ActivationService;
+  fulfilment: ActivationFulfilment;
+}
+
+/** Livestreaming: the customers' and the public API, recording, alerts (decisions 040-046). */
+export interface LivestreamingParts {
+  /** The parts (decision 086), each handed alone to the routes that use it (decision 162). */
+  setup: LivestreamSetupService;
+  management: LivestreamManagementService;
+  /** Public playback: the embed page, livestream-url. */
+  playback: LivestreamPlaybackService;
+  publicLinks: PublicLinksService;
+  /** The Livestreaming page's live demo. */
+  showcase: ShowcaseService;
+  recording: RecordingService;
+  alerts: LivestreamAlertsService;
+  /** Where clips are kept (the security headers name its media origins). */
+  storage: ClipStorage;
+}
+
+/** Live view (issue 27): the API's service and the workers' puller, which meet in the database. */
+export interface LiveViewParts {
+  service: LiveViewService;
+  /** Started by worker processes only (server.ts). */
+  puller: LiveViewPullerService;
+  /** Each camera's latest still, from what it already recorded (decision 157). */
+  stills: CameraStills;
 }
 
 export interface Services {
@@ -169,17 +307,27 @@ export interface Services {
   rateLimiter: RateLimiter;
   readiness: Readiness;
   pricingTables: PricingTables;
-  auth: AuthService;
+  /** Sessions: issued, resolved from a bearer token (cached, evicted by NOTIFY), ended. */
+  sessions: SessionsService;
+  /** Login links for customers and members: asked for, exchanged. */
+  magicLinks: MagicLinksService;
+  staffSignIn: StaffSignInService;
+  /** Staff opening a customer's portal. */
+  impersonation: ImpersonationService;
+  /** The staff area: customer search, opening a customer's portal. */
+  staff: StaffService;
   staffAccounts: StaffAccountsService;
   loginMail: LoginMailService;
   coverage: CoverageService;
   cameras: CamerasService;
   usage: UsageService;
-  billing: BillingModule;
-  activation: ActivationModule;
-  livestreaming: Livestreaming;
-  /** The farm's team: members, invitations (docs/decisions/091). */
-  members: MembersService;
+  billing: BillingParts;
+  activation: ActivationParts;
+  livestreaming: LivestreamingParts;
+  /** Live view: the API's service and the workers' puller (issue 27, decisions 151-159). */
+  liveView: LiveViewParts;
+  /** The farm's team: its members, invitations (docs/decisions/091). */
+  team: TeamService;
   activity: ActivityService;
   /** Daily timelapses: built by a job, listed on the camera details page (decision 097). */
   timelapses: TimelapseService;
@@ -197,8 +345,8 @@ export interface Services {
   notificationDelivery: NotificationDelivery;
   push: PushSender;
   messaging: Messaging;
-  /** One usage sync, the usage alerts and the data caps, now (the dev usage route, tests). */
-  runBudgetChecks(): Promise<void>;
+  /** The usage sync and the checks after it: usage alerts, then data caps (decision 095). */
+  usageSync: UsageSync;
   /**
    * Stores the clips and timelapses waiting in this machine's upload spool, unless storage
    * failed a moment ago (workers, after each heartbeat: decision 105).
@@ -206,14 +354,17 @@ export interface Services {
   retryPendingUploads(): Promise<{ stored: number }>;
   /** Silence alerts: the detection the job runs (decision 094). */
   silenceDetection: SilenceDetection;
-  /** One usage sync and one silence detection, now (the dev "make silent" route, tests). */
-  runCameraWatch(): Promise<void>;
+  /**
+   * With the local SIM platform: a camera made silent or using data at once, and the checks run
+   * now (the development routes, decisions 094, 095).
+   */
+  devTools: { silence: DevSilence; budget: DevBudget } | undefined;
   /** Every job this program runs, for startJobs (a worker runs them, an API only queues). */
   // Each definition checks its own payload type; the list only needs the common shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   jobs: JobDefinition<any>[];
-  /** Binds the job queue (unless a test replaced it) and the recording queue to the runner. */
-  attachJobRunner(runner: Pick<JobRunner, 'send' | 'queue'>): void;
+  /** Binds the job queue to the running job runner (unless a test replaced the queue). */
+  attachJobRunner(runner: Pick<JobRunner, 'queue'>): void;
   /** Stops listening for session and camera changes and closes the mailer. */
   close(): Promise<void>;
 }
@@ -292,14 +443,18 @@ export async function composeServices(
     ? await invalidateOnCameraChanges(database, plansCache)
     : undefined;
 
-  const auth = createAuthService({
+  const sessions = createSessionsService({ db, clock, sessionCache });
+  const magicLinks = createMagicLinksService({
     db,
     clock,
     jobQueue,
     rateLimiter,
+    sessions,
     loginLinksPerEmail: config.loginLinksPerEmail,
-    sessionCache,
   });
+  const staffSignIn = createStaffSignInService({ db, clock, rateLimiter, sessions });
+  const impersonation = createImpersonationService({ db, clock, sessions });
+  const staff = createStaffService({ db, clock, impersonation });
   const staffAccounts = createStaffAccountsService({
     db,
     clock,
@@ -313,13 +468,13 @@ export async function composeServices(
     publicUrl: config.publicUrl,
     composer: loginLinksComposer,
   });
-  const members = createMembersService({
+  const team = createTeamService({
     db,
     clock,
     mailer,
     notifier,
     rateLimiter,
-    auth,
+    sessions,
     publicUrl: config.publicUrl,
   });
   const coverage = createCoverageService({
@@ -336,47 +491,162 @@ export async function composeServices(
     supportEmail: config.supportEmail,
   });
   const usage = createUsageService({ db, clock });
-  const billing = createBillingModule({
-    config,
+  const billingProvider = createBillingProvider(config, {
     db,
-    billingProvider: createBillingProvider(config, {
+    clock,
+    checkoutHooks: createActivationCheckoutHooks(),
+    log,
+  });
+  const billingContext = createBillingServiceContext({
+    db,
+    billing: billingProvider.provider,
+    connectivity,
+    notifier,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+    log,
+  });
+  const simLifecycle = createSimLifecycle(billingContext);
+  const billing: BillingParts = {
+    ...billingProvider,
+    planChanges: createPlanChangeService(billingContext),
+    pauses: createPauseService(billingContext, simLifecycle),
+    renewals: createRenewalService(billingContext),
+    account: createBillingAccountService(billingContext),
+    farm: createFarmBillingService(billingContext),
+    simLifecycle,
+    cycle: createBillingCycle({
+      db,
+      provider: billingProvider.provider,
+      engine: billingProvider.engine,
+      stripe: billingProvider.stripe,
+      simLifecycle,
+      runAlone: (key, work) => database.withAdvisoryLock(key, work),
+    }),
+  };
+
+  const activation: ActivationParts = {
+    service: createActivationService({
+      db,
+      throttle: createActivationThrottle({ rateLimiter }),
+      pricingTables,
+      billing: billing.provider,
+      publicUrl: config.publicUrl,
+      supportEmail: config.supportEmail,
+      setupGuideUrl: config.activation.setupGuideUrl,
+      publishableKey: config.billing.mode === 'stripe' ? config.billing.publishableKey : undefined,
+    }),
+    fulfilment: createActivationFulfilment({
       db,
       clock,
-      checkoutHooks: createActivationCheckoutHooks(),
+      billing: billing.provider,
+      connectivity,
+      mailer,
+      loginLinks: createLoginLinks({ db, clock, publicUrl: config.publicUrl }),
+      publicUrl: config.publicUrl,
+      supportEmail: config.supportEmail,
       log,
     }),
-    connectivity,
-    notifier,
-    runAlone: (key, work) => database.withAdvisoryLock(key, work),
-    log,
-  });
-  const activation = createActivationModule({
-    config,
+  };
+  // Billing's own reaction to an event (the SIM's state) first, then fulfilment of a paid order.
+  billing.provider.onEvent((event) => billing.simLifecycle.handleEvent(event));
+  billing.provider.onEvent((event) => activation.fulfilment.handleEvent(event));
+
+  // Livestreaming (decisions 040-046): recordings go through the job queue like every job.
+  const showcaseSource = overrides.showcaseSource ?? showcaseSourceFrom(config, parts.localCamera);
+  const recording = createRecordingService({
     db,
     clock,
-    rateLimiter,
-    billing: billing.provider,
-    pricingTables,
-    connectivity,
-    mailer,
-    log,
-  });
-  const livestreaming = createLivestreaming(config, {
-    instanceId: parts.instanceId,
-    processClock: overrides.processClock,
-    db,
-    clock,
-    mailer,
-    notifier,
-    rateLimiter,
     storage,
     uploads,
     recorder,
     cameraAccess: connectivity,
+    jobQueue,
+    clipHistory: config.livestreaming.clipHistory,
     log,
-    showcaseSource: overrides.showcaseSource ?? showcaseSourceFrom(config, parts.localCamera),
-    demoCamera: parts.localCamera,
+    showcaseSource,
+    instanceId,
+    processClock: overrides.processClock,
+    workFolder: recordingWorkFolder(config.dataDir, instanceId),
   });
+  const livestreamDependencies: LivestreamServiceDependencies = {
+    db,
+    clock,
+    mailer,
+    rateLimiter,
+    storage,
+    cameraAccess: connectivity,
+    // Set-up asks recording for a clip now through this part (decision 163).
+    clips: createClipRequests({ db, clock, jobQueue }),
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+  };
+  const livestreaming: LivestreamingParts = {
+    setup: createLivestreamSetupService(livestreamDependencies),
+    management: createLivestreamManagementService(livestreamDependencies),
+    playback: createLivestreamPlaybackService(livestreamDependencies),
+    publicLinks: createPublicLinksService(livestreamDependencies),
+    showcase: createShowcaseService({
+      db,
+      clock,
+      storage,
+      jobQueue,
+      log,
+      showcaseSource,
+      demoCamera: parts.localCamera,
+    }),
+    recording,
+    alerts: createLivestreamAlertsService({
+      db,
+      clock,
+      notifier,
+      mailer,
+      publicUrl: config.publicUrl,
+      log,
+    }),
+    storage,
+  };
+
+  const liveViewFolder = path.join(instanceTemporaryFolder(config.dataDir, instanceId), 'live');
+  const stills = createCameraStills({
+    db,
+    storage,
+    maker: createStillMaker(config.livestreaming),
+    workFolder: `${liveViewFolder}-stills`,
+    log,
+  });
+  const livePuller = createLiveViewPuller({
+    db,
+    clock,
+    processClock: overrides.processClock,
+    storage,
+    puller: overrides.livePuller ?? createLivePuller(config.livestreaming),
+    cameraAccess: connectivity,
+    // Our own SIM platform counts the pulled bytes as the camera's use; a real network meters them.
+    meterTraffic: isLocalSimPlatform(connectivity)
+      ? (iccid, bytes) => connectivity.recordCameraTraffic(iccid, bytes)
+      : undefined,
+    // The view's newest picture becomes the camera's latest still.
+    onPullEnded: (ended) => stills.fromLiveView(ended),
+    instanceId,
+    camerasPerWorker: config.livestreaming.liveViewCamerasPerWorker,
+    workFolder: liveViewFolder,
+    log,
+  });
+  const liveView: LiveViewParts = {
+    service: createLiveViewService({
+      db,
+      clock,
+      processClock: overrides.processClock,
+      storage,
+      camerasPerWorker: config.livestreaming.liveViewCamerasPerWorker,
+      // In a process that also pulls (ROLE=all), a new pull asked for here starts at once.
+      onPullRequested: () => livePuller.wake(),
+      log,
+    }),
+    puller: livePuller,
+    stills,
+  };
 
   const activity = createActivityService({
     db,
@@ -392,6 +662,7 @@ export async function composeServices(
     rateLimiter,
     jobQueue,
     smsDailyLimit: config.smsDailyLimitPerPerson,
+    allowPrivatePushEndpoints: config.nodeEnv !== 'production',
   });
   const notificationDelivery = createNotificationDelivery({
     db,
@@ -401,6 +672,7 @@ export async function composeServices(
     mailer,
     publicUrl: config.publicUrl,
     smsDailyLimit: config.smsDailyLimitPerPerson,
+    allowPrivatePushEndpoints: config.nodeEnv !== 'production',
     log,
     onSettled: recordNotificationDelivery,
   });
@@ -415,10 +687,6 @@ export async function composeServices(
     clock,
     publicUrl: config.publicUrl,
   });
-  async function runCameraWatch(): Promise<void> {
-    await syncFromPlatform({ db, platform: connectivity, clock });
-    await silenceDetection.detectSilentCameras();
-  }
 
   const timelapses = createTimelapseService({
     db,
@@ -447,39 +715,55 @@ export async function composeServices(
     clock,
     publicUrl: config.publicUrl,
   });
-  // After each usage sync: the usage e-mails, then the data caps on the same figures (decision 095).
-  const alerts = async () => {
-    // A usage e-mail that fails must not hold back the caps: both run, the first failure is raised.
-    const failures: unknown[] = [];
-    await sendUsageAlerts({ db, notifier, clock, publicUrl: config.publicUrl }).catch(
-      (error: unknown) => failures.push(error),
-    );
-    await dataCaps.applyDataCaps().catch((error: unknown) => failures.push(error));
-    if (failures.length > 0) throw failures[0];
-  };
+  const usageSync = createUsageSync({
+    db,
+    platform: connectivity,
+    clock,
+    notifier,
+    publicUrl: config.publicUrl,
+    dataCaps,
+  });
+
+  const devTools = isLocalSimPlatform(connectivity)
+    ? {
+        silence: createDevSilence({
+          db,
+          platform: connectivity,
+          clock,
+          usageSync,
+          silenceDetection,
+        }),
+        budget: createDevBudget({ platform: connectivity, usageSync }),
+      }
+    : undefined;
 
   const jobs = [
     purgeExpiredJob({ db, clock }),
     purgeActivityJob({ activity }),
-    syncConnectivityJob({
-      syncFromPlatform: () => syncFromPlatform({ db, platform: connectivity, clock }),
-      sendUsageAlerts: alerts,
-    }),
+    syncConnectivityJob({ usage: usageSync }),
     ...(isLocalSimPlatform(connectivity)
-      ? [recordLocalSimUsageJob({ platform: connectivity, sendUsageAlerts: alerts })]
+      ? [recordLocalSimUsageJob({ platform: connectivity, usage: usageSync })]
       : []),
-    billingCycleJob({ billing }),
-    deliverBillingEventsJob({ billing }),
-    activationFulfilmentJob({ activation }),
+    billingCycleJob({ cycle: billing.cycle }),
+    deliverBillingEventsJob({ engine: billing.engine }),
+    activationFulfilmentJob({ fulfilment: activation.fulfilment }),
     detectSilentCamerasJob({
       detectSilentCameras: () => silenceDetection.detectSilentCameras(),
     }),
     sendLoginMailJob({ loginMail }),
-    ...livestreaming.jobs,
+    recordLivestreamClipJob({
+      recording,
+      concurrency: config.livestreaming.recordingConcurrency,
+    }),
+    queueLivestreamRecordingsJob({ recording }),
+    switchOffUnusedLivestreamsJob({ alerts: livestreaming.alerts }),
+    alertLivestreamClipsJob({ alerts: livestreaming.alerts }),
+    recoverDeadWorkersJob({ recording }),
     sendSpendAlertsJob({ sendSpendAlerts: () => spendAlerts.sendSpendAlerts() }),
     buildTimelapseJob({ timelapses }),
     deliverNotificationsJob({ deliverDue: () => notificationDelivery.deliverDue() }),
     purgeTimelapsesJob({ timelapses }),
+    refreshCameraStillsJob({ stills: liveView.stills }),
   ];
 
   return {
@@ -494,7 +778,11 @@ export async function composeServices(
     rateLimiter,
     readiness,
     pricingTables,
-    auth,
+    sessions,
+    magicLinks,
+    staffSignIn,
+    impersonation,
+    staff,
     staffAccounts,
     loginMail,
     coverage,
@@ -503,7 +791,8 @@ export async function composeServices(
     billing,
     activation,
     livestreaming,
-    members,
+    liveView,
+    team,
     activity,
     timelapses,
     alertSettings,
@@ -514,20 +803,16 @@ export async function composeServices(
     notificationDelivery,
     push,
     messaging,
-    async runBudgetChecks() {
-      await syncFromPlatform({ db, platform: connectivity, clock });
-      await alerts();
-    },
+    usageSync,
     retryPendingUploads: () =>
       uploads.retryDue({
         clip: livestreaming.recording.pendingUploads,
         timelapse: timelapses.pendingUploads,
       }),
     silenceDetection,
-    runCameraWatch,
+    devTools,
     jobs,
     attachJobRunner(runner) {
-      livestreaming.attachJobRunner(runner);
       lateBoundQueue?.attach(runner.queue);
     },
     async close() {

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMembers, appSettings } from '../db/schema.ts';
-import { membersRepository } from '../modules/members/members.repository.ts';
+import { teamRepository } from '../modules/team/team.repository.ts';
 import { signInMember } from '../../test/helpers/members.ts';
 import { bearer, createTestContext, type TestContext } from '../../test/helpers/test-app.ts';
 import { demoIccid, demoMember, seedDemoData } from './demo.ts';
@@ -46,7 +46,7 @@ describe('the demo team', () => {
     // Demo data from before teams: no team marker and no vet.
     const [vet] = await vets();
     const now = context.clock.now();
-    await membersRepository.updateMember(context.database.db, vet!.id, {
+    await teamRepository.updateMember(context.database.db, vet!.id, {
       removedAt: now,
       updatedAt: now,
     });

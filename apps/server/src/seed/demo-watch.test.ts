@@ -22,7 +22,8 @@ const silentIccid = demoIccid(demoSilentSerial);
 
 describe('the demo silence', () => {
   it('shows Lambing shed silent for 8 hours, and it stays silent with no new e-mail', async () => {
-    await context.services.runCameraWatch();
+    await context.services.usageSync.sync();
+    await context.services.silenceDetection.detectSilentCameras();
     const token = await signInCustomer(context, 'demo@example.com');
     const plans = await context.app.inject({
       method: 'GET',

@@ -80,14 +80,14 @@ describe('demo data', () => {
   });
 });
 
-describe('README demo section', () => {
+describe('the demo guide (docs/demo.md)', () => {
   it('lists every stock SIM with its real code and ICCID', () => {
-    const readme = fs.readFileSync(
-      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md'),
+    const guide = fs.readFileSync(
+      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/demo.md'),
       'utf8',
     );
     for (const sim of demoStockSims) {
-      expect(readme).toMatch(
+      expect(guide).toMatch(
         new RegExp(`\\| ${sim.activationCode} \\| ${sim.iccid} \\| ${sim.kind} \\|`),
       );
     }

@@ -1,7 +1,7 @@
 /**
  * Demo data for local mode, seeded once (a marker in app_settings makes it idempotent):
  * demo@example.com with a camera in every card state of docs/requirements.md#states, second@example.com with one
- * camera, and stock SIMs with activation codes. The README's demo section lists them. The demo
+ * camera, and stock SIMs with activation codes. docs/demo.md lists them. The demo
  * account's team has vet@example.com, a Viewer of one camera (docs/decisions/091), added to
  * demo data seeded before teams existed as well.
  */
@@ -27,7 +27,7 @@ import {
   type PlanTier,
   type SubscriptionStatus,
 } from '../db/schema.ts';
-import { attemptsMadeBy, nextRetryAt } from '../providers/billing/dunning-policy.ts';
+import { attemptsMadeBy, nextRetryAt } from '@farmcam/billing/dunning-policy';
 import {
   defaultInvoicing,
   includedVat,
@@ -35,7 +35,7 @@ import {
   insertCustomer,
   invoiceUrls,
   numberInvoicesInCreationOrder,
-} from '../providers/billing/local/ledger.ts';
+} from '@farmcam/billing-engine';
 import { catalogueProducts, cataloguePrices, priceId } from './catalogue.ts';
 import { demoSilentSerial, seedDemoWatch } from './demo-watch.ts';
 import { demoLinksSerial, seedDemoLinks } from './demo-links.ts';
@@ -139,9 +139,9 @@ export const demoCustomers: { email: string; cameras: DemoCamera[] }[] = [
 ];
 
 /**
- * Unactivated SIMs in stock; the README lists them so that anyone can try the wizard. Their numbers
- * were drawn once with crypto.randomInt (89 44, then 14 random digits and the Luhn digit), fixed
- * here: numbers in sequence would let one SIM's number lead a guesser to the rest
+ * Unactivated SIMs in stock; docs/demo.md lists them so that anyone can try the wizard. Their
+ * numbers were drawn once with crypto.randomInt (89 44, then 14 random digits and the Luhn
+ * digit), fixed here: numbers in sequence would let one SIM's number lead a guesser to the rest
  * (docs/decisions/063).
  */
 export const demoStockSims = [

@@ -113,9 +113,10 @@ function decrypt(body: Buffer, receiver: { privateKey: Buffer; publicKey: Buffer
 
 /**
  * A self-signed certificate for 127.0.0.1: push services are HTTPS (web-push speaks nothing
- * else), so the test's sender trusts this one through its agent.
+ * else), so the test's sender trusts this one through its agent (or a server process through
+ * NODE_EXTRA_CA_CERTS, as the journeys' server does).
  */
-function selfSignedCertificate(): { key: string; cert: string } {
+export function selfSignedCertificate(): { key: string; cert: string } {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-push-'));
   try {
     execFileSync(
@@ -150,8 +151,8 @@ function selfSignedCertificate(): { key: string; cert: string } {
   }
 }
 
-export async function startFakePushService() {
-  const tls = selfSignedCertificate();
+export async function startFakePushService(options: { tls?: { key: string; cert: string } } = {}) {
+  const tls = options.tls ?? selfSignedCertificate();
   const receivers = new Map<string, { privateKey: Buffer; publicKey: Buffer; auth: Buffer }>();
   const answers = new Map<string, number>();
   const received: ReceivedPush[] = [];

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { addInterval, calculateProration } from '../../src/providers/billing/proration.ts';
+import { addInterval, calculateProration } from '@farmcam/billing/proration';
 
 type Json = Record<string, unknown>;
 type StripeObject = Json & { id: string };
@@ -92,6 +92,15 @@ export interface StripeFake {
     customer?: string;
     metadata?: Record<string, string>;
   }): StripeObject;
+  /**
+   * A buyer completes a setup-mode checkout (a card-setup page) with `pm_card_visa` or another
+   * test card: the card is attached to the session's customer through a SetupIntent and
+   * `checkout.session.completed` is recorded. Returns that event.
+   */
+  completeSetup(sessionId: string, card?: string): StripeObject;
+  /** The customer's tax ids (as listed by Stripe). */
+  taxIdsOf(customerId: string): { type: string; value: string }[];
+  customer(customerId: string): StripeObject | undefined;
   /** Refunds made, oldest first. */
   refunds: StripeObject[];
   /** Credit notes issued, oldest first. */
@@ -115,6 +124,9 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
   const events: StripeObject[] = [];
   const refunds: StripeObject[] = [];
   const creditNotes: StripeObject[] = [];
+  const taxIds: (StripeObject & { customer: string; type: string; value: string })[] = [];
+  const setupIntents = new Map<string, StripeObject>();
+  const checkoutSessions = new Map<string, StripeObject>();
   const requests: StripeFake['requests'] = [];
   let failures: { count: number; status: number } = { count: 0, status: 500 };
   let stallMs = 0;
@@ -281,9 +293,95 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
           throw new StripeFailure(404, 'invalid_request_error', `No such customer: '${match[1]}'`);
         if (body.invoice_settings)
           Object.assign(customer.invoice_settings as Json, body.invoice_settings);
+        if (body.name !== undefined) customer.name = body.name;
+        if (body.address !== undefined) customer.address = body.address;
         if (body.balance !== undefined) customer.balance = Number(body.balance);
         emit('customer.updated', customer);
         return customer;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/customers\/([^/]+)\/tax_ids$/,
+      handle: (match) => list(taxIds.filter((taxId) => taxId.customer === match[1])),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/customers\/([^/]+)\/tax_ids$/,
+      handle: (match, body) => {
+        if (!customers.has(match[1]!))
+          throw new StripeFailure(404, 'invalid_request_error', `No such customer: '${match[1]}'`);
+        // Stripe checks the shape of a gb_vat value: GB and 9 or 12 digits.
+        if (body.type !== 'gb_vat' || !/^GB(\d{9}|\d{12})$/.test(String(body.value)))
+          throw new StripeFailure(
+            400,
+            'invalid_request_error',
+            'Invalid value for gb_vat.',
+            'tax_id_invalid',
+          );
+        const taxId = {
+          id: id('txi'),
+          object: 'tax_id',
+          customer: match[1]!,
+          type: String(body.type),
+          value: String(body.value),
+        };
+        taxIds.push(taxId);
+        return taxId;
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/v1\/customers\/([^/]+)\/tax_ids\/([^/]+)$/,
+      handle: (match) => {
+        const index = taxIds.findIndex((taxId) => taxId.id === match[2]);
+        if (index < 0) throw new StripeFailure(404, 'invalid_request_error', 'No such tax id');
+        taxIds.splice(index, 1);
+        return { id: match[2], object: 'tax_id', deleted: true };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/invoices\/(in_[^/]+)$/,
+      handle: (match) => {
+        const invoice = invoices.get(match[1]!);
+        if (!invoice) throw new StripeFailure(404, 'invalid_request_error', 'No such invoice');
+        return invoice;
+      },
+    },
+    {
+      // Pays an open invoice with the customer's default card, as Stripe's /pay: a paid one is
+      // refused, a declined card is a 402 card_error with the attempt counted.
+      method: 'POST',
+      pattern: /^\/v1\/invoices\/([^/]+)\/pay$/,
+      handle: (match) => {
+        const invoice = invoices.get(match[1]!);
+        if (!invoice) throw new StripeFailure(404, 'invalid_request_error', 'No such invoice');
+        if (invoice.status === 'paid')
+          throw new StripeFailure(
+            400,
+            'invalid_request_error',
+            'Invoice is already paid',
+            'invoice_already_paid',
+          );
+        if (invoice.status !== 'open')
+          throw new StripeFailure(400, 'invalid_request_error', 'This invoice cannot be paid.');
+        invoice.attempt_count = Number(invoice.attempt_count ?? 0) + 1;
+        if (!pay(invoice)) {
+          emit('invoice.payment_failed', invoice);
+          throw new StripeFailure(402, 'card_error', 'Your card was declined.', 'card_declined');
+        }
+        emit('invoice.paid', invoice);
+        return invoice;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/setup_intents\/([^/]+)$/,
+      handle: (match) => {
+        const intent = setupIntents.get(match[1]!);
+        if (!intent) throw new StripeFailure(404, 'invalid_request_error', 'No such setup intent');
+        return intent;
       },
     },
     {
@@ -767,15 +865,19 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
       pattern: /^\/v1\/checkout\/sessions$/,
       handle: (_match, body) => {
         const sessionId = id('cs_test');
-        return {
+        const session = {
           id: sessionId,
           object: 'checkout.session',
           mode: body.mode,
           customer: body.customer ?? null,
           client_reference_id: body.client_reference_id,
           metadata: body.metadata ?? {},
+          success_url: body.success_url,
+          setup_intent: null,
           url: `https://checkout.stripe.test/c/pay/${sessionId}`,
         };
+        checkoutSessions.set(sessionId, session);
+        return session;
       },
     },
   ];
@@ -893,6 +995,28 @@ export async function startStripeFake(start: Date): Promise<StripeFake> {
         if (card.customer === customerId) card.failsCharges = failsCharges;
     },
     subscription: (subscriptionId) => subscriptions.get(subscriptionId),
+    completeSetup: (sessionId, token = 'pm_card_visa') => {
+      const session = checkoutSessions.get(sessionId);
+      if (!session || session.mode !== 'setup') throw new Error(`No setup session ${sessionId}`);
+      const card = attachCard(token, String(session.customer));
+      const intent = {
+        id: id('seti'),
+        object: 'setup_intent',
+        customer: session.customer,
+        payment_method: card.id,
+        status: 'succeeded',
+      };
+      setupIntents.set(intent.id, intent);
+      emit('payment_method.attached', cardObject(card));
+      Object.assign(session, { status: 'complete', setup_intent: intent.id });
+      emit('checkout.session.completed', session);
+      return events.at(-1)!;
+    },
+    taxIdsOf: (customerId) =>
+      taxIds
+        .filter((taxId) => taxId.customer === customerId)
+        .map((taxId) => ({ type: taxId.type, value: taxId.value })),
+    customer: (customerId) => customers.get(customerId),
     refunds,
     creditNotes,
     completeCheckout: (input) => {

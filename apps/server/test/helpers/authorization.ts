@@ -1,7 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect, vi } from 'vitest';
-import { membersRepository } from '../../src/modules/members/members.repository.ts';
-import { abilitiesOf, type Ability } from '../../src/modules/members/access.ts';
+import { teamRepository } from '../../src/modules/team/team.repository.ts';
+import { abilitiesOf, type Ability } from '../../src/modules/auth/access.ts';
 import { createSignedInMember } from './members.ts';
 import {
   bearer,
@@ -154,7 +154,7 @@ export async function addMembers(
   }
   // The contractor's last day was yesterday (UK): access ended at midnight.
   const now = context.clock.now();
-  await membersRepository.updateMember(context.database.db, memberIds.expiredMember, {
+  await teamRepository.updateMember(context.database.db, memberIds.expiredMember, {
     accessUntil: new Date(now.getTime() - 60_000),
     updatedAt: now,
   });
@@ -193,7 +193,7 @@ const memberRoles: Record<MemberActor, { role: 'manager' | 'viewer'; reachesThis
 };
 
 /**
- * The matrix a rule implies, from the roles' own table (members/access.ts): the owner and staff in
+ * The matrix a rule implies, from the roles' own table (auth/access.ts): the owner and staff in
  * the owner's portal get through; a member whose role lacks the ability gets 403 (asked before
  * the camera, so it tells nothing about the camera), one outside the camera 404, one whose access
  * ended 401; another customer 404 for the owner's camera (or their own answer, `ok`, elsewhere);

@@ -1,12 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
 import { billingCustomers, sims, subscriptions } from '../../src/db/schema.ts';
-import {
-  chargeInvoice,
-  insertCard,
-  insertCustomer,
-  issueInvoice,
-} from '../../src/providers/billing/local/ledger.ts';
+import { chargeInvoice, insertCard, insertCustomer, issueInvoice } from '@farmcam/billing-engine';
 
 /**
  * A camera of `portalCustomerId` on Heavy monthly for the period given, with a Visa card on file

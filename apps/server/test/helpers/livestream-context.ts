@@ -1,7 +1,8 @@
 /**
  * A test context with livestreaming wired for real: the local GStreamer camera on a free port,
  * ffmpeg recording from it, clips on disk, and pg-boss running the recording job (the cron jobs
- * are left out: tests call the scheduler themselves, with the manual clock).
+ * are left out: tests call the scheduler themselves, with the manual clock; other jobs stay in
+ * the test queue).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { createTestContext, testPublicUrl, type TestContext } from './test-app.ts';
 import { testConfig } from '../../src/config/config.ts';
 import { startJobs, type JobRunner } from '../../src/jobs/job-runner.ts';
+import { recordClipJobName } from '../../src/modules/recording/recording.service.ts';
 import { systemClock, type Clock } from '../../src/lib/clock.ts';
 import { createInstance, type Instance } from '../../src/lib/instance.ts';
 import { createLocalCamera, type LocalCamera } from '../../src/providers/camera/local-camera.ts';
@@ -19,10 +21,10 @@ import {
   createFilesystemStorage,
   type FilesystemStorage,
 } from '../../src/providers/storage/filesystem-storage.ts';
-import type { Livestreaming } from '../../src/jobs/livestreaming.ts';
+import type { LivestreamingParts } from '../../src/process/compose.ts';
 
 export interface LivestreamTestContext extends TestContext {
-  livestreaming: Livestreaming;
+  livestreaming: LivestreamingParts;
   /** This test process's instance row (registered, beating on the system clock). */
   instance: Instance;
   /** The data directory the recordings' temporary files go under. */
@@ -135,12 +137,13 @@ export async function createLivestreamTestContext(
   await instance!.register();
   // On the system clock the row must stay alive however long the test runs.
   if (!options.processClock) instance!.startHeartbeat();
-  const runner = await startJobs(
-    context.database,
-    livestreaming.jobs.filter((job) => !job.cron),
-    { onError: () => undefined, pollingIntervalSeconds: 0.5 },
-  );
-  livestreaming.attachJobRunner(runner);
+  // The recording job runs on pg-boss; every other job stays in the test queue.
+  const recordingJobs = context.services.jobs.filter((job) => job.name === recordClipJobName);
+  const runner = await startJobs(context.database, recordingJobs, {
+    onError: () => undefined,
+    pollingIntervalSeconds: 0.5,
+  });
+  context.jobQueue.forward([recordClipJobName], runner.queue);
 
   return {
     ...context,

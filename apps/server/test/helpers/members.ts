@@ -4,7 +4,8 @@
  */
 import { accountMemberCameras, type MemberRole } from '../../src/db/schema.ts';
 import { endOfBusinessDay } from '../../src/lib/business-calendar.ts';
-import { membersRepository } from '../../src/modules/members/members.repository.ts';
+import { teamRepository } from '../../src/modules/team/team.repository.ts';
+import { authRepository } from '../../src/modules/auth/auth.repository.ts';
 import { bearer, nextIp, type TestContext } from './test-app.ts';
 
 export interface TestMember {
@@ -32,7 +33,7 @@ export async function insertMember(
   const { db } = context.database;
   const now = context.clock.now();
   const allCameras = member.allCameras ?? true;
-  const row = await membersRepository.insertMember(db, {
+  const row = await teamRepository.insertMember(db, {
     customerId: ownerId,
     email: member.email,
     role: member.role,
@@ -73,7 +74,7 @@ export async function latestMemberLoginToken(
  * before removing or expiring a member to hold a session that must stop working.
  */
 export async function signInMember(context: TestContext, memberId: string): Promise<string> {
-  const found = await membersRepository.findMember(context.database.db, memberId);
+  const found = await authRepository.findMember(context.database.db, memberId);
   if (!found) throw new Error(`No member ${memberId}`);
   const remoteAddress = nextIp();
   const newestMail = async () =>
@@ -126,13 +127,13 @@ async function endMembership(
 ): Promise<void> {
   const now = context.clock.now();
   if (member.removed) {
-    await membersRepository.updateMember(context.database.db, memberId, {
+    await teamRepository.updateMember(context.database.db, memberId, {
       removedAt: now,
       updatedAt: now,
     });
   }
   if (member.expired) {
-    await membersRepository.updateMember(context.database.db, memberId, {
+    await teamRepository.updateMember(context.database.db, memberId, {
       accessUntil: now,
       updatedAt: now,
     });

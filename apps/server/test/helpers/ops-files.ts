@@ -20,8 +20,8 @@ export const environmentExample = opsFile('farmcam.env.example');
 export const systemdUnit = opsFile('systemd/farmcam@.service');
 
 /**
- * What `set -a; . FILE; set +a` exports, as the README says to load it: a clean bash sources the
- * file, and what it sets beyond an empty file's run is the file's.
+ * What `set -a; . FILE; set +a` exports, as docs/production.md says to load it: a clean bash
+ * sources the file, and what it sets beyond an empty file's run is the file's.
  */
 export function sourceWithBash(file: string): Record<string, string> {
   const exported = (script: string, argument: string) => {

@@ -1,14 +1,24 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
 
 /**
- * A fresh database per test file: in-memory PGlite by default, or a new PostgreSQL database
- * when TEST_DATABASE_URL is set (`npm run test:pg`), dropped again on close.
+ * A fresh database per test file: in-memory PGlite by default (loaded from the run's migrated
+ * template), or a new PostgreSQL database when TEST_DATABASE_URL is set (`npm run test:pg`),
+ * dropped again on close.
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({ kind: 'memory' });
+  if (!serverUrl) {
+    // The run's migrated template (pglite-template.ts), loaded instead of migrating again.
+    const templateFile = inject('pgliteTemplate');
+    return openDatabase({
+      kind: 'memory',
+      ...(templateFile ? { template: new Blob([await readFile(templateFile)]) } : {}),
+    });
+  }
 
   const name = `farmcam_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });

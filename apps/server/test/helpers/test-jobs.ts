@@ -16,22 +16,35 @@ export interface TestJobQueue extends JobQueue {
   pending(): { name: string; payload: object }[];
   /** Runs every queued job once; the first failure rejects (the failed job is dropped). */
   runQueued(): Promise<void>;
+  /** From now on, hands the jobs of these names to `queue` (a real runner) instead. */
+  forward(names: readonly string[], queue: JobQueue): void;
 }
 
 export function createTestJobQueue(): TestJobQueue {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const definitions = new Map<string, JobDefinition<any>>();
-  const queued: { name: string; payload: object; requestId?: string }[] = [];
+  const queued: { name: string; payload: object; requestId?: string; singletonKey?: string }[] = [];
+  const forwarded = new Map<string, JobQueue>();
   let jobCount = 0;
   return {
-    async send(name, payload) {
+    async send(name, payload, options) {
+      const elsewhere = forwarded.get(name);
+      if (elsewhere) return elsewhere.send(name, payload, options);
       const definition = definitions.get(name);
       if (!definition) throw new Error(`No job named ${name} is registered`);
+      // Like pg-boss's singleton key: one waiting job per key.
+      const singletonKey = options?.singletonKey;
+      if (singletonKey && queued.some((job) => job.singletonKey === singletonKey)) return false;
       queued.push({
         name,
         payload: definition.payload.parse(payload) as object,
         requestId: originRequestId(),
+        ...(singletonKey ? { singletonKey } : {}),
       });
+      return true;
+    },
+    forward(names, queue) {
+      for (const name of names) forwarded.set(name, queue);
     },
     register(definition) {
       definitions.set(definition.name, definition);

@@ -138,6 +138,14 @@ export const routes: RouteObject[] = [
                 ),
               },
               {
+                path: paths.livestreamingManage.pattern,
+                ...lazyPage(
+                  { title: 'Manage livestream', backTo: paths.dashboard.href() },
+                  () => import('../features/livestream/components/livestream-manage-page.tsx'),
+                  (module) => module.LivestreamManagePage,
+                ),
+              },
+              {
                 path: paths.camera.pattern,
                 ...lazyPage(
                   { title: 'Camera details', backTo: paths.dashboard.href() },
@@ -178,6 +186,14 @@ export const routes: RouteObject[] = [
                   { title: 'Team' },
                   () => import('../features/team/components/team-page.tsx'),
                   (module) => module.TeamPage,
+                ),
+              },
+              {
+                path: paths.billing.pattern,
+                ...lazyPage(
+                  { title: 'Billing' },
+                  () => import('../features/billing/components/billing-page.tsx'),
+                  (module) => module.BillingPage,
                 ),
               },
               {

@@ -70,10 +70,16 @@ export const paths = {
     href: (query: { cameraId?: string } = {}) =>
       withQuery('/livestreaming/setup', { camera: query.cameraId }),
   },
+  livestreamingManage: {
+    pattern: '/livestreaming/manage/:cameraId',
+    /** One camera's livestream: schedule, switch, code, public links and views (decision 121). */
+    href: (cameraId: string) => `/livestreaming/manage/${encodeURIComponent(cameraId)}`,
+  },
   camera: {
     pattern: '/camera/:cameraId',
-    /** cameraId is the SIM ICCID. */
-    href: (cameraId: string) => `/camera/${segment(cameraId)}`,
+    /** cameraId is the SIM ICCID; `watch` starts live view at once (the dashboard's Watch live). */
+    href: (cameraId: string, options: { watch?: boolean } = {}) =>
+      withQuery(`/camera/${segment(cameraId)}`, { watch: options.watch ? 'live' : undefined }),
   },
   subscription: {
     pattern: '/subscription/:stripeId',
@@ -88,6 +94,8 @@ export const paths = {
   /** Each person's own alert channels (decision 122). */
   notifications: { pattern: '/notifications', href: () => '/notifications' },
   activity: { pattern: '/activity', href: () => '/activity' },
+  /** The farm's billing, every camera's bills in one place (decision 127). */
+  billing: { pattern: '/billing', href: () => '/billing' },
   /** The e-mailed invitation to join an account's team (docs/decisions/093). */
   invitation: {
     pattern: '/invitation',

@@ -1,6 +1,7 @@
 import { toast } from './toast.tsx';
 import { env } from '../config/env.ts';
 import { authStore } from './auth-store.ts';
+import { takeEarlyAnswer, type EarlyAnswer } from './early-answers.ts';
 
 /** docs/requirements.md#api and #limits: every call gives up after 70 seconds. */
 export const requestTimeoutMs = 70_000;
@@ -93,6 +94,8 @@ export interface RequestOptions {
    * safe to repeat. One key per user intent (idempotencyKeyFor), never one per attempt.
    */
   idempotencyKey?: string;
+  /** Sent even while the page unloads (fetch `keepalive`): a live viewer leaving, decision 152. */
+  keepalive?: boolean;
 }
 
 /** A fresh key for one user intent (a click), in the server's key alphabet. */
@@ -113,6 +116,11 @@ export function idempotencyKeyFor(intent: object): string {
     intentKeys.set(intent, key);
   }
   return key;
+}
+
+/** The API's address for a path, for what the browser fetches itself (a video's playlist). */
+export function apiUrl(path: string): string {
+  return buildUrl(path, undefined);
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -179,6 +187,16 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 }
 
+/** The early answer, or the call's abort (time-out or the caller's) if that comes first. */
+function untilAborted(answer: Promise<EarlyAnswer>, signal: AbortSignal): Promise<EarlyAnswer> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 async function requestOnce<T>(path: string, options: RequestOptions): Promise<T> {
   const { method = 'GET', query, body, signal, hasOwnErrorHandling = false } = options;
   const token = options.token === undefined ? authStore.getState().token : options.token;
@@ -199,17 +217,32 @@ async function requestOnce<T>(path: string, options: RequestOptions): Promise<T>
   if (signal?.aborted) abortFromCaller();
   else signal?.addEventListener('abort', abortFromCaller, { once: true });
 
-  let response: Response;
+  // A page opened by its address may have asked for this already, before the app arrived
+  // (decision 118): that answer is used once, as if this call had made it.
+  const url = buildUrl(path, query);
+  const early =
+    method === 'GET' && body === undefined && url === path
+      ? takeEarlyAnswer(path, token)
+      : undefined;
+  let response: Pick<Response, 'ok' | 'status'>;
   let text: string;
   try {
-    response = await fetch(buildUrl(path, query), {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: controller.signal,
-    });
-    // Reading the body is inside the time limit too: a stalled body is as bad as no answer.
-    text = await response.text();
+    if (early) {
+      const answer = await untilAborted(early, controller.signal);
+      response = { ok: answer.status >= 200 && answer.status < 300, status: answer.status };
+      text = answer.text;
+    } else {
+      const fetched = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: controller.signal,
+        ...(options.keepalive ? { keepalive: true } : {}),
+      });
+      response = fetched;
+      // Reading the body is inside the time limit too: a stalled body is as bad as no answer.
+      text = await fetched.text();
+    }
   } catch (cause) {
     if (hasTimedOut) {
       throw new ApiError('TIMEOUT_ERROR', undefined, false, `${description} timed out`);

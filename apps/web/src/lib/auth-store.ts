@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { tokenStorageKey } from './token-storage-key.ts';
 
 /**
  * Auth state (docs/requirements.md#data): the session token, or null when signed out, mirrored in local storage
@@ -10,7 +11,7 @@ export interface AuthState {
   staffToken: string | null;
 }
 
-export const tokenStorageKey = 'token';
+export { tokenStorageKey } from './token-storage-key.ts';
 export const staffTokenStorageKey = 'staffToken';
 
 function readStorage(key: string): string | null {

@@ -4,6 +4,7 @@ import type {
   RenewalPlansResponse,
   SimInfoResponse,
 } from '@farmcam/contract';
+import { cameraNameOf } from '@farmcam/contract/rules';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
 /**
@@ -122,7 +123,13 @@ export function applyRename(client: QueryClient, iccid: string, nickname: string
       ? {
           ...plans,
           cameras: plans.cameras.map((camera) =>
-            camera.SIM_ICCID === iccid ? { ...camera, nicknameInDatabase: nickname } : camera,
+            camera.SIM_ICCID === iccid
+              ? {
+                  ...camera,
+                  nicknameInDatabase: nickname,
+                  displayName: cameraNameOf(nickname, iccid),
+                }
+              : camera,
           ),
         }
       : plans,

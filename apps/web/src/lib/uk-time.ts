@@ -1,32 +1,11 @@
 /**
  * Times as a farmer in the UK reads them, whatever the browser's own time zone (docs/decisions/093):
- * the Activity and Team screens show UK time, as the server counts UK days.
+ * the Activity and Team screens show UK time, as the server counts UK days. The formats are the
+ * shared rules' (decision 170); what is here is how some screens put them together.
  */
-const ukTimeZone = 'Europe/London';
+import { formatUkDateTime, formatUkDayMonth, formatUkTime, ukDayOf } from '@farmcam/contract/rules';
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: ukTimeZone,
-});
-
-// en-CA writes a date as YYYY-MM-DD, the form of a date input and of the API's days.
-const isoDayFormat = new Intl.DateTimeFormat('en-CA', {
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  timeZone: ukTimeZone,
-});
-
-/** "24 Nov 2026, 13:16", in UK time. */
-export const formatUkDateTime = (instant: string | Date): string =>
-  dateTimeFormat.format(new Date(instant));
-
-/** The UK calendar day (YYYY-MM-DD) of an instant. */
-export const ukDayOf = (instant: string | Date): string => isoDayFormat.format(new Date(instant));
+export { formatUkDateTime, ukDayOf };
 
 const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -37,4 +16,13 @@ const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;
 export function lastUkDayOf(accessUntil: string): string {
   if (isoDayPattern.test(accessUntil)) return accessUntil;
   return ukDayOf(new Date(new Date(accessUntil).getTime() - 1));
+}
+
+/** "14:02 today", "22:15 yesterday", "3 Nov, 14:02": when a picture was taken, in UK time. */
+export function formatPictureTime(instant: string | Date, now: Date = new Date()): string {
+  const day = ukDayOf(instant);
+  const clock = formatUkTime(instant);
+  if (day === ukDayOf(now)) return `${clock} today`;
+  if (day === ukDayOf(new Date(now.getTime() - 86_400_000))) return `${clock} yesterday`;
+  return `${formatUkDayMonth(instant)}, ${clock}`;
 }

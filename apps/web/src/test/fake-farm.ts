@@ -64,6 +64,7 @@ export function serveFakeFarm(): FakeFarm {
       actor: { kind: 'owner', email: 'farmer@example.com', staffEmail: null },
       iccid,
       ip: null,
+      place: null,
       userAgent: null,
     });
   const plansOf = (camera: Camera): EligiblePlan[] =>
@@ -110,6 +111,7 @@ export function serveFakeFarm(): FakeFarm {
       const camera = cameras.get(String(body.simIccid))!;
       log(`Renamed "${camera.nicknameInDatabase}" to "${String(body.nickname)}"`, camera.SIM_ICCID);
       camera.nicknameInDatabase = String(body.nickname);
+      camera.displayName = camera.nicknameInDatabase;
       return jsonResponse(200, {
         success: true,
         message: 'Camera name updated successfully',
@@ -178,6 +180,12 @@ export function serveFakeFarm(): FakeFarm {
         subscription_status: 'active',
         can_switch: !isPaused,
         switch_refusal: isPaused ? 'Cancel the scheduled pause before switching plan.' : null,
+        // A scheduled pause can be moved; otherwise the card's own answer (decision 170).
+        can_pause: camera.canPause || isPaused,
+        pause_refusal:
+          camera.canPause || isPaused
+            ? null
+            : (camera.pauseReason ?? 'This camera has no active subscription to pause.'),
       });
     }
     if (path.startsWith('/api/subscriptions/preview-change/')) {
@@ -190,6 +198,7 @@ export function serveFakeFarm(): FakeFarm {
       const camera = byBilling(String(body.customerId))!;
       const plan = plansOf(camera).find((candidate) => candidate.id === body.newPlanId)!;
       camera.stripeSubscription = { ...camera.stripeSubscription!, productName: plan.product_name };
+      camera.tier = plan.product_id.replace('prod_', '') as Camera['tier'];
       log(`Switched to ${plan.product_name}`, camera.SIM_ICCID);
       return jsonResponse(200, {
         success: true,
@@ -229,6 +238,7 @@ export function serveFakeFarm(): FakeFarm {
         labelDashboard: 'pause scheduled',
         cardState: 'pause-scheduled',
         canPause: false,
+        canCancelPause: true,
         canSwitch: false,
         statusData: { subscriptionStatus: { status: 'active', pause } },
       });

@@ -518,6 +518,42 @@ describe('POST /api/activation/billing-customer', () => {
     expect(secret.json().secret).toMatch(/^cuss_secret_/);
   });
 
+  it("gives a new camera's account the farm's billing address and VAT number (decision 127)", async () => {
+    const saved = await context.app.inject({
+      method: 'PUT',
+      url: '/api/billing/farm/details',
+      headers: actors.headers.owner,
+      payload: {
+        name: 'Hill Farm Ltd',
+        line1: '1 Hill Road',
+        town: 'Exeter',
+        postcode: 'EX1 2MP',
+        vat_number: 'GB123456789',
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const created = await context.app.inject({
+      method: 'POST',
+      url: '/api/activation/billing-customer',
+      payload: { iccid: demoStockIccid('TMYF'), location: 'uk' },
+      headers: actors.headers.owner,
+      remoteAddress: nextIp(),
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const [account] = await context.database.db
+      .select()
+      .from(billingCustomers)
+      .where(eq(billingCustomers.id, created.json<{ customer_id: string }>().customer_id));
+    expect(account?.details).toEqual({
+      name: 'Hill Farm Ltd',
+      line1: '1 Hill Road',
+      line2: null,
+      town: 'Exeter',
+      postcode: 'EX1 2MP',
+      vatNumber: 'GB123456789',
+    });
+  });
+
   it('refuses a SIM that is not for sale', async () => {
     const response = await context.app.inject({
       method: 'POST',

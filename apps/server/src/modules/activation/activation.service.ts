@@ -16,14 +16,12 @@ import type {
   SimValidationResponse,
   SolarCheckResponse,
 } from '@farmcam/contract';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { auditLog, billingSessions, customers, prices, products, sims } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
-import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
-import { newProviderId } from '../../providers/billing/ids.ts';
-import type { Principal } from '../auth/auth.service.ts';
+import { BillingError, type BillingProvider } from '@farmcam/billing';
+import { newProviderId } from '@farmcam/billing/ids';
+import type { Principal } from '../auth/principal.ts';
 import type { ActivationThrottle, LookupSubject } from './activation-throttle.ts';
 import {
   activationRepository as repository,
@@ -103,26 +101,13 @@ export function createActivationService(deps: ActivationServiceDeps) {
 
   /** A SIM card's billing customer may hold this one camera only (DESIGN §3). */
   async function billingCustomerOfSecret(secret: string, iccid: string) {
-    const now = billing.now();
-    const [session] = await db
-      .select({ billingCustomerId: billingSessions.billingCustomerId })
-      .from(billingSessions)
-      .where(
-        and(
-          eq(billingSessions.id, secret),
-          eq(billingSessions.kind, 'customer_session'),
-          gt(billingSessions.expiresAt, now),
-        ),
-      );
-    if (!session?.billingCustomerId) return null;
-    const held = await db
-      .select({ iccid: sims.iccid })
-      .from(sims)
-      .where(eq(sims.billingCustomerId, session.billingCustomerId));
-    if (held.some((row) => row.iccid !== iccid)) {
+    const billingCustomerId = await repository.billingCustomerOfSession(db, secret, billing.now());
+    if (!billingCustomerId) return null;
+    const held = await repository.simsOfBillingCustomer(db, billingCustomerId);
+    if (held.some((heldIccid) => heldIccid !== iccid)) {
       throw new AppError('CONFLICT', 'This billing account already belongs to another camera');
     }
-    return session.billingCustomerId;
+    return billingCustomerId;
   }
 
   return {
@@ -195,32 +180,20 @@ export function createActivationService(deps: ActivationServiceDeps) {
      * not say "activated" for it (docs/decisions/027).
      */
     async orderStatus(orderId: string): Promise<OrderStatusResponse> {
-      const steps = await db
-        .select({ action: auditLog.action, details: auditLog.details })
-        .from(auditLog)
-        .where(
-          and(
-            inArray(auditLog.action, [
-              'activation.checkout_started',
-              'activation.sim_attached',
-              'activation.sim_activated',
-              'activation.refused',
-            ]),
-            sql`${auditLog.details}->>'order' = ${orderId}`,
-          ),
-        );
+      const steps = await repository.orderTrail(db, orderId, [
+        'activation.checkout_started',
+        'activation.sim_attached',
+        'activation.sim_activated',
+        'activation.refused',
+      ]);
       const started = steps.find((step) => step.action === 'activation.checkout_started');
       if (!started) throw new AppError('NOT_FOUND', 'We could not find this order.');
       const priceId = typeof started.details.priceId === 'string' ? started.details.priceId : '';
-      const [plan] = await db
-        .select({ name: products.name })
-        .from(prices)
-        .innerJoin(products, eq(products.id, prices.productId))
-        .where(eq(prices.id, priceId));
+      const productName = await repository.productNameOfPrice(db, priceId);
       const did = (action: string) => steps.some((step) => step.action === action);
       return {
         order: orderId,
-        product: plan?.name ?? 'Streaming plan',
+        product: productName ?? 'Streaming plan',
         status: did('activation.refused')
           ? 'refused'
           : did('activation.sim_activated')
@@ -282,6 +255,16 @@ export function createActivationService(deps: ActivationServiceDeps) {
           currency: input.location === 'ie' ? 'eur' : 'gbp',
           idempotencyKey: `activation-${caller.customerId}-${input.iccid}-${input.location}`,
         });
+        // The farm's billing address and VAT number go on the new camera's account too, so
+        // its invoices carry them like the others' (decision 127).
+        const farmDetails = await repository.farmBillingDetails(db, caller.customerId);
+        if (farmDetails && !created.details) {
+          await billing.updateCustomerDetails({
+            billingCustomerId: created.id,
+            details: farmDetails,
+            idempotencyKey: `activation-details-${created.id}`,
+          });
+        }
         return { customer_id: created.id };
       } catch (error) {
         if (error instanceof BillingError) {
@@ -324,10 +307,7 @@ export function createActivationService(deps: ActivationServiceDeps) {
       const billingCustomerId = input.customerSessionSecret
         ? await billingCustomerOfSecret(input.customerSessionSecret, sim.iccid)
         : null;
-      const [existing] = await db
-        .select({ id: customers.id })
-        .from(customers)
-        .where(eq(customers.email, input.email));
+      const existingCustomerId = await repository.customerIdByEmail(db, input.email);
       const orderId = newProviderId('ord', 20);
       const confirmation = new URL('/order-confirmation', deps.publicUrl);
       confirmation.searchParams.set('order', orderId);
@@ -341,7 +321,7 @@ export function createActivationService(deps: ActivationServiceDeps) {
         const session = await billing.createCheckoutSession({
           billingCustomerId,
           // A new e-mail gets its account when the checkout is paid (fulfilment), not before.
-          portalCustomerId: existing?.id ?? null,
+          portalCustomerId: existingCustomerId ?? null,
           email: input.email,
           priceId: plan.price.id,
           clientReferenceId: sim.iccid,

@@ -3,10 +3,8 @@
  * port's CheckoutHooks). They run inside the provider's transaction: a refusal rolls the payment
  * back (nothing is charged), and an account made for a new e-mail exists only if the payment does.
  */
-import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { customers } from '../../db/schema.ts';
-import { BillingError, type CheckoutHooks } from '../../providers/billing/billing.ts';
+import { BillingError, type CheckoutHooks } from '@farmcam/billing';
 import { activationRepository as repository } from './activation.repository.ts';
 
 /** What the losing buyer of a SIM sees on the hosted checkout. */
@@ -18,17 +16,8 @@ export const isActivationCheckout = (metadata: Record<string, string>) =>
   metadata.purpose !== 'renewal';
 
 /** Finds the portal customer with this e-mail, or makes one (spec: a new e-mail gets an account). */
-export async function findOrCreatePortalCustomer(
-  executor: Executor,
-  email: string,
-): Promise<string> {
-  const normalised = email.trim().toLowerCase();
-  await executor.insert(customers).values({ email: normalised }).onConflictDoNothing();
-  const [row] = await executor
-    .select({ id: customers.id })
-    .from(customers)
-    .where(eq(customers.email, normalised));
-  return row!.id;
+export function findOrCreatePortalCustomer(executor: Executor, email: string): Promise<string> {
+  return repository.findOrCreateCustomer(executor, email.trim().toLowerCase());
 }
 
 export function createActivationCheckoutHooks(): CheckoutHooks {

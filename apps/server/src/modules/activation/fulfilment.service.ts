@@ -9,26 +9,17 @@
  * order's billing account is a replay (nothing to do but finish what is left). A second order for
  * a SIM someone else already has is refused and refunded.
  */
-import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { cameraNameOf } from '@farmcam/contract/rules';
 import type { Database } from '../../db/client.ts';
-import {
-  billingCustomers,
-  billingSessions,
-  customers,
-  idempotencyKeys,
-  prices,
-  products,
-  sims,
-  subscriptions,
-} from '../../db/schema.ts';
 import { systemActor, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { BillingEvent, BillingProvider } from '../../providers/billing/billing.ts';
+import type { BillingEvent, BillingProvider } from '@farmcam/billing';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
 import { activationRepository as repository } from './activation.repository.ts';
 import { isActivationCheckout } from './checkout-hooks.ts';
-import { refusedOrderEmail, welcomeEmail, type LoginLinks } from './welcome-email.ts';
+import type { LoginLinks } from '../auth/login-links.service.ts';
+import { refusedOrderEmail, welcomeEmail } from './welcome-email.ts';
 
 export interface FulfilmentDeps {
   db: Database;
@@ -55,8 +46,6 @@ export interface PaidOrder {
 
 export type FulfilmentOutcome = 'activated' | 'already-fulfilled' | 'awaiting-platform' | 'refused';
 
-export const defaultNickname = (iccid: string) => `Camera ${iccid.slice(-4)}`;
-
 export function createActivationFulfilment(deps: FulfilmentDeps) {
   const { db, clock, billing, connectivity, mailer } = deps;
 
@@ -64,25 +53,8 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
   async function attach(order: PaidOrder) {
     return db.transaction(async (transaction) => {
       const sim = await repository.lockSim(transaction, order.iccid);
-      const [account] = await transaction
-        .select({
-          id: billingCustomers.id,
-          customerId: billingCustomers.customerId,
-          email: customers.email,
-          payerEmail: billingCustomers.email,
-        })
-        .from(billingCustomers)
-        .innerJoin(customers, eq(customers.id, billingCustomers.customerId))
-        .where(eq(billingCustomers.id, order.billingCustomerId));
-      const [subscription] = await transaction
-        .select({
-          simIccid: subscriptions.simIccid,
-          status: subscriptions.status,
-          region: prices.region,
-        })
-        .from(subscriptions)
-        .innerJoin(prices, eq(prices.id, subscriptions.priceId))
-        .where(eq(subscriptions.id, order.subscriptionId));
+      const account = await repository.payingAccount(transaction, order.billingCustomerId);
+      const subscription = await repository.orderSubscription(transaction, order.subscriptionId);
       if (!sim || !account || !subscription || subscription.simIccid !== order.iccid) {
         throw new Error(`Paid order ${order.subscriptionId} does not match SIM ${order.iccid}`);
       }
@@ -93,19 +65,14 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
       if (sim.state !== 'stock' || sim.customerId !== null || sim.billingCustomerId !== null) {
         return { kind: 'lost' as const, account };
       }
-      const now = clock.now();
-      const [attached] = await transaction
-        .update(sims)
-        .set({
-          customerId: account.customerId,
-          billingCustomerId: account.id,
-          nickname: sim.nickname ?? defaultNickname(sim.iccid),
-          // The region the plan was bought for: renewals offer that region's plans.
-          region: subscription.region,
-          updatedAt: now,
-        })
-        .where(eq(sims.iccid, sim.iccid))
-        .returning();
+      const attached = await repository.attachSim(transaction, sim.iccid, {
+        customerId: account.customerId,
+        billingCustomerId: account.id,
+        nickname: cameraNameOf(sim.nickname, sim.iccid),
+        // The region the plan was bought for: renewals offer that region's plans.
+        region: subscription.region,
+        updatedAt: clock.now(),
+      });
       await writeAudit(transaction, {
         ...systemActor(account.customerId),
         action: 'activation.sim_attached',
@@ -117,7 +84,7 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
           billingCustomerId: account.id,
         },
       });
-      return { kind: 'attached' as const, account, sim: attached!, isReplay: false };
+      return { kind: 'attached' as const, account, sim: attached, isReplay: false };
     });
   }
 
@@ -128,15 +95,12 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
     });
     const now = clock.now();
     await db.transaction(async (transaction) => {
-      await transaction
-        .update(sims)
-        .set({
-          state: platformSim.state,
-          isBarred: platformSim.isBarred,
-          activatedAt: platformSim.activatedAt ?? now,
-          updatedAt: now,
-        })
-        .where(eq(sims.iccid, order.iccid));
+      await repository.recordSimActivation(transaction, order.iccid, {
+        state: platformSim.state,
+        isBarred: platformSim.isBarred,
+        activatedAt: platformSim.activatedAt ?? now,
+        updatedAt: now,
+      });
       await writeAudit(transaction, {
         ...systemActor(customerId),
         action: 'activation.sim_activated',
@@ -152,36 +116,17 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
    * reconciliation job tries again.
    */
   async function onceForMessage(key: string, send: () => Promise<void>) {
-    const claimed = await db
-      .insert(idempotencyKeys)
-      .values({
-        scope: 'activation-mail',
-        key,
-        requestHash: key,
-        statusCode: 200,
-        createdAt: clock.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (claimed.length === 0) return;
+    if (!(await repository.claimMessage(db, key, clock.now()))) return;
     try {
       await send();
     } catch (error) {
-      await db
-        .delete(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.scope, 'activation-mail'), eq(idempotencyKeys.key, key)));
+      await repository.releaseMessage(db, key);
       throw error;
     }
   }
 
   async function planName(subscriptionId: string): Promise<string> {
-    const [row] = await db
-      .select({ name: products.name })
-      .from(subscriptions)
-      .innerJoin(prices, eq(prices.id, subscriptions.priceId))
-      .innerJoin(products, eq(products.id, prices.productId))
-      .where(eq(subscriptions.id, subscriptionId));
-    return row?.name ?? 'Streaming';
+    return (await repository.productNameOfSubscription(db, subscriptionId)) ?? 'Streaming';
   }
 
   async function refuse(order: PaidOrder, account: { customerId: string; payerEmail: string }) {
@@ -230,7 +175,7 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
       mailer.send(
         welcomeEmail({
           to: account.email,
-          nickname: sim.nickname ?? defaultNickname(sim.iccid),
+          nickname: cameraNameOf(sim.nickname, sim.iccid),
           iccid: sim.iccid,
           planName: await planName(order.subscriptionId),
           order: order.order,
@@ -263,38 +208,13 @@ export function createActivationFulfilment(deps: FulfilmentDeps) {
      * still in stock, and every attached SIM the platform has not activated yet.
      */
     async reconcile(): Promise<{ fulfilled: number; failed: number }> {
-      const unfinished = await db
-        .select({
-          subscriptionId: subscriptions.id,
-          billingCustomerId: subscriptions.billingCustomerId,
-          iccid: subscriptions.simIccid,
-        })
-        .from(subscriptions)
-        .innerJoin(sims, eq(sims.iccid, subscriptions.simIccid))
-        .where(
-          and(
-            ne(subscriptions.status, 'canceled'),
-            // Still in stock, or held by another billing account (an order that lost its SIM).
-            or(
-              eq(sims.state, 'stock'),
-              sql`${sims.billingCustomerId} is distinct from ${subscriptions.billingCustomerId}`,
-            ),
-          ),
-        );
+      const unfinished = await repository.unfinishedOrders(db);
       let fulfilled = 0;
       let failed = 0;
       for (const row of unfinished) {
-        const [checkout] = await db
-          .select({ metadata: billingSessions.metadata })
-          .from(billingSessions)
-          .where(
-            and(
-              eq(billingSessions.subscriptionId, row.subscriptionId),
-              isNotNull(billingSessions.completedAt),
-            ),
-          );
+        const metadata = await repository.completedCheckoutMetadata(db, row.subscriptionId);
         try {
-          const outcome = await fulfil({ ...row, order: checkout?.metadata.order ?? null });
+          const outcome = await fulfil({ ...row, order: metadata?.order ?? null });
           if (outcome === 'activated' || outcome === 'refused') fulfilled += 1;
         } catch (error) {
           failed += 1;

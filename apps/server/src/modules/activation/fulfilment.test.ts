@@ -23,7 +23,7 @@ import {
 import { seedDemoData, demoStockIccid } from '../../seed/demo.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import { createLocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
-import { chargeInvoice, insertCard, issueInvoice } from '../../providers/billing/local/ledger.ts';
+import { chargeInvoice, insertCard, issueInvoice } from '@farmcam/billing-engine';
 import { simTakenMessage } from './checkout-hooks.ts';
 
 let context: TestContext;

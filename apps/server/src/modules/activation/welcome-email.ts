@@ -1,43 +1,9 @@
 /**
- * The e-mails fulfilment sends: the welcome (with a one-time sign-in link, made like the login
- * page's links: hashed at rest, 15 minutes, single use, voiding older ones) and the note to a buyer
- * whose order lost its SIM to someone faster.
+ * The e-mails fulfilment sends: the welcome (with a one-time sign-in link from auth's
+ * `LoginLinks`) and the note to a buyer whose order lost its SIM to someone faster.
  */
-import type { Database } from '../../db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { createOpaqueToken, hashToken } from '../../lib/tokens.ts';
 import { renderEmail, type MailMessage } from '../../providers/mail/mail.ts';
-import { authPolicy } from '../auth/auth.service.ts';
-import { authRepository } from '../auth/auth.repository.ts';
-
-export interface LoginLinks {
-  /** A fresh one-time sign-in link for the customer. */
-  create(customerId: string): Promise<string>;
-}
-
-export function createLoginLinks(deps: {
-  db: Database;
-  clock: Clock;
-  publicUrl: string;
-}): LoginLinks {
-  return {
-    async create(customerId) {
-      const token = createOpaqueToken();
-      const now = deps.clock.now();
-      await deps.db.transaction(async (transaction) => {
-        await authRepository.voidOpenLoginTokens(transaction, customerId, now);
-        await authRepository.insertLoginToken(transaction, {
-          customerId,
-          tokenHash: hashToken(token),
-          expiresAt: new Date(now.getTime() + authPolicy.loginTokenSeconds * 1000),
-          requestedIp: null,
-          createdAt: now,
-        });
-      });
-      return `${deps.publicUrl}/login/${token}`;
-    },
-  };
-}
+import { authPolicy } from '../auth/auth-policy.ts';
 
 const linkMinutes = Math.round(authPolicy.loginTokenSeconds / 60);
 

@@ -111,7 +111,7 @@ describe('activity summaries', () => {
     expect(summaryOf('member.invited', { email: 'vet@example.com', role: 'viewer' })).toBe(
       'Invited vet@example.com as Viewer',
     );
-    // The details modules/members records (team-kernel.ts accessDetails).
+    // The details modules/team records (team-kernel.ts accessDetails).
     expect(
       summaryOf('member.updated', {
         email: 'contractor@example.com',

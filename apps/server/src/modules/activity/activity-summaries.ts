@@ -42,9 +42,21 @@ const money = (amount: unknown, currency: unknown): string | null => {
   if (minor === null || code === null || !/^[a-z]{3}$/i.test(code)) return null;
   return formatMoney(minor, code);
 };
+/** "4 min 10 s", "45 s", "1 h 5 min": how long someone watched live. */
+const watchTime = (seconds: number): string => {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  if (hours > 0) return `${hours} h ${minutes} min`;
+  if (minutes > 0) return rest > 0 ? `${minutes} min ${rest} s` : `${minutes} min`;
+  return `${rest} s`;
+};
+/** Data as the dashboard says it: MB below a gigabyte (1,000,000 bytes), one decimal. */
+const megabytes = (bytes: number): string =>
+  bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
 const roleName = (value: unknown): string | null =>
   value === 'manager' ? 'Manager' : value === 'viewer' ? 'Viewer' : null;
-/** A member's reach as modules/members records it: "for 2 cameras until 30 June 2026". */
+/** A member's reach as modules/team records it: "for 2 cameras until 30 June 2026". */
 const reach = (details: Details): string | null => {
   const cameras = Array.isArray(details.iccids) ? details.iccids.length : null;
   const last = day(details.lastDay);
@@ -209,6 +221,18 @@ export const activityActions = {
     category: 'billing',
     summary: () => 'Opened the billing page (cards and invoices)',
   },
+  'billing.pay_all': {
+    category: 'billing',
+    summary: (details) => {
+      const amount = money(details.amount, details.currency);
+      const failed = count(details.failed) ?? 0;
+      return `${amount ? `Paid ${amount} with Pay all` : 'Used Pay all'}${failed > 0 ? ` (${failed} ${failed === 1 ? 'bill' : 'bills'} not paid)` : ''}`;
+    },
+  },
+  'billing.details_changed': {
+    category: 'billing',
+    summary: () => 'Changed the billing address and VAT number for future invoices',
+  },
   'billing.card_added': {
     category: 'billing',
     summary: (details) => `${card(details)} was added`,
@@ -264,6 +288,23 @@ export const activityActions = {
       );
     },
   },
+  'live-view.watched': {
+    category: 'cameras',
+    summary: (details) =>
+      sentence(
+        `Watched ${quoted(details.camera) ?? 'a camera'} live`,
+        count(details.seconds) === null ? null : `for ${watchTime(count(details.seconds)!)}`,
+        count(details.bytes) === null ? null : `(${megabytes(count(details.bytes)!)} of data)`,
+      ),
+  },
+  'live-view.turned-on': {
+    category: 'cameras',
+    summary: (details) => `Turned live view on for ${quoted(details.camera) ?? 'a camera'}`,
+  },
+  'live-view.turned-off': {
+    category: 'cameras',
+    summary: (details) => `Turned live view off for ${quoted(details.camera) ?? 'a camera'}`,
+  },
   'livestream.switch-on': { category: 'livestream', summary: () => 'Switched the livestream on' },
   'livestream.switch-off': {
     category: 'livestream',
@@ -314,7 +355,7 @@ export const activityActions = {
     },
   },
 
-  // Team (members, written by modules/members).
+  // Team (members, written by modules/team).
   'member.invited': {
     category: 'team',
     summary: (details) => {

@@ -3,6 +3,7 @@
  * newest first, a page at a time by (at, id), with the person's e-mail and a member's role, and
  * the camera (ICCID) an entry is about. Also the retention purge.
  */
+import { ukTimeZone } from '@farmcam/contract/rules';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { ActivityCategory } from '@farmcam/contract';
@@ -34,6 +35,7 @@ export interface ActivityRow {
   /** `at` to the microsecond, UTC, for the cursor. */
   at_key: string;
   actor_type: 'customer' | 'member' | 'staff' | 'system';
+  actor_id: string | null;
   actor_email: string | null;
   member_role: 'manager' | 'viewer' | null;
   action: string;
@@ -62,9 +64,8 @@ const entryIccid = sql`case
   end`;
 
 /** The UTC instant a UK day starts (midnight in London, summer time or not). */
-const ukDayStart = (day: string) => sql`((${day}::date)::timestamp at time zone 'Europe/London')`;
-const ukDayEnd = (day: string) =>
-  sql`(((${day}::date) + 1)::timestamp at time zone 'Europe/London')`;
+const ukDayStart = (day: string) => sql`((${day}::date)::timestamp at time zone ${ukTimeZone})`;
+const ukDayEnd = (day: string) => sql`(((${day}::date) + 1)::timestamp at time zone ${ukTimeZone})`;
 
 function categoryCondition(category: ActivityCategory): SQL {
   const selection = categorySelection(category);
@@ -108,7 +109,7 @@ export const activityRepository = {
       sql`
         select a.id, a.at,
                to_char(a.at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as at_key,
-               a.actor_type, ${personEmail} as actor_email, coalesce(a.actor_role, member.role) as member_role,
+               a.actor_type, a.actor_id, ${personEmail} as actor_email, coalesce(a.actor_role, member.role) as member_role,
                a.action, a.details, ${entryIccid} as iccid, a.ip, a.user_agent
           from audit_log a
           left join customers owner on owner.id = a.account_id
@@ -119,6 +120,28 @@ export const activityRepository = {
          where ${sql.join(conditions, sql` and `)}
          order by a.at desc, a.id desc
          limit ${filter.limit + 1}`,
+    );
+  },
+
+  /**
+   * Each address the given people acted from on this account, with when they first did
+   * (decision 142): what "a network they used before" is judged by. One row per person and
+   * address, read by the account's index.
+   */
+  async firstUseOfAddresses(
+    executor: Executor,
+    accountId: string,
+    actorIds: string[],
+  ): Promise<{ actor_type: string; actor_id: string; ip: string; first_at: Date }[]> {
+    if (actorIds.length === 0) return [];
+    return queryRows(
+      executor,
+      sql`
+        select a.actor_type, a.actor_id, a.ip, min(a.at) as first_at
+          from audit_log a
+         where a.account_id = ${accountId} and a.ip is not null
+           and a.actor_id = any(${sql.param(actorIds)}::text[])
+         group by a.actor_type, a.actor_id, a.ip`,
     );
   },
 

@@ -35,13 +35,18 @@ async function activity(
   return response.json<ActivityResponse>();
 }
 
-async function rename(headers: Record<string, string>, serial: number, nickname: string) {
+async function rename(
+  headers: Record<string, string>,
+  serial: number,
+  nickname: string,
+  remoteAddress = '203.0.113.7',
+) {
   const response = await context.app.inject({
     method: 'POST',
     url: '/api/cameras/update-nickname',
     headers: { ...headers, 'user-agent': browser },
     payload: { simIccid: demoIccid(serial), nickname },
-    remoteAddress: '203.0.113.7',
+    remoteAddress,
   });
   expect(response.statusCode, response.body).toBe(200);
 }
@@ -89,6 +94,23 @@ describe('what the activity log records', () => {
       ip: '203.0.113.7',
       userAgent: browser,
     });
+  });
+
+  it('says where an entry came from in words: a network the person used before or a new one (decision 142)', async () => {
+    await rename(actors.headers.owner, 102, 'Ewes', '203.0.113.99');
+    await rename(actors.headers.owner, 102, 'Ewes 2', '198.51.100.4');
+    await rename(actors.headers.owner, 102, 'Ewes 3', '192.168.1.5');
+    const entries = (await activity(actors.headers.owner, { iccid: demoIccid(102) })).entries;
+    expect(entries.slice(0, 3).map((entry) => [entry.summary, entry.place])).toEqual([
+      ['Renamed "Ewes 2" to "Ewes 3"', 'A private network'],
+      ['Renamed "Ewes" to "Ewes 2"', 'A new network for them'],
+      // The owner renamed Top gate from 203.0.113.7 before: the same /24.
+      ['Renamed "Lambing shed" to "Ewes"', 'A network they used before'],
+    ]);
+    // Another person's use of a network does not make it one they used before.
+    await rename(manager, 102, 'Ewes 4', '198.51.100.77');
+    const [byManager] = (await activity(actors.headers.owner, { iccid: demoIccid(102) })).entries;
+    expect(byManager?.place).toBe('A new network for them');
   });
 
   it('records a manager by their own e-mail and role', async () => {

@@ -14,6 +14,7 @@ import {
   type ActivityRow,
 } from './activity.repository.ts';
 import { categoryOf, summaryOf } from './activity-summaries.ts';
+import { networkOf, placeOf } from './network-place.ts';
 
 /** The shortest retention the configuration accepts: 13 months, however long they are. */
 export const minimumRetentionDays = 397;
@@ -39,7 +40,13 @@ export function decodeCursor(value: string): ActivityCursor {
   return { at, id };
 }
 
-function toEntry(row: ActivityRow): ActivityEntry {
+/** When each person first acted from each network, by "type:id". */
+type FirstUses = Map<string, Map<string, number>>;
+
+const personKey = (row: { actor_type: string; actor_id: string | null }) =>
+  `${row.actor_type}:${row.actor_id ?? ''}`;
+
+function toEntry(row: ActivityRow, firstUses: FirstUses): ActivityEntry {
   const isStaff = row.actor_type === 'staff';
   const kind =
     row.actor_type === 'customer'
@@ -60,6 +67,10 @@ function toEntry(row: ActivityRow): ActivityEntry {
     },
     iccid: row.iccid,
     ip: row.ip,
+    place: placeOf(row.ip, (network) => {
+      const first = firstUses.get(personKey(row))?.get(network);
+      return first !== undefined && first < new Date(row.at).getTime();
+    }),
     userAgent: row.user_agent,
   };
 }
@@ -99,8 +110,21 @@ export function createActivityService(deps: {
       });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
+      const firstUses: FirstUses = new Map();
+      const actorIds = [
+        ...new Set(page.filter((row) => row.ip !== null).map((row) => row.actor_id ?? '')),
+      ].filter((id) => id !== '');
+      for (const use of await activityRepository.firstUseOfAddresses(db, accountId, actorIds)) {
+        const network = networkOf(use.ip);
+        if (network === null) continue;
+        const key = personKey(use);
+        const networks = firstUses.get(key) ?? new Map<string, number>();
+        const at = new Date(use.first_at).getTime();
+        networks.set(network, Math.min(at, networks.get(network) ?? Infinity));
+        firstUses.set(key, networks);
+      }
       return {
-        entries: page.map(toEntry),
+        entries: page.map((row) => toEntry(row, firstUses)),
         nextCursor:
           rows.length > query.limit && last ? encodeCursor({ at: last.at_key, id: last.id }) : null,
       };

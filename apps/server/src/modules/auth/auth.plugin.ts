@@ -8,8 +8,9 @@ import {
   hasAbility,
   mayReachCamera,
   notAllowedMessages,
-} from '../members/access.ts';
-import type { AuthService, Principal, RequestContext } from './auth.service.ts';
+} from './access.ts';
+import type { SessionsService } from './sessions.service.ts';
+import type { Principal, RequestContext } from './principal.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +20,10 @@ declare module 'fastify' {
 
 /** Resolves `Authorization: Bearer …` to `request.principal` before every handler. */
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { auth: AuthService }) => {
+  async (
+    app: FastifyInstance,
+    options: { sessions: Pick<SessionsService, 'cachedPrincipal' | 'authenticate'> },
+  ) => {
     app.decorateRequest('principal', undefined);
     // A callback hook, not an async one: a session resolved moments ago (the common case) is
     // found without a promise or a microtask, which the throughput bench measures (decision 065).
@@ -31,12 +35,12 @@ export const authPlugin = fp(
       // Prometheus presents METRICS_TOKEN on /metrics: it is not a session, and a scrape or probe
       // must never wait on the database (decision 102).
       if (isProbePath(request.url)) return done();
-      const cached = options.auth.cachedPrincipal(token);
+      const cached = options.sessions.cachedPrincipal(token);
       if (cached) {
         request.principal = cached;
         return done();
       }
-      options.auth.authenticate(token).then(
+      options.sessions.authenticate(token).then(
         (principal) => {
           request.principal = principal;
           done();

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   accountMemberCameras,
@@ -34,6 +34,39 @@ export interface SessionMember {
 }
 
 export const authRepository = {
+  /**
+   * A member with their account owner's e-mail, removed or not: whether they may sign in to that
+   * account is decided from it.
+   */
+  findMember: async (executor: Executor, memberId: string) => {
+    const [row] = await executor
+      .select({ member: accountMembers, ownerEmail: customers.email })
+      .from(accountMembers)
+      .innerJoin(customers, eq(customers.id, accountMembers.customerId))
+      .where(eq(accountMembers.id, memberId));
+    return row;
+  },
+
+  /**
+   * The accounts an address may enter as a member: invitation accepted, not removed, not past the
+   * last day. With the owner's e-mail, oldest membership first.
+   */
+  findActiveMembershipsByEmail: async (executor: Executor, email: string, now: Date) => {
+    return executor
+      .select({ member: accountMembers, ownerEmail: customers.email })
+      .from(accountMembers)
+      .innerJoin(customers, eq(customers.id, accountMembers.customerId))
+      .where(
+        and(
+          eq(accountMembers.email, email),
+          isNull(accountMembers.removedAt),
+          isNotNull(accountMembers.acceptedAt),
+          or(isNull(accountMembers.accessUntil), gt(accountMembers.accessUntil, now)),
+        ),
+      )
+      .orderBy(asc(accountMembers.createdAt), asc(accountMembers.id));
+  },
+
   findCustomerByEmail: async (executor: Executor, email: string) => {
     const [row] = await executor.select().from(customers).where(eq(customers.email, email));
     return row;

@@ -13,9 +13,12 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { memoizedCheckedJsonSerializerCompiler } from '../../lib/checked-json.ts';
-import { abilitiesOf, type Access } from '../members/access.ts';
+import { abilitiesOf, type Access } from './access.ts';
 import { requestContext, requireSession } from './auth.plugin.ts';
-import type { AuthService, Principal } from './auth.service.ts';
+import type { MagicLinksService } from './magic-links.service.ts';
+import type { Principal } from './principal.ts';
+import type { SessionsService } from './sessions.service.ts';
+import type { StaffSignInService } from './staff-sign-in.service.ts';
 import type { StaffAccountsService } from './staff-accounts.service.ts';
 
 /** Who is signed in to which account and what they may do, for the web to show (decision 091). */
@@ -34,9 +37,11 @@ function accountAccessOf(access: Access, accountEmail: string): AccountAccess {
 const errors = { 400: errorBody, 401: errorBody, 429: errorBody };
 
 export const authRoutes: FastifyPluginAsyncZod<{
-  auth: AuthService;
+  magicLinks: MagicLinksService;
+  staffSignIn: StaffSignInService;
+  sessions: Pick<SessionsService, 'logout'>;
   staffAccounts: StaffAccountsService;
-}> = async (app, { auth, staffAccounts }) => {
+}> = async (app, { magicLinks, staffSignIn, sessions, staffAccounts }) => {
   app.post(
     '/auth/request-login',
     {
@@ -49,7 +54,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
         response: { 200: requestLoginResponse, ...errors },
       },
     },
-    async (request) => auth.requestLogin(request.body.email, requestContext(request)),
+    async (request) => magicLinks.requestLogin(request.body.email, requestContext(request)),
   );
 
   app.get(
@@ -64,7 +69,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
         response: { 200: tokenResponse, ...errors },
       },
     },
-    async (request) => auth.exchangeLoginToken(request.query.token, requestContext(request)),
+    async (request) => magicLinks.exchangeLoginToken(request.query.token, requestContext(request)),
   );
 
   for (const path of ['/auth/admin-login', '/auth/team-login']) {
@@ -80,7 +85,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
           response: { 200: tokenResponse, ...errors },
         },
       },
-      async (request) => auth.staffLogin(request.body, requestContext(request)),
+      async (request) => staffSignIn.staffLogin(request.body, requestContext(request)),
     );
   }
 
@@ -133,7 +138,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await auth.logout(requireSession(request), requestContext(request));
+      await sessions.logout(requireSession(request), requestContext(request));
       return reply.code(204).send(null);
     },
   );

@@ -16,11 +16,10 @@ import {
   type MailComposer,
   type Mailer,
 } from '../../providers/mail/mail.ts';
-import { membersRepository } from '../members/members.repository.ts';
 import { authRepository as repository } from './auth.repository.ts';
-import { authPolicy } from './auth.service.ts';
+import { authPolicy } from './auth-policy.ts';
 
-export { loginMailJobName } from './auth.service.ts';
+export { loginMailJobName } from './auth-policy.ts';
 
 /**
  * A login e-mail goes out within this long of the request or not at all: its link then still has
@@ -59,7 +58,7 @@ export function memberLinkLabel(ownerEmail: string, role: 'manager' | 'viewer'):
 
 async function signInTargets(db: Database, email: string, now: Date): Promise<SignInTarget[]> {
   const customer = await repository.findCustomerByEmail(db, email);
-  const memberships = await membersRepository.findActiveMembershipsByEmail(db, email, now);
+  const memberships = await repository.findActiveMembershipsByEmail(db, email, now);
   return [
     ...(customer ? [{ customerId: customer.id, memberId: null, label: ownLabel }] : []),
     ...memberships.map(({ member, ownerEmail }) => ({

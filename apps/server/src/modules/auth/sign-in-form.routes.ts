@@ -12,7 +12,7 @@ import { escapeHtml, signInFormPath } from '@farmcam/contract/rules';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { requestContext } from './auth.plugin.ts';
-import type { AuthService } from './auth.service.ts';
+import type { MagicLinksService } from './magic-links.service.ts';
 
 const stylesheetPath = `${signInFormPath}/page.css`;
 
@@ -73,7 +73,10 @@ const sendPage = (reply: FastifyReply, status: number, notice: Notice, typed = '
     .type('text/html; charset=utf-8')
     .send(page(notice, typed));
 
-export async function signInFormRoutes(app: FastifyInstance, { auth }: { auth: AuthService }) {
+export async function signInFormRoutes(
+  app: FastifyInstance,
+  { magicLinks }: { magicLinks: Pick<MagicLinksService, 'requestLogin'> },
+) {
   // The browser posts the form url-encoded; only this route takes such bodies.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -108,7 +111,7 @@ export async function signInFormRoutes(app: FastifyInstance, { auth }: { auth: A
       return sendPage(reply, 400, { kind: 'error', text: reason }, typed);
     }
     try {
-      const { message } = await auth.requestLogin(parsed.data.email, requestContext(request));
+      const { message } = await magicLinks.requestLogin(parsed.data.email, requestContext(request));
       return await sendPage(reply, 200, { kind: 'success', text: message });
     } catch (error) {
       if (error instanceof AppError && error.code === 'RATE_LIMITED') {

@@ -15,23 +15,28 @@ import {
   invoiceDueDay,
   invoiceStatusDetail,
   invoiceStatusLabel,
-} from '../../providers/billing/bill-words.ts';
-import { isCardExpired } from '../../providers/billing/card-rules.ts';
-import { formatMoney } from '../../providers/billing/money.ts';
+} from '@farmcam/billing/bill-words';
+import { isCardExpired } from '@farmcam/billing/card-rules';
+import { formatMoney } from '@farmcam/billing/money';
 import {
   mapBillingErrors,
   type Actor,
   type BillingServiceContext,
+  type BillingCaller,
 } from './billing-service-context.ts';
 import { billingRepository } from './billing.repository.ts';
 import { managePlanRefusal } from './plan-switch-rule.ts';
 
 export function createBillingAccountService(context: BillingServiceContext) {
-  const { db, billing, publicUrl } = context;
+  const { db, billing, publicUrl, requireReachable } = context;
 
   return {
     /** Which camera the account pays for, so a page about it can name it (decision 111). */
-    async account(billingCustomerId: string): Promise<BillingAccountResponse> {
+    async account(
+      caller: BillingCaller,
+      billingCustomerId: string,
+    ): Promise<BillingAccountResponse> {
+      await requireReachable(caller, billingCustomerId);
       const sim = await billingRepository.simOfBillingCustomer(db, billingCustomerId);
       const refusal = sim ? managePlanRefusal(sim) : null;
       return {
@@ -42,7 +47,11 @@ export function createBillingAccountService(context: BillingServiceContext) {
       };
     },
 
-    async paymentMethods(billingCustomerId: string): Promise<{ payment_methods: PaymentMethod[] }> {
+    async paymentMethods(
+      caller: BillingCaller,
+      billingCustomerId: string,
+    ): Promise<{ payment_methods: PaymentMethod[] }> {
+      await requireReachable(caller, billingCustomerId);
       const now = billing.now();
       const rows = await billingRepository.paymentMethods(db, billingCustomerId);
       return {
@@ -66,10 +75,12 @@ export function createBillingAccountService(context: BillingServiceContext) {
      * what is due (decision 113).
      */
     async createPortalSession(
+      caller: BillingCaller,
       billingCustomerId: string,
       actor?: Actor,
       purpose: PortalPurpose = 'manage',
     ) {
+      await requireReachable(caller, billingCustomerId);
       const session = await mapBillingErrors(() =>
         billing.createPortalSession({
           billingCustomerId,
@@ -83,11 +94,13 @@ export function createBillingAccountService(context: BillingServiceContext) {
       return session;
     },
 
-    async createCustomerSecret(billingCustomerId: string) {
+    async createCustomerSecret(caller: BillingCaller, billingCustomerId: string) {
+      await requireReachable(caller, billingCustomerId);
       return mapBillingErrors(() => billing.createCustomerSecret({ billingCustomerId }));
     },
 
-    async invoices(billingCustomerId: string): Promise<InvoicesResponse> {
+    async invoices(caller: BillingCaller, billingCustomerId: string): Promise<InvoicesResponse> {
+      await requireReachable(caller, billingCustomerId);
       const absolute = (url: string | null) => (url?.startsWith('/') ? `${publicUrl}${url}` : url);
       const rows = await billingRepository.invoices(db, billingCustomerId);
       const ids = rows.map((row) => row.id);
@@ -155,3 +168,5 @@ function linesOf(
   }
   return [{ description: invoice.description, amount: invoice.total || invoice.amountDue }];
 }
+
+export type BillingAccountService = ReturnType<typeof createBillingAccountService>;

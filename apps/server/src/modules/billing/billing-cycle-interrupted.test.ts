@@ -74,7 +74,7 @@ describe('a billing cycle interrupted part-way', () => {
       for each row execute function interrupt_billing_cycle()`);
 
     context.clock.set('2026-04-01T06:00:00Z');
-    await expect(context.services.billing.runCycle()).rejects.toThrow();
+    await expect(context.services.billing.cycle.runCycle()).rejects.toThrow();
     // Two renewals are complete (invoice, payment, period moved on); nothing half-done.
     const afterCrash = await renewalsBySubscription();
     expect([...afterCrash.values()]).toEqual([1, 1]);
@@ -88,7 +88,7 @@ describe('a billing cycle interrupted part-way', () => {
     // The worker is back (or another took over): the next run does the rest.
     await db.execute(sql`drop trigger interrupt_billing_cycle on invoices`);
     await db.execute(sql`drop function interrupt_billing_cycle()`);
-    const rerun = await context.services.billing.runCycle();
+    const rerun = await context.services.billing.cycle.runCycle();
     expect(rerun.renewed).toBe(4);
     const afterRerun = await renewalsBySubscription();
     expect(new Map([...afterRerun].sort())).toEqual(
@@ -99,7 +99,7 @@ describe('a billing cycle interrupted part-way', () => {
     }
 
     // Once only: another run (another worker's minute) renews nothing.
-    expect((await context.services.billing.runCycle()).renewed).toBe(0);
+    expect((await context.services.billing.cycle.runCycle()).renewed).toBe(0);
     expect([...(await renewalsBySubscription()).values()].every((count) => count === 1)).toBe(true);
     // The aborted attempt used no invoice number: the sequence has no gap.
     const numbers = (

@@ -1,12 +1,68 @@
 /**
- * What the billing cycle's replay needs to know (decision 025): the earliest instant at which
- * anything of the local engine is due. A replayed day with nothing due is skipped, which keeps a
- * two-year test clock jump to a few seconds, and changes nothing: every renewal, retry, dunning
- * step, pause start and end and SIM termination is one of these instants.
+ * What the billing cycle's replay reads and writes (decision 025): where it got to, the pause
+ * dates it applies, and the earliest instant at which anything of the local engine is due. A
+ * replayed day with nothing due is skipped, which keeps a two-year test clock jump to a few
+ * seconds, and changes nothing: every renewal, retry, dunning step, pause start and end and SIM
+ * termination is one of these instants.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { dunningPolicy } from '../../providers/billing/dunning-policy.ts';
+import { appSettings, subscriptions } from '../../db/schema.ts';
+import { dunningPolicy } from '@farmcam/billing/dunning-policy';
+
+/** Where the billing cycle got to (billing time), shared by every process: a gap is replayed. */
+const cycleReachedKey = 'billing-cycle-reached-at';
+
+/** The billing time the cycle last reached, if it ever ran. */
+export async function cycleReachedAt(executor: Executor): Promise<Date | undefined> {
+  const [reached] = await executor
+    .select()
+    .from(appSettings)
+    .where(eq(appSettings.key, cycleReachedKey));
+  return typeof reached?.value === 'string' ? new Date(reached.value) : undefined;
+}
+
+/** Records that the cycle reached `at`; never back, should a slower process finish an older step. */
+export async function recordCycleReached(executor: Executor, at: Date): Promise<void> {
+  await executor
+    .insert(appSettings)
+    .values({ key: cycleReachedKey, value: at.toISOString() })
+    .onConflictDoUpdate({
+      target: appSettings.key,
+      set: { value: at.toISOString() },
+      setWhere: sql`${appSettings.value} #>> '{}' < ${at.toISOString()}`,
+    });
+}
+
+/**
+ * Stored status follows the pause dates on the UK day `today`: paused from the start date,
+ * active again from the resume date.
+ */
+export async function applyPauseTransitions(
+  executor: Executor,
+  today: string,
+  at: Date,
+): Promise<void> {
+  await executor
+    .update(subscriptions)
+    .set({ status: 'paused', updatedAt: at })
+    .where(
+      and(
+        eq(subscriptions.status, 'active'),
+        lte(subscriptions.pauseStartsOn, today),
+        gt(subscriptions.pauseResumesOn, today),
+      ),
+    );
+  await executor
+    .update(subscriptions)
+    .set({ status: 'active', pauseStartsOn: null, pauseResumesOn: null, updatedAt: at })
+    .where(
+      and(
+        inArray(subscriptions.status, ['active', 'paused']),
+        lte(subscriptions.pauseResumesOn, today),
+      ),
+    );
+}
 
 /** The earliest due instant later than `after` (what is due by `after` was done then). */
 export async function nextDueInstant(executor: Executor, after: Date): Promise<Date | null> {

@@ -1,14 +1,26 @@
 /**
- * What the parts of the billing service share (decision 086): their dependencies, the UK day
- * they count pauses and plan rules by (docs/decisions/081), the audit of a customer's or a staff
- * member's billing action, the camera's current subscription, and billing failures in the words
- * the customer sees.
+ * Subscriptions, payment methods, pause and invoices for one camera's billing customer
+ * (docs/requirements.md#screens, #states, #api), in parts (decision 086) that the composition
+ * root builds one by one and hands each to the routes that use it (decision 162): plan changes
+ * (plan-change.service.ts), pauses (pause.service.ts), renewal of an ended subscription
+ * (renewal.service.ts), the SIM's lifecycle and the reaction to billing events
+ * (sim-lifecycle.service.ts), the cards, invoices and billing portal (billing-account.service.ts)
+ * and the farm's Billing page (farm-billing.service.ts). Routes have already checked that the
+ * billing customer belongs to the caller; the parts apply the rules and talk to the billing port.
+ * Reads come from our tables only; writes go to the provider (with an idempotency key) under a
+ * per-subscription lease.
+ *
+ * What the parts share, here: their dependencies, the UK day they count pauses and plan rules by
+ * (docs/decisions/081), the audit of a customer's or a staff member's billing action, the
+ * camera's current subscription, and billing failures in the words the customer sees.
  */
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
-import type { Principal } from '../auth/auth.service.ts';
-import { BillingError, type BillingProvider } from '../../providers/billing/billing.ts';
+import type { Access } from '../auth/access.ts';
+import type { Principal } from '../auth/principal.ts';
+import { requireReachableBillingCustomer } from '../ownership/ownership.ts';
+import { BillingError, type BillingProvider } from '@farmcam/billing';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { billingRepository } from './billing.repository.ts';
@@ -30,6 +42,12 @@ export interface BillingServiceDeps {
   };
 }
 
+/** Who asks about a billing account: the customer of their session and their reach (decision 091). */
+export interface BillingCaller {
+  customerId: string;
+  access: Access;
+}
+
 /** Who is acting, for the audit log: the person, from where. */
 export interface Actor {
   principal: Principal;
@@ -49,6 +67,20 @@ export function createBillingServiceContext(deps: BillingServiceDeps) {
   const { db, billing } = deps;
   return {
     ...deps,
+    /**
+     * Every call about one billing account starts here: it must be the caller's and belong to
+     * cameras they may reach, or it answers 404 exactly like one that does not exist, before any
+     * work (decision 091).
+     */
+    async requireReachable(caller: BillingCaller, billingCustomerId: string): Promise<void> {
+      await requireReachableBillingCustomer(
+        db,
+        caller.access,
+        caller.customerId,
+        billingCustomerId,
+      );
+    },
+
     /** Today in the UK, by the billing provider's clock. */
     today: () => businessDay(billing.now()),
 

@@ -3,27 +3,24 @@
  * talking through the official SDK to a local fake of the Stripe API (test/fakes).
  */
 import Stripe from 'stripe';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActors, type Actors } from '../../../test/helpers/authorization.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
 import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-fake-server.ts';
 import {
   auditLog,
+  billingCustomers,
   invoices,
   paymentMethods,
+  payments,
   sims,
   subscriptions,
   webhookEvents,
 } from '../../db/schema.ts';
 import { seedCatalogue } from '../../seed/demo.ts';
-import { BillingError } from '../../providers/billing/billing.ts';
-import {
-  insertCard,
-  insertCustomer,
-  issueInvoice,
-  chargeInvoice,
-} from '../../providers/billing/local/ledger.ts';
+import { BillingError } from '@farmcam/billing';
+import { insertCard, insertCustomer, issueInvoice, chargeInvoice } from '@farmcam/billing-engine';
 import {
   toBillingError,
   type StripeBilling,
@@ -653,8 +650,8 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
       expect((await subscriptionRow(unpaid.subscriptionId)).cancellationReason).toBe(
         'payment_failed',
       );
-      await context.services.billing.runCycle();
-      await context.services.billing.runCycle();
+      await context.services.billing.cycle.runCycle();
+      await context.services.billing.cycle.runCycle();
       const mails = await context.mailer.list({ limit: 100 });
       const ended = (name: string) =>
         mails.filter((mail) => mail.subject === `The streaming plan for ${name} has ended`);
@@ -715,6 +712,168 @@ describe.each(['local', 'stripe'] as const)('billing service on the %s adapter',
           details: expect.objectContaining({ amount: 1200, currency: 'gbp' }),
         }),
       ]);
+    });
+  }
+
+  /** One open invoice of the account, as a renewal whose charge failed leaves it. */
+  async function openInvoiceOf(billingCustomerId: string): Promise<string> {
+    const db = context.database.db;
+    if (harness.fake) {
+      const [remote] = harness.fake.invoicesOf(billingCustomerId);
+      Object.assign(remote!, { status: 'open', amount_paid: 0 });
+      await context.services.billing.stripe!.syncCustomer(billingCustomerId);
+      return remote!.id;
+    }
+    const invoice = await issueInvoice(db, {
+      billingCustomerId,
+      subscriptionId: null,
+      description: '1 × Light Streaming (at £12.00 / month)',
+      total: 1200,
+      currency: 'gbp',
+      periodStart: new Date('2026-04-01T00:00:00Z'),
+      periodEnd: new Date('2026-05-01T00:00:00Z'),
+      now: new Date('2026-03-10T00:00:00Z'),
+    });
+    return invoice.id;
+  }
+
+  it('pays an open invoice once under a key; a declined card is an outcome, not an error', async () => {
+    const { billingCustomerId } = await harness.createSubscriber(61);
+    await harness.makeCardFail(billingCustomerId);
+    const invoiceId = await openInvoiceOf(billingCustomerId);
+    const provider = context.services.billing.provider;
+    const declined = await provider.payInvoiceNow({ invoiceId, idempotencyKey: 'pay-61-a' });
+    expect(declined).toMatchObject({
+      outcome: 'declined',
+      reason: expect.stringMatching(/declined/),
+    });
+    const row = async () =>
+      (await context.database.db.select().from(invoices).where(eq(invoices.id, invoiceId)))[0]!;
+    expect((await row()).status).toBe('open');
+    expect((await row()).attemptCount).toBeGreaterThan(0);
+
+    // The card works again: paid once; the same key again answers the same, and charges nothing.
+    if (harness.fake) harness.fake.setCardFailing(billingCustomerId, false);
+    else {
+      await context.database.db
+        .update(paymentMethods)
+        .set({ last4: '4242' })
+        .where(eq(paymentMethods.billingCustomerId, billingCustomerId));
+    }
+    expect(await provider.payInvoiceNow({ invoiceId, idempotencyKey: 'pay-61-b' })).toEqual({
+      outcome: 'paid',
+    });
+    expect(await row()).toMatchObject({ status: 'paid', amountPaid: (await row()).amountDue });
+    expect(await provider.payInvoiceNow({ invoiceId, idempotencyKey: 'pay-61-b' })).toEqual({
+      outcome: 'paid',
+    });
+    // Another click (another key) finds it paid: nothing more is taken.
+    expect(await provider.payInvoiceNow({ invoiceId, idempotencyKey: 'pay-61-c' })).toEqual({
+      outcome: 'already_paid',
+    });
+    if (harness.fake) {
+      const pays = harness.fake.requests.filter(
+        (request) => request.path === `/v1/invoices/${invoiceId}/pay`,
+      );
+      expect(pays.map((request) => request.idempotencyKey)).toEqual([
+        'pay-61-a',
+        'pay-61-b',
+        'pay-61-b',
+        'pay-61-c',
+      ]);
+    } else {
+      const taken = await context.database.db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, 'succeeded')));
+      expect(taken).toHaveLength(1);
+    }
+  });
+
+  it('gives an account the billing address and VAT number, and takes the VAT number away', async () => {
+    const { billingCustomerId } = await harness.createSubscriber(62);
+    const provider = context.services.billing.provider;
+    const details = {
+      name: 'Hill Farm Ltd',
+      line1: '1 Hill Road',
+      line2: null,
+      town: 'Exeter',
+      postcode: 'EX1 2MP',
+      vatNumber: 'GB123456789',
+    };
+    await provider.updateCustomerDetails({ billingCustomerId, details, idempotencyKey: 'd-62-1' });
+    const stored = async () =>
+      (
+        await context.database.db
+          .select()
+          .from(billingCustomers)
+          .where(eq(billingCustomers.id, billingCustomerId))
+      )[0]!.details;
+    expect(await stored()).toEqual(details);
+    if (harness.fake) {
+      expect(harness.fake.customer(billingCustomerId)).toMatchObject({
+        name: 'Hill Farm Ltd',
+        address: { line1: '1 Hill Road', city: 'Exeter', postal_code: 'EX1 2MP', country: 'GB' },
+      });
+      expect(harness.fake.taxIdsOf(billingCustomerId)).toEqual([
+        { type: 'gb_vat', value: 'GB123456789' },
+      ]);
+    }
+    await provider.updateCustomerDetails({
+      billingCustomerId,
+      details: { ...details, vatNumber: null },
+      idempotencyKey: 'd-62-2',
+    });
+    expect(await stored()).toEqual({ ...details, vatNumber: null });
+    if (harness.fake) expect(harness.fake.taxIdsOf(billingCustomerId)).toEqual([]);
+  });
+
+  if (adapter === 'stripe') {
+    it('puts one card on each camera through a setup page per account, made default by the webhook', async () => {
+      const first = await harness.createSubscriber(63);
+      const second = await harness.createSubscriber(64);
+      const stripe = context.services.billing.stripe!;
+      const { steps } = await stripe.startCardSetup({
+        billingCustomerIds: [first.billingCustomerId, second.billingCustomerId],
+        returnUrl: 'http://portal.test/billing',
+        idempotencyKey: 'setup-63',
+      });
+      // Stripe attaches a card to one customer only (decision 129): a page per account.
+      expect(steps.map((step) => step.billingCustomerIds)).toEqual([
+        [first.billingCustomerId],
+        [second.billingCustomerId],
+      ]);
+      const sessionId = new URL(steps[0]!.url).pathname.split('/').at(-1)!;
+      const event = harness.fake!.completeSetup(sessionId, 'pm_card_mastercard');
+      const payload = JSON.stringify(event);
+      const delivered = await context.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/stripe',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': stripe.client.webhooks.generateTestHeaderString({
+            payload,
+            secret: webhookSecret,
+          }),
+        },
+        payload,
+      });
+      expect(delivered.statusCode).toBe(200);
+      const defaultOf = async (billingCustomerId: string) =>
+        (
+          await context.database.db
+            .select()
+            .from(paymentMethods)
+            .where(
+              and(
+                eq(paymentMethods.billingCustomerId, billingCustomerId),
+                eq(paymentMethods.isDefault, true),
+              ),
+            )
+        )[0];
+      expect(await defaultOf(first.billingCustomerId)).toMatchObject({ last4: '4444' });
+      // The second camera keeps its card until its own page is completed.
+      expect(await defaultOf(second.billingCustomerId)).toMatchObject({ last4: '4242' });
     });
   }
 });

@@ -1,15 +1,15 @@
-/** Reads of the billing read model (our tables), for the billing endpoints. */
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+/**
+ * Reads of the billing read model (our tables), for the billing endpoints; the SIM's state as
+ * billing sets it, and the subscription leases (subscription-lease.ts).
+ */
+import { and, asc, desc, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { currentSubscriptionOrder } from '../../db/current-subscription.ts';
-import {
-  availableCredit,
-  creditNotePdfUrl,
-  linesOfInvoices,
-} from '../../providers/billing/local/ledger.ts';
+import { availableCredit, creditNotePdfUrl, linesOfInvoices } from '@farmcam/billing-engine';
 import {
   billingCustomers,
   creditNotes,
+  idempotencyKeys,
   invoices,
   paymentMethods,
   prices,
@@ -17,7 +17,13 @@ import {
   sims,
   subscriptions,
   type Region,
+  type SimState,
 } from '../../db/schema.ts';
+
+/** The leases of subscription-lease.ts (idempotency_keys, this scope). */
+const leaseScope = 'subscription-lease';
+const leaseOf = (subscriptionId: string) =>
+  and(eq(idempotencyKeys.scope, leaseScope), eq(idempotencyKeys.key, subscriptionId));
 
 export type PlanRow = { price: typeof prices.$inferSelect; product: typeof products.$inferSelect };
 export type SubscriptionWithPlan = {
@@ -128,6 +134,41 @@ export const billingRepository = {
     const [row] = await executor.select().from(sims).where(eq(sims.iccid, iccid));
     return row;
   },
+
+  /** The SIM's state as the platform answered a pause, resume or termination. */
+  setSimState: (
+    executor: Executor,
+    iccid: string,
+    values: { state: SimState; terminatedAt: Date | null; updatedAt: Date },
+  ) => executor.update(sims).set(values).where(eq(sims.iccid, iccid)),
+
+  /**
+   * Takes the subscription's lease unless another holds it; a lease taken before `staleBefore`
+   * was left by a dead process and is dropped first. Whether it was taken.
+   */
+  async takeSubscriptionLease(
+    executor: Executor,
+    subscriptionId: string,
+    input: { now: Date; staleBefore: Date },
+  ): Promise<boolean> {
+    await executor
+      .delete(idempotencyKeys)
+      .where(and(leaseOf(subscriptionId), lt(idempotencyKeys.createdAt, input.staleBefore)));
+    const taken = await executor
+      .insert(idempotencyKeys)
+      .values({
+        scope: leaseScope,
+        key: subscriptionId,
+        requestHash: 'lease',
+        createdAt: input.now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    return taken.length > 0;
+  },
+
+  releaseSubscriptionLease: (executor: Executor, subscriptionId: string) =>
+    executor.delete(idempotencyKeys).where(leaseOf(subscriptionId)),
 
   /** Each SIM with its current subscription, for reconciling SIM state with billing. */
   async simsWithLatestSubscription(db: Database, iccid?: string) {

@@ -240,6 +240,38 @@ describe('plans', () => {
     );
   });
 
+  it("says whether the plan can be paused, with the pause's own refusal (decision 170)", async () => {
+    const answerOf = async (serial: number) => {
+      const response = await context.app.inject({
+        method: 'GET',
+        url: `/api/subscriptions/fetch-eligible-plans/${billingCustomerOf[serial]}`,
+        headers: owner(),
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json<{ can_pause: boolean; pause_refusal: string | null }>();
+    };
+    const optionsOf = async (serial: number) => {
+      const response = await context.app.inject({
+        method: 'GET',
+        url: `/api/pause/pause-dates/${billingCustomerOf[serial]}`,
+        headers: owner(),
+      });
+      return response.json<{ pause_options: { message: string; pause_from: string | null } }>();
+    };
+    // Top gate (Light monthly, active) may pause; Calving pen (annual) and Bottom field (overdue)
+    // may not, and Manage plan says the sentence the pause itself answers with.
+    expect(await answerOf(101)).toMatchObject({ can_pause: true, pause_refusal: null });
+    for (const serial of [104, 108]) {
+      const answer = await answerOf(serial);
+      const options = await optionsOf(serial);
+      expect(answer.can_pause, `camera ${serial}`).toBe(false);
+      expect(options.pause_options.pause_from).toBeNull();
+      expect(answer.pause_refusal).toBe(options.pause_options.message);
+    }
+    expect((await answerOf(104)).pause_refusal).toMatch(/^Annual plans/);
+    expect((await answerOf(108)).pause_refusal).toMatch(/overdue invoice/);
+  });
+
   it('says a smaller plan is a downgrade, so the confirmation does not call it an upgrade', async () => {
     const response = await context.app.inject({
       method: 'GET',

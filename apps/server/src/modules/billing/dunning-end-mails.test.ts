@@ -36,10 +36,10 @@ beforeAll(async () => {
 afterAll(() => context.close());
 
 async function advanceTo(instant: Date) {
-  await context.services.billing.runCycle();
+  await context.services.billing.cycle.runCycle();
   const engine = context.services.billing.engine!;
   await engine.clock.advance(instant.getTime() - engine.now().getTime());
-  await context.services.billing.runCycle();
+  await context.services.billing.cycle.runCycle();
 }
 
 async function subscriptionOf(serial: number) {

@@ -71,4 +71,11 @@ describe('pauseRefusal (decision 014)', () => {
     expect(pauseRefusal({ status: 'past_due', interval: 'month' })).toMatch(/overdue invoice/);
     expect(pauseRefusal({ status: 'canceled', interval: 'month' })).toMatch(/no active/);
   });
+
+  it('refuses an overdue plan, a plan never paid for and no plan at all (decision 170)', () => {
+    expect(pauseRefusal({ status: 'overdue', interval: 'month' })).toMatch(/overdue invoice/);
+    expect(pauseRefusal({ status: 'overdue', interval: 'year' })).toMatch(/overdue invoice/);
+    expect(pauseRefusal({ status: 'incomplete', interval: 'month' })).toMatch(/no active/);
+    expect(pauseRefusal(null)).toMatch(/no active/);
+  });
 });

@@ -5,15 +5,17 @@
  * customer picks from the following months.
  */
 
+import { pauseCutOffDay } from '@farmcam/contract/rules';
 import { businessDay } from '../../lib/business-calendar.ts';
-import { pauseStateOn, type PauseFields } from '../../providers/billing/pause-policy.ts';
+import { pauseStateOn, type PauseFields } from '@farmcam/billing/pause-policy';
 
 // The pause state and the UK day live below the modules, where the billing providers can use them.
 export { businessDay, pauseStateOn, type PauseFields };
 
 /** How many restart dates are offered after the pause starts (1 to 6 months of pause). */
 export const resumeChoices = 6;
-export const lastRequestDay = 24;
+/** The last day of a month a request can start next month (the shared cut-off's eve). */
+export const lastRequestDay = pauseCutOffDay - 1;
 function parseDay(day: string): { year: number; month: number; date: number } {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   return { year, month, date };
@@ -53,10 +55,15 @@ export function pauseWindowFrom(pauseFrom: string): PauseWindow {
 
 /**
  * Why a subscription cannot be paused at all, or null when it can (docs/decisions/014): the one
- * rule behind the pause options, the pause itself and the dashboard card's `canPause`.
+ * rule behind the pause options, the pause itself, the dashboard card's `canPause` and Manage
+ * plan's `can_pause` (decision 170). No subscription, or one never paid for, has nothing to pause.
  */
-export function pauseRefusal(subscription: { status: string; interval: string }): string | null {
-  if (subscription.status === 'canceled') return 'This camera has no active subscription to pause.';
+export function pauseRefusal(
+  subscription: { status: string; interval: string } | null,
+): string | null {
+  if (!subscription || subscription.status === 'canceled' || subscription.status === 'incomplete') {
+    return 'This camera has no active subscription to pause.';
+  }
   if (subscription.status === 'past_due' || subscription.status === 'overdue') {
     return 'Please pay the overdue invoice before pausing this plan.';
   }

@@ -2,8 +2,9 @@
  * Pauses (docs/decisions/021, the rules in pause-rules.ts): the dates a camera's plan can be
  * paused from and restart on, scheduling or moving a pause, the pause in force, and cancelling a
  * scheduled pause (a running one only restarts earlier). Whether a plan is paused on a day is the
- * one rule of providers/billing/pause-policy.ts, counted in UK days (docs/decisions/081).
+ * one rule of @farmcam/billing/pause-policy, counted in UK days (docs/decisions/081).
  */
+import { beforePauseCutOff } from '@farmcam/contract/rules';
 import { randomUUID } from 'node:crypto';
 import type {
   ActivePauseResponse,
@@ -11,11 +12,12 @@ import type {
   PauseResultResponse,
 } from '@farmcam/contract';
 import { AppError } from '../../errors.ts';
-import { formatDay } from '../../providers/billing/money.ts';
+import { formatDay } from '@farmcam/billing/money';
 import {
   mapBillingErrors,
   type Actor,
   type BillingServiceContext,
+  type BillingCaller,
 } from './billing-service-context.ts';
 import {
   earliestMonthStart,
@@ -31,7 +33,7 @@ export function createPauseService(
   context: BillingServiceContext,
   { reconcileSims }: Pick<SimLifecycle, 'reconcileSims'>,
 ) {
-  const { db, billing, today, audit, requireSubscription } = context;
+  const { db, billing, today, audit, requireSubscription, requireReachable } = context;
 
   async function pauseOptions(billingCustomerId: string): Promise<PauseOptionsResponse> {
     const current = await requireSubscription(billingCustomerId);
@@ -95,7 +97,7 @@ export function createPauseService(
     const window = pauseWindow(day);
     return {
       pause_options: {
-        message: `Your plan will be paused from ${formatDay(window.pauseFrom)}. Pauses start on the 1st of a month: requests made before the 25th start next month. Choose when it should restart.`,
+        message: `Your plan will be paused from ${formatDay(window.pauseFrom)}. Pauses start on the 1st of a month: requests made ${beforePauseCutOff} start next month. Choose when it should restart.`,
         pause_from: window.pauseFrom,
         resume_dates: window.resumeDates,
         customer_id: billingCustomerId,
@@ -105,15 +107,21 @@ export function createPauseService(
   }
 
   return {
-    pauseOptions,
+    /** The pause options of the camera's plan (pauseSubscription asks the inner function). */
+    async pauseOptions(caller: BillingCaller, billingCustomerId: string) {
+      await requireReachable(caller, billingCustomerId);
+      return pauseOptions(billingCustomerId);
+    },
 
     /** Schedules a pause (or moves a scheduled or running one) to end on `resumeDate`. */
     async pauseSubscription(
+      caller: BillingCaller,
       billingCustomerId: string,
       resumeDate: string,
       idempotencyKey: string | undefined,
       actor: Actor,
     ): Promise<PauseResultResponse> {
+      await requireReachable(caller, billingCustomerId);
       const options = (await pauseOptions(billingCustomerId)).pause_options;
       if (!options.pause_from) throw new AppError('CONFLICT', options.message);
       if (!options.resume_dates.includes(resumeDate)) {
@@ -155,7 +163,11 @@ export function createPauseService(
       };
     },
 
-    async activePause(billingCustomerId: string): Promise<ActivePauseResponse> {
+    async activePause(
+      caller: BillingCaller,
+      billingCustomerId: string,
+    ): Promise<ActivePauseResponse> {
+      await requireReachable(caller, billingCustomerId);
       const current = await requireSubscription(billingCustomerId);
       const { subscription } = current;
       const state = pauseStateOn(subscription, today());
@@ -174,10 +186,12 @@ export function createPauseService(
      * restart on a 1st): its restart moves to the earliest 1st allowed.
      */
     async cancelPause(
+      caller: BillingCaller,
       billingCustomerId: string,
       idempotencyKey: string | undefined,
       actor: Actor,
     ): Promise<PauseResultResponse> {
+      await requireReachable(caller, billingCustomerId);
       const current = await requireSubscription(billingCustomerId);
       const { subscription } = current;
       const day = today();
@@ -229,3 +243,5 @@ export function createPauseService(
     },
   };
 }
+
+export type PauseService = ReturnType<typeof createPauseService>;

@@ -17,12 +17,14 @@ import {
   mapBillingErrors,
   type Actor,
   type BillingServiceContext,
+  type BillingCaller,
 } from './billing-service-context.ts';
 import {
   billingRepository,
   type PlanRow,
   type SubscriptionWithPlan,
 } from './billing.repository.ts';
+import { pauseRefusal } from './pause-rules.ts';
 import { planFeatures, planMetadata } from './plan-features.ts';
 import { switchRefusal } from './plan-switch-rule.ts';
 import { withSubscriptionLease } from './subscription-lease.ts';
@@ -118,7 +120,7 @@ export const planLabel = (name: string, interval: string) =>
   `${name} (${interval === 'year' ? 'annual' : 'monthly'})`;
 
 export function createPlanChangeService(context: BillingServiceContext) {
-  const { db, billing, today, audit, requireSubscription } = context;
+  const { db, billing, today, audit, requireSubscription, requireReachable } = context;
 
   /** Plan switches need a subscription in good standing and not paused (plan-switch-rule.ts). */
   function assertSwitchable(current: SubscriptionWithPlan) {
@@ -136,21 +138,33 @@ export function createPlanChangeService(context: BillingServiceContext) {
   }
 
   return {
-    async eligiblePlans(billingCustomerId: string): Promise<EligiblePlansResponse> {
+    async eligiblePlans(
+      caller: BillingCaller,
+      billingCustomerId: string,
+    ): Promise<EligiblePlansResponse> {
+      await requireReachable(caller, billingCustomerId);
       const current = await billingRepository.currentSubscription(db, billingCustomerId);
       const refusal = switchRefusal(current?.subscription ?? null, today());
+      // The pause's own rule, so Manage plan never offers a pause the server refuses (decision 170).
+      const pauseRefused = pauseRefusal(
+        current ? { status: current.subscription.status, interval: current.price.interval } : null,
+      );
       return {
         eligible_plans: await planList(db, current),
         subscription_status: current?.subscription.status ?? null,
         can_switch: refusal === null,
         switch_refusal: refusal,
+        can_pause: pauseRefused === null,
+        pause_refusal: pauseRefused,
       };
     },
 
     async previewPlanChange(
+      caller: BillingCaller,
       billingCustomerId: string,
       newPlanId: string,
     ): Promise<PlanChangePreview> {
+      await requireReachable(caller, billingCustomerId);
       const current = await requireSubscription(billingCustomerId);
       assertSwitchable(current);
       const plan = await findPlan(current, newPlanId);
@@ -171,11 +185,13 @@ export function createPlanChangeService(context: BillingServiceContext) {
 
     /** Switches plan now, charging the pro-rata difference at once (docs/requirements.md#states). */
     async changePlan(
+      caller: BillingCaller,
       billingCustomerId: string,
       newPlanId: string,
       idempotencyKey: string | undefined,
       actor: Actor,
     ): Promise<ChangePlanResponse> {
+      await requireReachable(caller, billingCustomerId);
       const current = await requireSubscription(billingCustomerId);
       assertSwitchable(current);
       const plan = await findPlan(current, newPlanId);
@@ -225,3 +241,5 @@ export function createPlanChangeService(context: BillingServiceContext) {
     },
   };
 }
+
+export type PlanChangeService = ReturnType<typeof createPlanChangeService>;

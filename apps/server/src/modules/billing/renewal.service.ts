@@ -5,17 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckoutResponse, RenewalPlansResponse } from '@farmcam/contract';
 import type { Region } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { mayReachCamera } from '../auth/access.ts';
 import {
   mapBillingErrors,
   type Actor,
   type BillingServiceContext,
+  type BillingCaller,
 } from './billing-service-context.ts';
 import { billingRepository } from './billing.repository.ts';
 import { planLabel, planList } from './plan-change.service.ts';
 
 export function createRenewalService(context: BillingServiceContext) {
-  const { db, billing, publicUrl, audit } = context;
+  const { db, billing, publicUrl, audit, requireReachable } = context;
 
   /** The no-active-subscription screen: can this SIM be renewed, and on which plans. */
   async function renewalPlans(
@@ -45,11 +47,26 @@ export function createRenewalService(context: BillingServiceContext) {
     };
   }
 
+  /** The SIM must be one of the caller's cameras too (404 otherwise), decision 091. */
+  function requireCamera(caller: BillingCaller, iccid: string) {
+    if (!mayReachCamera(caller.access, iccid)) throw notFound('Camera not found');
+  }
+
   return {
-    renewalPlans,
+    async renewalPlans(
+      caller: BillingCaller,
+      billingCustomerId: string,
+      iccid: string,
+      region: Region,
+    ): Promise<RenewalPlansResponse> {
+      await requireReachable(caller, billingCustomerId);
+      requireCamera(caller, iccid);
+      return renewalPlans(billingCustomerId, iccid, region);
+    },
 
     /** Starts a hosted checkout for a new subscription on a camera whose subscription ended. */
     async startRenewal(
+      caller: BillingCaller,
       input: {
         billingCustomerId: string;
         iccid: string;
@@ -60,6 +77,8 @@ export function createRenewalService(context: BillingServiceContext) {
       idempotencyKey: string | undefined,
       actor: Actor,
     ): Promise<CheckoutResponse> {
+      await requireReachable(caller, input.billingCustomerId);
+      requireCamera(caller, input.iccid);
       const sim = await billingRepository.sim(db, input.iccid);
       if (!sim) throw new AppError('NOT_FOUND', 'Camera not found');
       const region: Region = input.priceId.includes('_ie') ? 'ie' : 'uk';
@@ -93,3 +112,5 @@ export function createRenewalService(context: BillingServiceContext) {
     },
   };
 }
+
+export type RenewalService = ReturnType<typeof createRenewalService>;

@@ -1,27 +1,22 @@
 /**
  * The SIM's side of billing: each SIM brought in line with its subscription (paused through a
  * pause, live again after it or once a lapsed subscription is paid, terminated once a canceled
- * subscription's grace for renewal is over, providers/billing/dunning-policy.ts), and the app's
+ * subscription's grace for renewal is over, @farmcam/billing/dunning-policy), and the app's
  * reaction to the billing provider's events (the dunning e-mail, the SIM at once).
  */
-import { eq } from 'drizzle-orm';
-import { sims } from '../../db/schema.ts';
-import type { BillingEvent } from '../../providers/billing/billing.ts';
-import { simTerminationAt } from '../../providers/billing/dunning-policy.ts';
+import type { BillingEvent } from '@farmcam/billing';
+import { simTerminationAt } from '@farmcam/billing/dunning-policy';
 import type { BillingServiceContext } from './billing-service-context.ts';
 import { billingRepository } from './billing.repository.ts';
-import { createDunningEndMail, createDunningMail } from './dunning-mail.ts';
+import { createDunningAlerts } from './dunning-alerts.service.ts';
 import { businessDay, pauseStateOn } from './pause-rules.ts';
 
 export type SimLifecycle = ReturnType<typeof createSimLifecycle>;
 
 export function createSimLifecycle(context: BillingServiceContext) {
   const { db, billing } = context;
-  const dunningMail = context.notifier
-    ? createDunningMail({ db, notifier: context.notifier, publicUrl: context.publicUrl })
-    : undefined;
-  const dunningEndMail = context.notifier
-    ? createDunningEndMail({
+  const dunningAlerts = context.notifier
+    ? createDunningAlerts({
         db,
         notifier: context.notifier,
         publicUrl: context.publicUrl,
@@ -45,10 +40,11 @@ export function createSimLifecycle(context: BillingServiceContext) {
       idempotencyKey: `billing-${action}-${iccid}-${businessDay(at)}`,
     });
     // Writes go to the platform first, then to our tables (the local platform's rows are ours).
-    await db
-      .update(sims)
-      .set({ state: sim.state, terminatedAt: sim.terminatedAt, updatedAt: at })
-      .where(eq(sims.iccid, iccid));
+    await billingRepository.setSimState(db, iccid, {
+      state: sim.state,
+      terminatedAt: sim.terminatedAt,
+      updatedAt: at,
+    });
   }
 
   /**
@@ -99,13 +95,13 @@ export function createSimLifecycle(context: BillingServiceContext) {
      * reconciled, so a SIM switched off that day is e-mailed that day.
      */
     async sendDunningEndMails(at: Date = billing.now()): Promise<{ sent: number }> {
-      return dunningEndMail ? dunningEndMail.sendDue(at) : { sent: 0 };
+      return dunningAlerts ? dunningAlerts.sendEndMailsDue(at) : { sent: 0 };
     },
 
     /** The app's reaction to billing events: bring the camera's SIM in line at once. */
     async handleEvent(event: BillingEvent): Promise<void> {
       if (event.type === 'invoice.payment_failed') {
-        await dunningMail?.send(event);
+        await dunningAlerts?.paymentFailed(event);
         return;
       }
       const iccid = event.type === 'checkout.completed' ? event.clientReferenceId : event.simIccid;

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { BillingError } from '../../providers/billing/billing.ts';
+import { BillingError } from '@farmcam/billing';
 import type { StripeBilling } from '../../providers/billing/stripe/stripe-billing.ts';
 
 export const stripeWebhookRoutes: FastifyPluginAsync<{ stripe: StripeBilling }> = async (

@@ -4,13 +4,11 @@
  * change the same subscription cannot both reach the provider; no database transaction is held
  * open across the provider's network call. A lease left by a dead process expires.
  */
-import { and, eq, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { idempotencyKeys } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { billingRepository } from './billing.repository.ts';
 
-const leaseScope = 'subscription-lease';
 const leaseMs = 2 * 60_000;
 
 export async function withSubscriptionLease<Result>(
@@ -18,17 +16,12 @@ export async function withSubscriptionLease<Result>(
   subscriptionId: string,
   work: () => Promise<Result>,
 ): Promise<Result> {
-  const where = and(eq(idempotencyKeys.scope, leaseScope), eq(idempotencyKeys.key, subscriptionId));
   const now = deps.clock.now();
-  await deps.db
-    .delete(idempotencyKeys)
-    .where(and(where, lt(idempotencyKeys.createdAt, new Date(now.getTime() - leaseMs))));
-  const taken = await deps.db
-    .insert(idempotencyKeys)
-    .values({ scope: leaseScope, key: subscriptionId, requestHash: 'lease', createdAt: now })
-    .onConflictDoNothing()
-    .returning();
-  if (taken.length === 0) {
+  const isTaken = await billingRepository.takeSubscriptionLease(deps.db, subscriptionId, {
+    now,
+    staleBefore: new Date(now.getTime() - leaseMs),
+  });
+  if (!isTaken) {
     throw new AppError(
       'CONFLICT',
       'Another change to this subscription is in progress. Please try again in a moment.',
@@ -37,6 +30,6 @@ export async function withSubscriptionLease<Result>(
   try {
     return await work();
   } finally {
-    await deps.db.delete(idempotencyKeys).where(where);
+    await billingRepository.releaseSubscriptionLease(deps.db, subscriptionId);
   }
 }

@@ -1,7 +1,7 @@
 /** The data caps' statements (decision 095): who is over the allowance, open caps, claims. */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
+import { currentPlanOf } from '../../db/current-subscription.ts';
 
 export interface CapCandidate {
   iccid: string;
@@ -36,20 +36,12 @@ export const dataCapsRepository = {
       sql`
       select s.iccid, s.nickname, s.customer_id, c.email as owner_email,
         used.bytes::float8 as month_bytes, plan.data_allowance_gb as allowance_gb,
-        plan.name as product_name
+        plan.product_name
       from camera_watch_settings w
       join sims s on s.iccid = w.sim_iccid
       join customers c on c.id = s.customer_id
       join monthly_usage used on used.sim_iccid = s.iccid and used.month = ${input.monthStart}::date
-      join lateral (
-        select pr.data_allowance_gb, pr.name, sub.status
-        from subscriptions sub
-        join prices p on p.id = sub.price_id
-        join products pr on pr.id = p.product_id
-        where sub.sim_iccid = s.iccid
-        order by ${currentSubscriptionFirst('sub')}
-        limit 1
-      ) plan on true
+      join lateral ${currentPlanOf(sql`s.iccid`)} plan on true
       where w.pause_data_at_allowance
         and s.state = 'active'
         and plan.status in ('active', 'past_due', 'overdue')

@@ -11,17 +11,18 @@
  * the platform calls carry idempotency keys. A stop the platform could not make gives its claim
  * back so the next run tries again.
  */
-import type { Database } from '../../db/client.ts';
+import { cameraNameOf } from '@farmcam/contract/rules';
+import type { Database, Executor } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { auditActorOf, systemActor, writeAudit } from '../../lib/audit.ts';
-import { isoDay, isoMonth, monthStart } from '../../lib/business-calendar.ts';
+import { businessDay, isoDay, isoMonth, monthStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import type { Principal } from '../auth/auth.service.ts';
+import type { Principal } from '../auth/principal.ts';
 import { dataCapCostNote } from '../cameras/camera-state.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
-import { cameraName, dataPausedEmail } from './budget-mail.ts';
+import { dataPausedEmail } from './budget-mail.ts';
 import { dataCapsRepository } from './data-caps.repository.ts';
 
 export interface DataCapsDependencies {
@@ -41,6 +42,24 @@ export interface DataCapsSummary {
 export interface ResumeAnswer {
   /** When the data was let through again this month; null when it was not stopped. */
   resumedAt: string | null;
+}
+
+/**
+ * The UK day a SIM's data comes back (the 1st of next month) while it is paused at the allowance
+ * this UK month, or null while its data flows: what a livestream's viewers are told.
+ */
+export async function dataPausedUntil(
+  executor: Executor,
+  iccid: string,
+  now: Date,
+): Promise<string | null> {
+  const month = businessDay(now).slice(0, 7);
+  const cap = await dataCapsRepository.capOf(executor, iccid, month);
+  if (cap?.capped_at_ms == null || cap.resumed_at_ms != null) return null;
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+  return monthNumber === 12
+    ? `${year + 1}-01-01`
+    : `${year}-${String(monthNumber + 1).padStart(2, '0')}-01`;
 }
 
 export function createDataCaps(deps: DataCapsDependencies) {
@@ -117,7 +136,7 @@ export function createDataCaps(deps: DataCapsDependencies) {
         });
         continue;
       }
-      const name = cameraName(camera.iccid, camera.nickname);
+      const name = cameraNameOf(camera.nickname, camera.iccid);
       await db.transaction(async (transaction) => {
         await writeAudit(transaction, {
           ...systemActor(camera.customer_id),

@@ -1,21 +1,17 @@
 import { iccidParams } from '@farmcam/contract';
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { queryRows, type Database } from '../../db/client.ts';
-import { isoDay } from '../../lib/business-calendar.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { DevBudget } from './dev-budget.service.ts';
 
 /**
  * Development only (never in production, local SIM platform only; app.ts guards it): a camera
  * uses more data today on the local platform, then the usage sync, usage alerts and data caps run
  * at once instead of waiting for the jobs (decision 095).
  */
-export const devBudgetRoutes: FastifyPluginAsyncZod<{
-  db: Database;
-  clock: Clock;
-  runChecks: () => Promise<unknown>;
-}> = async (app, { db, clock, runChecks }) => {
+export const devBudgetRoutes: FastifyPluginAsyncZod<{ devBudget: DevBudget }> = async (
+  app,
+  { devBudget },
+) => {
   app.post(
     '/dev/cameras/:iccid/data-usage',
     {
@@ -30,15 +26,7 @@ export const devBudgetRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const bytes = Math.round(request.body.gigabytes * 1e9);
-      // The local platform meters into daily_usage (UTC days); its sync reads the same rows.
-      await queryRows(
-        db,
-        sql`insert into daily_usage (sim_iccid, day, bytes)
-          values (${request.params.iccid}, ${isoDay(clock.now())}::date, ${bytes})
-          on conflict (sim_iccid, day) do update set bytes = daily_usage.bytes + excluded.bytes`,
-      );
-      await runChecks();
+      await devBudget.addUsage(request.params.iccid, request.body.gigabytes);
       return { ok: true as const };
     },
   );

@@ -11,10 +11,10 @@ import type { Database } from '../../db/client.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import { businessDay, businessDayStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { BillingProvider } from '../../providers/billing/billing.ts';
-import { renderEmail } from '../../providers/mail/mail.ts';
+import type { BillingProvider } from '@farmcam/billing';
 import type { Notifier } from '../notifications/notifier.ts';
-import type { Principal } from '../auth/auth.service.ts';
+import type { Principal } from '../auth/principal.ts';
+import { spendAlertEmail, spendAlertTitle } from './budget-mail.ts';
 import { spendAlertsRepository } from './spend-alerts.repository.ts';
 
 export interface SpendAlertsDependencies {
@@ -122,33 +122,24 @@ export function createSpendAlerts(deps: SpendAlertsDependencies) {
             now: clock.now(),
           });
           if (!claimed) continue;
-          const amount = formatMoney(Number(account.amount_minor), account.currency);
-          const expected = formatMoney(figures.expected, account.currency);
-          const subject = `Your bill this month has reached ${amount}`;
+          const amountMinor = Number(account.amount_minor);
           try {
             const outcome = await notifier.notify({
               kind: 'spend',
               customerId: account.customer_id,
               iccid: null,
               short: {
-                title: `Your bill this month has reached ${amount}`,
-                body: `This month's invoices come to ${expected}. Nothing was stopped.`,
+                title: spendAlertTitle(amountMinor, account.currency),
+                body: `This month's invoices come to ${formatMoney(figures.expected, account.currency)}. Nothing was stopped.`,
                 path: '/dashboard',
               },
               email: (to) =>
-                renderEmail({
-                  kind: 'spend-alert',
+                spendAlertEmail({
                   to,
-                  subject,
-                  heading: subject,
-                  paragraphs: [
-                    `This month your cameras' invoices come to ${expected}: ` +
-                      `${formatMoney(figures.raised, account.currency)} already invoiced and ` +
-                      `${formatMoney(figures.upcoming, account.currency)} in renewals due before the month ends. ` +
-                      `You asked to be told at ${amount}.`,
-                    'Nothing has been changed or stopped. You can change or remove this alert on your Account page.',
-                  ],
-                  action: { label: 'See your account', url: `${publicUrl}/dashboard` },
+                  amountMinor,
+                  currency: account.currency,
+                  figures,
+                  publicUrl,
                 }),
             });
             if (outcome.failures.length > 0 && !outcome.isOwnerReached) throw outcome.failures[0];

@@ -9,8 +9,8 @@ import type { Database } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Principal } from '../auth/auth.service.ts';
-import { hasAbility, type Access } from '../members/access.ts';
+import type { Principal } from '../auth/principal.ts';
+import { hasAbility, type Access } from '../auth/access.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
 import { cameraWatchRepository, type WatchSettingsRow } from './camera-watch.repository.ts';
 

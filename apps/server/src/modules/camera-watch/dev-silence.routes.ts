@@ -1,22 +1,17 @@
 import { devSilenceBody, iccidParams } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../../db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { LocalSimPlatform } from '../../providers/connectivity/local-sim-platform.ts';
-import { cameraWatchRepository } from './camera-watch.repository.ts';
+import type { DevSilence } from './dev-silence.service.ts';
 
 /**
  * Development only (never in production, local SIM platform only; app.ts guards it): make a
  * camera silent or live again without hardware, and run the watch (the connectivity sync, then
  * the silence detection) at once instead of waiting for the jobs (decision 094).
  */
-export const devSilenceRoutes: FastifyPluginAsyncZod<{
-  db: Database;
-  platform: LocalSimPlatform;
-  clock: Clock;
-  runWatch: () => Promise<unknown>;
-}> = async (app, { db, platform, clock, runWatch }) => {
+export const devSilenceRoutes: FastifyPluginAsyncZod<{ devSilence: DevSilence }> = async (
+  app,
+  { devSilence },
+) => {
   const summary = z.object({ ok: z.literal(true) });
 
   app.post(
@@ -33,10 +28,8 @@ export const devSilenceRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const since = request.body.since ? new Date(request.body.since) : clock.now();
-      await platform.setSilentSince(request.params.iccid, since);
-      // As if it had gone silent then: what was heard since is forgotten.
-      await cameraWatchRepository.rewindHeartbeat(db, request.params.iccid, since);
+      const { since } = request.body;
+      await devSilence.silence(request.params.iccid, since ? new Date(since) : undefined);
       return { ok: true as const };
     },
   );
@@ -54,7 +47,7 @@ export const devSilenceRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await platform.setSilentSince(request.params.iccid, null);
+      await devSilence.hear(request.params.iccid);
       return { ok: true as const };
     },
   );
@@ -71,7 +64,7 @@ export const devSilenceRoutes: FastifyPluginAsyncZod<{
       },
     },
     async () => {
-      await runWatch();
+      await devSilence.runWatch();
       return { ok: true as const };
     },
   );

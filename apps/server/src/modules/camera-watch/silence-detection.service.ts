@@ -8,15 +8,14 @@
  * SIM), and each e-mail is claimed by a conditional update before it is sent; a failed send
  * gives its claim back so the next run tries again.
  */
-import { dayMs } from '@farmcam/contract/rules';
+import { cameraNameOf, dayMs, formatOutage, formatUkTime } from '@farmcam/contract/rules';
 import type { Database } from '../../db/client.ts';
 import { systemActor, writeAudit } from '../../lib/audit.ts';
 import { businessDay } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { formatOutage, formatUkTime } from '@farmcam/contract/rules';
 import type { Notifier } from '../notifications/notifier.ts';
 import { cameraWatchRepository, type WatchedCamera } from './camera-watch.repository.ts';
-import { backAgainEmail, cameraName, silenceEmail } from './silence-mail.ts';
+import { backAgainEmail, silenceEmail } from './silence-mail.ts';
 
 const hourMs = 3_600_000;
 
@@ -46,7 +45,7 @@ export function createSilenceDetection(deps: SilenceDetectionDependencies) {
   ): Promise<number> {
     const now = clock.now();
     if (!(await cameraWatchRepository.claimAlert(db, silenceId, now))) return 0;
-    const name = cameraName(camera.iccid, camera.nickname);
+    const name = cameraNameOf(camera.nickname, camera.iccid);
     const outcome = await notifier.notify({
       kind: 'camera-silence',
       customerId: camera.customer_id,
@@ -70,7 +69,7 @@ export function createSilenceDetection(deps: SilenceDetectionDependencies) {
   ): Promise<number> {
     const camera = await cameraWatchRepository.cameraOf(db, silence.simIccid);
     if (!camera) return 0;
-    const name = cameraName(silence.simIccid, camera.nickname);
+    const name = cameraNameOf(camera.nickname, silence.simIccid);
     const outcome = await notifier.notify({
       kind: 'camera-silence',
       customerId: camera.customer_id,
@@ -105,7 +104,7 @@ export function createSilenceDetection(deps: SilenceDetectionDependencies) {
       for (const camera of cameras) {
         const lastHeard =
           camera.last_heard_ms === null ? null : new Date(Number(camera.last_heard_ms));
-        const name = cameraName(camera.iccid, camera.nickname);
+        const name = cameraNameOf(camera.nickname, camera.iccid);
         const hours = camera.silence_hours === null ? null : Number(camera.silence_hours);
 
         if (camera.silence_id !== null) {

@@ -2,9 +2,6 @@
 import { formatDay, formatOutage, formatUkTime } from '@farmcam/contract/rules';
 import { renderEmail, type MailMessage } from '../../providers/mail/mail.ts';
 
-export const cameraName = (iccid: string, nickname: string | null) =>
-  nickname ?? `SIM ending ${iccid.slice(-4)}`;
-
 const cameraUrl = (publicUrl: string, iccid: string) =>
   `${publicUrl}/camera/${encodeURIComponent(iccid)}`;
 

@@ -4,6 +4,7 @@ import {
   deriveCardState,
   deriveDashboardLabel,
   deriveSubStatus,
+  findFacts,
   isCountedPlan,
   overallPercentageLeft,
   usageFigures,
@@ -175,5 +176,67 @@ describe('usage figures', () => {
     expect(
       usageFigures({ ...march, monthBytes: 6e9, allowanceGb: 5, isMetering: true }).percentOfPlan,
     ).toBe(120);
+  });
+});
+
+describe('what the dashboard finds a camera by (decision 140)', () => {
+  const calm = {
+    cardState: 'active',
+    isBarred: false,
+    silenceHours: null,
+    isDataCapped: false,
+    isLivestreaming: false,
+  } as const;
+
+  it('needs nothing from the farmer while all is well, paused on purpose or switched off', () => {
+    expect(findFacts(calm)).toEqual({ attention: null, findStates: [], stateOrder: 10 });
+    expect(findFacts({ ...calm, cardState: 'pause-scheduled' }).stateOrder).toBe(11);
+    expect(findFacts({ ...calm, cardState: 'paused' })).toEqual({
+      attention: null,
+      findStates: ['paused'],
+      stateOrder: 12,
+    });
+    // A switched-off SIM's barring is history: nothing to put right.
+    expect(findFacts({ ...calm, cardState: 'terminated', isBarred: true })).toEqual({
+      attention: null,
+      findStates: [],
+      stateOrder: 13,
+    });
+  });
+
+  it('gives the most urgent reason first, and every filter the camera is in', () => {
+    expect(
+      findFacts({
+        ...calm,
+        cardState: 'overdue',
+        silenceHours: 1,
+        isDataCapped: true,
+        isLivestreaming: true,
+      }),
+    ).toEqual({
+      attention: 'Bill overdue: pay it to keep the plan',
+      findStates: ['needs-attention', 'overdue', 'livestreaming', 'silent'],
+      stateOrder: 1,
+    });
+    expect(findFacts({ ...calm, cardState: 'attention' })).toMatchObject({
+      attention: 'SIM switched off while its plan runs: contact support',
+      stateOrder: 0,
+    });
+    expect(findFacts({ ...calm, isBarred: true })).toMatchObject({
+      attention: 'SIM disabled by the network: contact support',
+      findStates: ['needs-attention'],
+      stateOrder: 2,
+    });
+    expect(findFacts({ ...calm, cardState: 'no-subscription' })).toMatchObject({
+      findStates: ['needs-attention', 'no-plan'],
+      stateOrder: 3,
+    });
+    expect(findFacts({ ...calm, isDataCapped: true })).toMatchObject({
+      attention: "Data paused: it used its plan's allowance",
+      stateOrder: 4,
+    });
+    expect(findFacts({ ...calm, silenceHours: 1 }).attention).toBe(
+      'Silent: nothing heard for 1 hour',
+    );
   });
 });

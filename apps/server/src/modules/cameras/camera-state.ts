@@ -3,10 +3,10 @@
  * its card. Pure functions of stored values and business time; rules in docs/decisions/011.
  */
 import type { CardState, DashboardLabel, SimStatus, SubStatus } from '@farmcam/contract';
-import { dayMs, formatDay } from '@farmcam/contract/rules';
+import { dayMs, formatDay, type CameraFindState } from '@farmcam/contract/rules';
 import type { SimState, SubscriptionStatus } from '../../db/schema.ts';
 import { businessDay } from '../../lib/business-calendar.ts';
-import { pauseStateOn, type PauseFields } from '../../providers/billing/pause-policy.ts';
+import { pauseStateOn, type PauseFields } from '@farmcam/billing/pause-policy';
 
 export interface SubscriptionFacts extends PauseFields {
   status: SubscriptionStatus;
@@ -94,6 +94,10 @@ export function isCountedPlan(subStatus: SubStatus, simStatus: SimStatus): boole
 
 export const bytesPerGb = 1e9;
 
+/** "12.5 GB": an amount of data as the e-mails and sentences write it. */
+export const formatGb = (gigabytes: number) =>
+  `${gigabytes.toLocaleString('en-GB', { maximumFractionDigits: 1 })} GB`;
+
 export const roundTo = (value: number, decimals: number): number => {
   const factor = 10 ** decimals;
   return Math.round(value * factor) / factor;
@@ -152,10 +156,7 @@ export function usageFigures(input: {
  */
 export function dataCapCostNote(productName: string | null, allowanceGb: number | null): string {
   const plan = productName ? `the ${productName} plan` : 'its plan';
-  const allowance =
-    allowanceGb === null
-      ? 'its allowance'
-      : `its ${allowanceGb.toLocaleString('en-GB', { maximumFractionDigits: 1 })} GB`;
+  const allowance = allowanceGb === null ? 'its allowance' : `its ${formatGb(allowanceGb)}`;
   return (
     `Resuming adds nothing to your bill: ${plan} has no charge for data used over ${allowance}. ` +
     'The camera then uses data until the 1st, when the allowance starts again.'
@@ -207,5 +208,69 @@ export function simStatusWords(sim: {
     currentlyActive: sim.state === 'active' ? 'Yes' : 'No: paused with its plan',
     disabledByProvider: 'No',
     note: null,
+  };
+}
+
+export interface FindFacts {
+  attention: string | null;
+  findStates: CameraFindState[];
+  stateOrder: number;
+}
+
+/** Card states that need nothing from the farmer, in the order the dashboard lists them. */
+const calmOrder: Record<CardState, number> = {
+  active: 10,
+  'pause-scheduled': 11,
+  paused: 12,
+  terminated: 13,
+  // Never calm: these always need attention (below).
+  attention: 0,
+  overdue: 1,
+  'no-subscription': 3,
+};
+
+/**
+ * Which of the dashboard's filters a camera is in, why it needs the farmer (in words, for the
+ * "Attention" chip and the filter) and how urgent it is (decision 140). One rule for every
+ * screen: a camera needs attention when something stops it working or will, and only the farmer
+ * or support can put it right: a switched-off SIM whose plan runs, an overdue bill, a SIM the
+ * network disabled, a live SIM with no plan, data paused at the allowance, or a silent camera.
+ * A pause the farmer asked for and a switched-off SIM with its plan ended need nothing more.
+ */
+export function findFacts(camera: {
+  cardState: CardState;
+  isBarred: boolean;
+  silenceHours: number | null;
+  isDataCapped: boolean;
+  isLivestreaming: boolean;
+}): FindFacts {
+  const reasons: [order: number, words: string][] = [];
+  if (camera.cardState === 'attention') {
+    reasons.push([0, 'SIM switched off while its plan runs: contact support']);
+  }
+  if (camera.cardState === 'overdue') reasons.push([1, 'Bill overdue: pay it to keep the plan']);
+  if (camera.isBarred && camera.cardState !== 'terminated') {
+    reasons.push([2, 'SIM disabled by the network: contact support']);
+  }
+  if (camera.cardState === 'no-subscription') {
+    reasons.push([3, 'No plan: renew to keep it streaming']);
+  }
+  if (camera.isDataCapped) reasons.push([4, "Data paused: it used its plan's allowance"]);
+  if (camera.silenceHours !== null) {
+    const hours = camera.silenceHours;
+    reasons.push([5, `Silent: nothing heard for ${hours} ${hours === 1 ? 'hour' : 'hours'}`]);
+  }
+  const states: CameraFindState[] = [];
+  if (reasons.length > 0) states.push('needs-attention');
+  if (camera.cardState === 'overdue') states.push('overdue');
+  if (camera.cardState === 'paused') states.push('paused');
+  if (camera.cardState === 'no-subscription') states.push('no-plan');
+  if (camera.isLivestreaming) states.push('livestreaming');
+  if (camera.silenceHours !== null) states.push('silent');
+  const first = reasons[0];
+  return {
+    attention: first ? first[1] : null,
+    findStates: states,
+    stateOrder: first ? first[0] : calmOrder[camera.cardState],
   };
 }

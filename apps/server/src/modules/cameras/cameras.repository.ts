@@ -8,6 +8,7 @@ import {
   routerStatus,
   sims,
   subscriptions,
+  type PlanTier,
   type SimState,
   type SubscriptionStatus,
 } from '../../db/schema.ts';
@@ -26,6 +27,7 @@ export interface CameraRow {
   pause_resumes_on: string | null;
   interval: string | null;
   product_name: string | null;
+  tier: PlanTier | null;
   data_allowance_gb: number | null;
   month_bytes: number;
   /** The open silence's start (decision 094), as epoch milliseconds; null when heard. */
@@ -36,6 +38,10 @@ export interface CameraRow {
   unpaid: UnpaidRow | null;
   /** When the SIM was switched off (terminated), epoch milliseconds; null while it is not. */
   terminated_at_ms: number | null;
+  /** Its livestream schedule is switched on (livestreams.is_active). */
+  is_livestreaming: boolean;
+  /** It has a livestream set up (configured, or switched on): managed, not set up again. */
+  has_livestream: boolean;
 }
 
 /** What is unpaid on an overdue camera's billing account, and the cards a charge could use. */
@@ -80,7 +86,7 @@ type CameraTuple = [
 ];
 
 /** The plan fields of each price the cameras' subscriptions use, by price id. */
-type PlanTuple = [interval: string, productName: string, dataAllowanceGb: number];
+type PlanTuple = [interval: string, productName: string, dataAllowanceGb: number, tier: PlanTier];
 
 function unpaidRowOf(tuple: UnpaidTuple | undefined): UnpaidRow | null {
   if (!tuple) return null;
@@ -126,6 +132,7 @@ export const camerasRepository = {
         silences: Record<string, number> | null;
         caps: Record<string, number> | null;
         unpaid: Record<string, UnpaidTuple> | null;
+        streams: Record<string, boolean> | null;
       };
     }>(
       executor,
@@ -151,7 +158,7 @@ export const camerasRepository = {
       )
       select json_build_object(
         'prices', (
-          select json_object_agg(p.id, json_build_array(p.interval, pr.name, pr.data_allowance_gb))
+          select json_object_agg(p.id, json_build_array(p.interval, pr.name, pr.data_allowance_gb, pr.tier))
           from prices p
           join products pr on pr.id = p.product_id
           where p.id in (select price_id from subs)
@@ -168,6 +175,13 @@ export const camerasRepository = {
           from data_caps
           where month = left(${month}, 7) and capped_at is not null and resumed_at is null
             and sim_iccid in (select iccid from cams)
+        ),
+        -- Cameras with a livestream set up, and whether it is switched on, read like the
+        -- silences (decisions 120, 140).
+        'streams', (
+          select json_object_agg(sim_iccid, is_active)
+          from livestreams
+          where (is_active or configured_at is not null) and sim_iccid in (select iccid from cams)
         ),
         -- Overdue cameras are few: their billing accounts' unpaid invoices and saved cards,
         -- which say why the bill is unpaid (decision 113).
@@ -216,6 +230,7 @@ export const camerasRepository = {
     const silences = result.plans.silences ?? {};
     const caps = result.plans.caps ?? {};
     const unpaid = result.plans.unpaid ?? {};
+    const streams = result.plans.streams ?? {};
     return result.plans.cameras.map((camera): CameraRow => {
       // A subscription always has a price (foreign key), and a price its product.
       const plan = camera[11] === null ? undefined : prices[camera[11]];
@@ -234,11 +249,14 @@ export const camerasRepository = {
         interval: plan?.[0] ?? null,
         product_name: plan?.[1] ?? null,
         data_allowance_gb: plan?.[2] ?? null,
+        tier: plan?.[3] ?? null,
         month_bytes: camera[12],
         silent_since_ms: silences[camera[0]] ?? null,
         capped_at_ms: caps[camera[0]] ?? null,
         unpaid: camera[4] === null ? null : unpaidRowOf(unpaid[camera[4]]),
         terminated_at_ms: camera[13],
+        is_livestreaming: streams[camera[0]] === true,
+        has_livestream: camera[0] in streams,
       };
     });
   },

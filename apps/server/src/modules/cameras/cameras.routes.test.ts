@@ -1,11 +1,17 @@
 import type { Camera, PlansResponse } from '@farmcam/contract';
+import { brotliDecompressSync } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { auditLog, paymentMethods, sims } from '../../db/schema.ts';
-import { insertCard } from '../../providers/billing/local/ledger.ts';
+import { auditLog, cameraSilences, livestreams, paymentMethods, sims } from '../../db/schema.ts';
+import { insertCard } from '@farmcam/billing-engine';
 import { demoIccid, seedDemoData, demoStockIccid } from '../../seed/demo.ts';
-import { createActors, expectOwnerOnly, type Actors } from '../../../test/helpers/authorization.ts';
+import {
+  addMembers,
+  createActors,
+  expectOwnerOnly,
+  type Actors,
+} from '../../../test/helpers/authorization.ts';
 import { withSimChanged } from '../../../test/helpers/sim-change.ts';
 import {
   createTestContext,
@@ -36,6 +42,34 @@ const cameraOf = (response: PlansResponse, serial: number): Camera =>
   response.cameras.find((camera) => camera.SIM_ICCID === demoIccid(serial))!;
 
 describe('GET /api/cameras/plansV2', () => {
+  it('goes out compressed to a browser that accepts it, and whole to one that does not (decision 083)', async () => {
+    const compressed = await context.app.inject({
+      method: 'GET',
+      url: '/api/cameras/plansV2',
+      headers: { ...actors.headers.owner, 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers.vary).toMatch(/accept-encoding/i);
+    const whole = await context.app.inject({
+      method: 'GET',
+      url: '/api/cameras/plansV2',
+      headers: actors.headers.owner,
+    });
+    expect(whole.headers['content-encoding']).toBeUndefined();
+    expect(compressed.rawPayload.length).toBeLessThan(whole.rawPayload.length / 3);
+    expect(JSON.parse(brotliDecompressSync(compressed.rawPayload).toString())).toEqual(
+      whole.json(),
+    );
+    // Small answers are not worth it.
+    const user = await context.app.inject({
+      method: 'GET',
+      url: '/api/auth/user-data',
+      headers: { ...actors.headers.owner, 'accept-encoding': 'br' },
+    });
+    expect(user.headers['content-encoding']).toBeUndefined();
+  });
+
   it('lists the demo cameras in the order they were added, in every state of docs/requirements.md#states', async () => {
     const response = await plans();
     expect(
@@ -81,6 +115,21 @@ describe('GET /api/cameras/plansV2', () => {
       productName: 'Standard Streaming',
       interval: 'year',
     });
+  });
+
+  it("names each camera and its plan's tier, so no screen works them out (decision 170)", async () => {
+    const response = await plans();
+    expect(cameraOf(response, 101)).toMatchObject({ displayName: 'Top gate', tier: 'light' });
+    expect(cameraOf(response, 102)).toMatchObject({ tier: 'standard' });
+    expect(cameraOf(response, 103)).toMatchObject({ displayName: 'Farmyard', tier: 'heavy' });
+    // A camera has a tier exactly when it has a subscription; without a nickname it is named
+    // from its SIM.
+    for (const camera of response.cameras) {
+      expect(camera.tier === null).toBe(camera.stripeSubscription === null);
+      expect(camera.displayName).toBe(
+        camera.nicknameInDatabase ?? `Camera ${camera.SIM_ICCID.slice(-4)}`,
+      );
+    }
   });
 
   it('describes pauses in both spec shapes', async () => {
@@ -131,6 +180,9 @@ describe('GET /api/cameras/plansV2', () => {
       totalUsageGB: Math.round(used / 1e6) / 1000,
       totalAllowanceGB: allowance,
       countedPlans: 7,
+      // Left out, and why (decision 143): Grain store paused, Old dairy switched off, Machinery
+      // shed without a plan.
+      notCounted: { paused: 1, withoutPlan: 1, switchedOff: 1 },
     });
     expect(cameraOf(response, 101).usage).toEqual({
       planAllowanceGB: 5,
@@ -196,6 +248,56 @@ describe('GET /api/cameras/plansV2', () => {
     );
   });
 
+  it('says which filters each camera is in, why it needs attention and how urgent it is (decision 140)', async () => {
+    const response = await plans();
+    expect(
+      response.cameras.map((camera) => [
+        camera.nicknameInDatabase,
+        camera.findStates,
+        camera.attention,
+        camera.stateOrder,
+      ]),
+    ).toEqual([
+      ['Top gate', [], null, 10],
+      ['Lambing shed', ['needs-attention', 'silent'], 'Silent: nothing heard for 8 hours', 5],
+      ['Farmyard', [], null, 10],
+      ['Calving pen', ['livestreaming'], null, 10],
+      ['Grain store', ['paused'], null, 12],
+      ['Holiday cottage', [], null, 11],
+      ['Fuel tank', ['needs-attention', 'overdue'], 'Bill overdue: pay it to keep the plan', 1],
+      ['Bottom field', ['needs-attention', 'overdue'], 'Bill overdue: pay it to keep the plan', 1],
+      ['Old dairy', [], null, 13],
+      ['Machinery shed', ['needs-attention', 'no-plan'], 'No plan: renew to keep it streaming', 3],
+    ]);
+    // A livestream switched on puts its camera under "Livestreaming"; a silent one under both
+    // "Silent" and "Needs attention".
+    await context.database.db
+      .insert(livestreams)
+      .values({ simIccid: demoIccid(103), publicId: 'find-test-stream', isActive: true });
+    await context.database.db.insert(cameraSilences).values({
+      simIccid: demoIccid(101),
+      silentSince: new Date(context.clock.now().getTime() - 7 * 3_600_000),
+    });
+    try {
+      const after = await plans();
+      expect(cameraOf(after, 103)).toMatchObject({
+        findStates: ['livestreaming'],
+        isLivestreaming: true,
+        attention: null,
+      });
+      expect(cameraOf(after, 101)).toMatchObject({
+        findStates: ['needs-attention', 'silent'],
+        attention: 'Silent: nothing heard for 7 hours',
+        stateOrder: 5,
+      });
+    } finally {
+      await context.database.db.delete(livestreams).where(eq(livestreams.simIccid, demoIccid(103)));
+      await context.database.db
+        .delete(cameraSilences)
+        .where(eq(cameraSilences.simIccid, demoIccid(101)));
+    }
+  });
+
   it("says why an overdue camera's bill is unpaid, with the amount and date (decision 113)", async () => {
     const response = await plans();
     const year = context.clock.now().getUTCFullYear() - 1;
@@ -241,6 +343,52 @@ describe('GET /api/cameras/plansV2', () => {
     } finally {
       await context.database.db.delete(paymentMethods).where(eq(paymentMethods.id, card.id));
     }
+  });
+
+  it("shows members what is unpaid and since when, but not the owner's card (decision 141)", async () => {
+    const withMembers = await addMembers(context, actors, {
+      thisIccid: demoIccid(107),
+      otherIccid: demoIccid(108),
+    });
+    const owner = cameraOf(await plans(), 107).unpaid!;
+    expect(owner.sentence).toMatch(/card ending/);
+    for (const member of ['manager', 'viewerOfThis'] as const) {
+      const unpaid = cameraOf(await plans(withMembers.headers[member]), 107).unpaid!;
+      expect(unpaid).toEqual({ ...owner, sentence: 'Only the account owner can pay it.' });
+    }
+    // Staff in the owner's portal see what the owner sees.
+    expect(cameraOf(await plans(actors.headers.team), 107).unpaid).toEqual(owner);
+  });
+
+  it('says which of Pay now, Cancel Scheduled Pause and Renew each card offers, by role (decision 170)', async () => {
+    const offers = (response: PlansResponse) =>
+      response.cameras
+        .filter((camera) => camera.canPayNow || camera.canCancelPause || camera.canRenew)
+        .map((camera) => [
+          camera.nicknameInDatabase,
+          camera.canPayNow,
+          camera.canCancelPause,
+          camera.canRenew,
+        ]);
+    // The owner: overdue cameras are paid, the scheduled pause cancelled, the camera without a
+    // plan renewed; the switched-off SIM has nothing of these.
+    expect(offers(await plans())).toEqual([
+      ['Holiday cottage', false, true, false],
+      ['Fuel tank', true, false, false],
+      ['Bottom field', true, false, false],
+      ['Machinery shed', false, false, true],
+    ]);
+    expect(offers(await plans(actors.headers.team))).toEqual(offers(await plans()));
+    const withMembers = await addMembers(context, actors, {
+      thisIccid: demoIccid(106),
+      otherIccid: demoIccid(108),
+    });
+    // A manager changes cameras but pays nothing; a viewer does neither.
+    expect(offers(await plans(withMembers.headers.manager))).toEqual([
+      ['Holiday cottage', false, true, false],
+      ['Machinery shed', false, false, true],
+    ]);
+    expect(offers(await plans(withMembers.headers.viewerOfThis))).toEqual([]);
   });
 
   it('asks a running plan on a terminated SIM for attention and never offers livestreaming', async () => {

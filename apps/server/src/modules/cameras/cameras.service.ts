@@ -1,4 +1,5 @@
 import type { Camera, PlansResponse, RouterInfoResponse, SimInfoResponse } from '@farmcam/contract';
+import { cameraNameOf } from '@farmcam/contract/rules';
 import type { Database } from '../../db/client.ts';
 import {
   businessDay,
@@ -10,13 +11,13 @@ import {
 import type { Clock } from '../../lib/clock.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import { notFound } from '../../errors.ts';
-import type { Principal } from '../auth/auth.service.ts';
-import { type Access, hasAbility, notAllowedMessages, withinCameras } from '../members/access.ts';
+import type { Principal } from '../auth/principal.ts';
+import { type Access, hasAbility, notAllowedMessages, withinCameras } from '../auth/access.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
 import { pauseRefusal, pauseStateOn } from '../billing/pause-rules.ts';
 import { managePlanRefusal, switchRefusal } from '../billing/plan-switch-rule.ts';
-import { livestreamEligibility } from '../livestream/eligibility.ts';
-import { describeUnpaid, invoiceDueDay } from '../../providers/billing/bill-words.ts';
+import { livestreamEligibility } from './livestream-eligibility.ts';
+import { describeUnpaid, invoiceDueDay } from '@farmcam/billing/bill-words';
 import {
   bytesPerGb,
   dataCapCostNote,
@@ -24,6 +25,7 @@ import {
   deriveDashboardLabel,
   deriveSimStatus,
   deriveSubStatus,
+  findFacts,
   isCountedPlan,
   overallPercentageLeft,
   roundTo,
@@ -46,7 +48,7 @@ export type CamerasService = ReturnType<typeof createCamerasService>;
 /**
  * The cards offer only what the person's role may do (decision 091): without manageCameras
  * (a viewer) no pause, switch or livestream set-up, and the card says why in place of the button.
- * The role's rule is hasAbility's (members/access.ts), the same one the routes enforce.
+ * The role's rule is hasAbility's (auth/access.ts), the same one the routes enforce.
  */
 export function withRoleActions(plans: PlansResponse, access: Access): PlansResponse {
   if (hasAbility(access, 'manageCameras')) return plans;
@@ -56,12 +58,40 @@ export function withRoleActions(plans: PlansResponse, access: Access): PlansResp
     cameras: plans.cameras.map((camera) => ({
       ...camera,
       canLivestream: false,
+      // A member who may not change cameras still opens a livestream's page (code, links).
+      livestreamAction: camera.livestreamAction === 'manage' ? 'manage' : null,
       canPause: false,
       pauseReason: camera.cardState === 'active' ? reason : camera.pauseReason,
+      canCancelPause: false,
       canSwitch: false,
       switchReason: reason,
       canManagePlan: false,
+      canRenew: false,
     })),
+  };
+}
+
+/**
+ * A member sees cameras the owner pays for (decision 141): an overdue camera says what is unpaid
+ * and since when, but not the owner's card, and that only the owner can pay it; no Pay now.
+ */
+export function withMemberBillingWords(plans: PlansResponse, access: Access): PlansResponse {
+  if (hasAbility(access, 'manageBilling')) return plans;
+  if (!plans.cameras.some((camera) => camera.unpaid || camera.canPayNow)) return plans;
+  return {
+    ...plans,
+    cameras: plans.cameras.map((camera) =>
+      camera.unpaid || camera.canPayNow
+        ? {
+            ...camera,
+            canPayNow: false,
+            unpaid: camera.unpaid && {
+              ...camera.unpaid,
+              sentence: 'Only the account owner can pay it.',
+            },
+          }
+        : camera,
+    ),
   };
 }
 
@@ -135,9 +165,15 @@ export function createCamerasService({
         ? pauseRefusal({ status: row.status, interval: row.interval ?? 'month' })
         : null;
 
+    const hasBillingAccount = row.billing_customer_id !== null;
+    const silenceHours =
+      row.silent_since_ms === null
+        ? null
+        : Math.floor((now.getTime() - Number(row.silent_since_ms)) / 3_600_000);
     const camera: Camera = {
       SIM_ICCID: row.iccid,
       nicknameInDatabase: row.nickname,
+      displayName: cameraNameOf(row.nickname, row.iccid),
       SubStatus: subStatus,
       SimStatus: simStatus,
       labelDashboard: deriveDashboardLabel(subStatus, simStatus, row.is_barred),
@@ -155,6 +191,7 @@ export function createCamerasService({
             current_period_end: Math.round(Number(row.current_period_end_s ?? 0)),
           }
         : null,
+      tier: row.subscription_id ? row.tier : null,
       statusData: {
         subscriptionStatus: {
           status: row.status,
@@ -177,22 +214,28 @@ export function createCamerasService({
       }),
       cardState,
       canLivestream: livestream.isEligible,
+      // A camera that already streams is managed (schedule, links, code), never set up again over
+      // a working stream (decision 121).
+      livestreamAction: !livestream.isEligible ? null : row.has_livestream ? 'manage' : 'set-up',
       // Only a running plan is offered Pause; a scheduled pause is moved from its own modal.
       canPause: cardState === 'active' && pauseRefused === null,
       pauseReason: pauseRefused,
+      // A scheduled pause is cancelled (or moved) from the card (docs/requirements.md#states).
+      canCancelPause: cardState === 'pause-scheduled' && hasBillingAccount,
       // The switch's own rule: never offered while it would be refused (decision 081).
       canSwitch: switchRefused === null,
       switchReason: switchRefused,
       // Manage plan has nothing for a SIM that is switched off (decision 111).
-      canManagePlan: row.billing_customer_id !== null && managePlanRefusal(simFacts) === null,
+      canManagePlan: hasBillingAccount && managePlanRefusal(simFacts) === null,
+      // Pay now pays the overdue bills through the camera's billing account (decision 113).
+      canPayNow: cardState === 'overdue' && hasBillingAccount,
+      // A live SIM without a plan is renewed on the pricing page of its billing account.
+      canRenew: cardState === 'no-subscription' && hasBillingAccount,
       terminatedOn: terminatedAt === null ? null : businessDay(terminatedAt),
       silence:
-        row.silent_since_ms === null
+        row.silent_since_ms === null || silenceHours === null
           ? null
-          : {
-              since: new Date(Number(row.silent_since_ms)).toISOString(),
-              hours: Math.floor((now.getTime() - Number(row.silent_since_ms)) / 3_600_000),
-            },
+          : { since: new Date(Number(row.silent_since_ms)).toISOString(), hours: silenceHours },
       dataCap:
         row.capped_at_ms === null
           ? null
@@ -202,6 +245,15 @@ export function createCamerasService({
               costNote: dataCapCostNote(row.product_name, row.data_allowance_gb),
             },
       unpaid: cardState === 'overdue' && row.unpaid ? unpaidBillsOf(row.unpaid, now) : null,
+      // Which filters it is in and how urgent it is: one rule (decision 140).
+      ...findFacts({
+        cardState,
+        isBarred: row.is_barred,
+        silenceHours,
+        isDataCapped: row.capped_at_ms !== null,
+        isLivestreaming: row.is_livestreaming,
+      }),
+      isLivestreaming: row.is_livestreaming,
     };
     return {
       camera,
@@ -225,9 +277,14 @@ export function createCamerasService({
     let allowanceBytes = 0;
     let usedBytes = 0;
     let countedPlans = 0;
+    const notCounted = { paused: 0, withoutPlan: 0, switchedOff: 0 };
     const cameras = rows.map((row) => {
       const result = toCamera(row, now, today, month);
       if (result.countedAllowanceBytes > 0) countedPlans += 1;
+      // Why a camera is left out of the combined figures, for the card's sentence (decision 143).
+      else if (result.camera.SimStatus === 'terminated') notCounted.switchedOff += 1;
+      else if (result.camera.SubStatus === 'paused') notCounted.paused += 1;
+      else notCounted.withoutPlan += 1;
       allowanceBytes += result.countedAllowanceBytes;
       usedBytes += result.countedBytes;
       return result.camera;
@@ -238,6 +295,7 @@ export function createCamerasService({
         totalUsageGB: roundTo(usedBytes / bytesPerGb, 3),
         totalAllowanceGB: roundTo(allowanceBytes / bytesPerGb, 3),
         countedPlans,
+        notCounted,
       },
       cameras,
       supportEmail,
@@ -257,9 +315,8 @@ export function createCamerasService({
       const plans = access.allCameras
         ? plansCache.read(customerId, businessDay(now), () => loadPlans(customerId, now))
         : loadPlans(customerId, now, access);
-      return hasAbility(access, 'manageCameras')
-        ? plans
-        : plans.then((list) => withRoleActions(list, access));
+      if (hasAbility(access, 'manageBilling')) return plans;
+      return plans.then((list) => withMemberBillingWords(withRoleActions(list, access), access));
     },
 
     /** docs/requirements.md#data SIM info of the customer's camera (NOT_FOUND when it is not theirs). */

@@ -1,8 +1,8 @@
 import type { PlansResponse } from '@farmcam/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dailyUsage, invoices, sims, subscriptions } from '../../db/schema.ts';
-import { insertCard } from '../../providers/billing/local/ledger.ts';
+import { dailyUsage, invoices, livestreams, sims, subscriptions } from '../../db/schema.ts';
+import { insertCard } from '@farmcam/billing-engine';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import {
   bearer,
@@ -211,5 +211,21 @@ describe('camera list cache in the app, invalidated by database notifications', 
     expect(
       after.cameras.find((camera) => camera.SIM_ICCID === demoIccid(102))?.nicknameInDatabase,
     ).toBe('Ewes');
+  });
+
+  it("drops a customer's list when a livestream is switched on or off (decision 140)", async () => {
+    const isStreaming = async () =>
+      (await plans(demoHeaders)).cameras.find((camera) => camera.SIM_ICCID === demoIccid(103))
+        ?.isLivestreaming;
+    expect(await isStreaming()).toBe(false);
+    await context.database.db
+      .insert(livestreams)
+      .values({ simIccid: demoIccid(103), publicId: 'cache-test-stream', isActive: true });
+    await vi.waitFor(async () => expect(await isStreaming()).toBe(true));
+    await context.database.db
+      .update(livestreams)
+      .set({ isActive: false })
+      .where(eq(livestreams.simIccid, demoIccid(103)));
+    await vi.waitFor(async () => expect(await isStreaming()).toBe(false));
   });
 });

@@ -10,7 +10,7 @@ import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
-import type { RequestContext } from '../auth/auth.service.ts';
+import type { RequestContext } from '../auth/principal.ts';
 import type { BundledCoverageProvider } from '../../providers/coverage/bundled-coverage.ts';
 import type { CoverageLookup, CoverageProvider } from '../../providers/coverage/coverage.ts';
 import { coverageRepository as repository } from './coverage.repository.ts';

@@ -3,19 +3,15 @@
  * networks indoor and outdoor, our multi-network SIM's result, and the booster advice.
  */
 import type { SignalAvailabilityAddress } from '@farmcam/contract';
+import { isCoveredLevel } from '@farmcam/contract/rules';
 import {
   networks,
   type CoverageAddress,
   type SignalLevel,
 } from '../../providers/coverage/coverage.ts';
 
-/**
- * docs/requirements.md#states: 3 (limited) and 4 (strong) are covered; 0 and no prediction are not. Ofcom's retired
- * levels 1 and 2 sit below "limited", so they are not covered either (decision 030).
- */
-export function isCoveredLevel(level: SignalLevel): boolean {
-  return level !== null && level >= 3;
-}
+// Which levels count as covered is the shared rule (decision 170), which the browser's chips use.
+export { isCoveredLevel };
 
 /** The best level among networks; null only when no network has a prediction. */
 export function bestLevel(levels: SignalLevel[]): SignalLevel {

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@farmcam/contract/rules';
+import { escapeHtml, formatUkTimestamp } from '@farmcam/contract/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
@@ -52,7 +52,7 @@ export const devMailRoutes: FastifyPluginAsyncZod<{
     const rows = messages
       .map(
         (message) =>
-          `<tr><td>${escapeHtml(new Date(message.createdAt).toLocaleString('en-GB', { timeZone: 'Europe/London' }))}</td><td>${escapeHtml(message.to)}</td><td><a href="/dev/mail/${message.id}">${escapeHtml(message.subject)}</a></td></tr>`,
+          `<tr><td>${escapeHtml(formatUkTimestamp(message.createdAt))}</td><td>${escapeHtml(message.to)}</td><td><a href="/dev/mail/${message.id}">${escapeHtml(message.subject)}</a></td></tr>`,
       )
       .join('');
     const body = `<h1>Local outbox</h1><p class="note">E-mails the portal would have sent (MAIL=outbox). Newest first. JSON: <a href="/dev/outbox">/dev/outbox</a>.</p>${

@@ -31,6 +31,8 @@ function loadPlayer(
   const fetchMock = vi.fn(async (url: string) => {
     requests.push(url);
     const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    // Status 0: the network failed (fetch rejects, as a browser's does offline).
+    if (answer.status === 0) throw new TypeError('Failed to fetch');
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -61,23 +63,127 @@ describe('embed player', () => {
     document.body.innerHTML = '';
   });
 
-  it('starts playing as soon as a clip exists after a failed first load', async () => {
+  it('says why there is no clip yet, and starts playing when the server said to ask again', async () => {
     const clip = 'https://media.example/clips/first.mp4?signature=s';
+    const noClip =
+      'Calving pen has no clip yet. The first one is due at 12:00 today (UK time) and plays here by itself.';
     const answers: Answer[] = [
-      { status: 404, body: 'No clip has been recorded yet' },
+      {
+        status: 404,
+        body: noClip,
+        headers: {
+          'x-livestream-state': 'no-clip',
+          'x-camera-name': 'Calving%20pen',
+          'x-next-clip-at': '2026-11-28T12:00:00.000Z',
+          'retry-after': '150',
+        },
+      },
       { status: 200, body: clip },
     ];
-    const { video, player, statusText } = loadPlayer(answers);
+    const { video, player, statusText, requests } = loadPlayer(answers);
     await flush();
     expect(player.classList.contains('failed')).toBe(true);
-    expect(statusText()).toBe('Could not load the livestream.');
+    expect(player.getAttribute('data-state')).toBe('no-clip');
+    expect(statusText()).toBe(noClip);
     expect(video.getAttribute('src')).toBeNull();
 
-    // The minute check finds the first clip: it plays now, not on a loop that never comes.
-    await vi.advanceTimersByTimeAsync(60_000);
+    // Not before the server's Retry-After (the clip is due then), and not a minute loop.
+    await vi.advanceTimersByTimeAsync(149_000);
     await flush();
+    expect(requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await flush();
+    expect(requests).toHaveLength(2);
     expect(video.src).toBe(clip);
     expect(video.play).toHaveBeenCalled();
+    expect(player.hasAttribute('data-state')).toBe(false);
+  });
+
+  it('backs off after network failures (5 s, 10 s, 20 s) and says it tries again', async () => {
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const failed: Answer = { status: 0, body: '' };
+    const { video, statusText, requests } = loadPlayer([
+      failed,
+      failed,
+      failed,
+      { status: 200, body: clip },
+    ]);
+    await flush();
+    expect(statusText()).toBe(
+      'The livestream could not be reached. This page tries again by itself.',
+    );
+    const requestsAfter = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      await flush();
+      return requests.length;
+    };
+    expect(await requestsAfter(4_900)).toBe(1);
+    expect(await requestsAfter(100)).toBe(2); // 5 s
+    expect(await requestsAfter(9_900)).toBe(2);
+    expect(await requestsAfter(100)).toBe(3); // 10 s later
+    expect(await requestsAfter(19_900)).toBe(3);
+    expect(await requestsAfter(100)).toBe(4); // 20 s later: the clip plays
+    expect(video.src).toBe(clip);
+    // Playing again: back to the minute check.
+    expect(await requestsAfter(59_900)).toBe(4);
+    expect(await requestsAfter(100)).toBe(5);
+  });
+
+  it("a link's page whose first try was lost still proves its load on the next", async () => {
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const { video, requests } = loadPlayer(
+      [
+        { status: 0, body: '' },
+        { status: 200, body: clip, headers: { 'x-page-load': 'renewed' } },
+      ],
+      undefined,
+      { publicId: 'lk_abcdefghijklmnopqrstuvwx', pageLoad: 'first-token' },
+    );
+    await flush();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await flush();
+    expect(video.src).toBe(clip);
+    expect(requests).toEqual([
+      '/api/livestreaming/livestream-url?camera_id=lk_abcdefghijklmnopqrstuvwx&load=first-token',
+      '/api/livestreaming/livestream-url?camera_id=lk_abcdefghijklmnopqrstuvwx&load=first-token',
+    ]);
+  });
+
+  it('a paused camera is asked about again when the server says, and plays once back', async () => {
+    const clip = 'https://media.example/clips/a.mp4?signature=s';
+    const paused =
+      'The farm has paused Calving pen until Mon 1 Dec. Clips play here again by themselves after that.';
+    const { video, statusText, requests } = loadPlayer([
+      {
+        status: 404,
+        body: paused,
+        headers: { 'x-livestream-state': 'paused', 'retry-after': '300' },
+      },
+      { status: 200, body: clip },
+    ]);
+    await flush();
+    expect(statusText()).toBe(paused);
+    await vi.advanceTimersByTimeAsync(299_000);
+    await flush();
+    expect(requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await flush();
+    expect(video.src).toBe(clip);
+  });
+
+  it('stops asking for a final state (revoked, expired, ended): waiting changes nothing', async () => {
+    for (const state of ['revoked', 'expired', 'terminated', 'missing']) {
+      document.body.innerHTML = '';
+      const { statusText, requests, player } = loadPlayer([
+        { status: 404, body: `Final: ${state}`, headers: { 'x-livestream-state': state } },
+      ]);
+      await flush();
+      expect(statusText()).toBe(`Final: ${state}`);
+      expect(player.getAttribute('data-state')).toBe(state);
+      await vi.advanceTimersByTimeAsync(60 * 60_000);
+      await flush();
+      expect(requests).toHaveLength(1);
+    }
   });
 
   it('shows when the clip was recorded, and an offline poster once switched off', async () => {

@@ -1,7 +1,8 @@
 /**
  * The embed code customers paste into their website, and the small page it frames (docs/requirements.md#data
  * Embed code): a muted, looping, autoplaying video of the latest clip, a spinner with
- * 'Loading livestream...', and 'Could not load the livestream.' on failure; an Unmute button
+ * 'Loading livestream...', and on failure the server's sentence saying why (no clip yet and when the
+ * next is due, switched off, paused, an expired link: decision 120); an Unmute button
  * when the stream records sound, and a Fullscreen button.
  *
  * The code is an <iframe> of our page (docs/decisions/040): no script of ours runs on the
@@ -101,7 +102,7 @@ export function renderEmbedPage(
 }
 
 /** For an id that names no livestream: the same frame, already failed, without the player. */
-export function renderMissingEmbedPage(): string {
+export function renderMissingEmbedPage(notice: { sentence: string }): string {
   return `<!doctype html>
 <html lang="en-GB">
 <head>
@@ -111,8 +112,8 @@ export function renderMissingEmbedPage(): string {
 <link rel="stylesheet" href="${embedStylePath}">
 </head>
 <body>
-<div class="player failed">
-<div class="status" role="status"><span class="status-text">Could not load the livestream.</span></div>
+<div class="player failed refused">
+<div class="status poster" role="status">${posterIcon}<span class="status-text">${escapeHtml(notice.sentence)}</span></div>
 </div>
 </body>
 </html>

@@ -9,7 +9,7 @@ import { auditLog, customers } from '../../db/schema.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { openTestDatabase } from '../../../test/helpers/test-database.ts';
-import type { Principal } from '../auth/auth.service.ts';
+import type { Principal } from '../auth/principal.ts';
 import { changeLivestream, requireEligibleCamera, requireLivestream } from './livestream-access.ts';
 import { livestreamRepository } from './livestream.repository.ts';
 

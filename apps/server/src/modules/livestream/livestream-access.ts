@@ -3,16 +3,17 @@
  * made for (and how the audit log names them), and the checks every customer call starts with:
  * the camera is theirs (404) and may livestream (422), and its livestream is set up (409).
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { RtspPath } from '@farmcam/contract';
 import type { Database } from '../../db/client.ts';
+import type { clips } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { auditActorOf, writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
-import type { LocalCamera } from '../../providers/camera/local-camera.ts';
+import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { Mailer } from '../../providers/mail/mail.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
-import type { Principal } from '../auth/auth.service.ts';
+import type { Principal } from '../auth/principal.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
 import { eligibilityOf } from './eligibility.ts';
 import {
@@ -20,7 +21,26 @@ import {
   type CameraPlanRow,
   type LivestreamRow,
 } from './livestream.repository.ts';
-import type { CameraPortOpener, RecordingQueue } from './recording.service.ts';
+
+/** Opens a SIM's camera ports to our recorders: the connectivity port's capability. */
+export type CameraPortOpener = Pick<ConnectivityPlatform, 'openCameraPorts'>;
+
+export type ClipRow = typeof clips.$inferSelect;
+
+/**
+ * What set-up asks of recording: a clip recorded now, and where a clip stands. Recording is built
+ * on this module (decision 163), so the composition root hands its part in
+ * (modules/recording/clip-requests.service.ts).
+ */
+export interface ClipRequests {
+  /** Queues a recording now; its clip, 'recording' until a worker is done with it. */
+  requestClip(
+    livestreamId: string,
+    request: { rtspPath: RtspPath; durationSeconds: number; includeAudio: boolean },
+  ): Promise<ClipRow>;
+  /** The livestream's clip stored under this key. */
+  findClip(livestreamId: string, storageKey: string): Promise<ClipRow | undefined>;
+}
 
 export interface LivestreamServiceDependencies {
   db: Database;
@@ -29,14 +49,9 @@ export interface LivestreamServiceDependencies {
   rateLimiter: RateLimiter;
   storage: ClipStorage;
   cameraAccess: CameraPortOpener;
-  recordingQueue: RecordingQueue;
+  clips: ClipRequests;
   publicUrl: string;
   supportEmail: string;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Where the marketing page's live demo is recorded from, if anywhere. */
-  showcaseSource?: () => Promise<string>;
-  /** The local demo camera, when this process runs one (local mode). */
-  demoCamera?: Pick<LocalCamera, 'check'>;
 }
 
 export interface CustomerScope {

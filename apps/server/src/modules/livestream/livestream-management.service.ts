@@ -4,6 +4,7 @@
  * code by e-mail. Every call checks ownership (404) and eligibility (422) on the server.
  */
 import type { LivestreamCamera, LivestreamCamerasResponse } from '@farmcam/contract';
+import { cameraNameOf } from '@farmcam/contract/rules';
 import { eq } from 'drizzle-orm';
 import { customers } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -107,7 +108,7 @@ export function createLivestreamManagementService(deps: LivestreamManagementDepe
         },
       ]);
       const code = buildEmbedCode(deps.publicUrl, livestream.publicId);
-      const cameraName = plan.nickname ?? 'farm camera';
+      const cameraName = cameraNameOf(plan.nickname, input.iccid);
       // The recipient learns who sent it (the farm's name and address), and replies go to them.
       const [sender] = await db
         .select({ email: customers.email, name: customers.name })
@@ -147,3 +148,5 @@ export function createLivestreamManagementService(deps: LivestreamManagementDepe
     },
   };
 }
+
+export type LivestreamManagementService = ReturnType<typeof createLivestreamManagementService>;

@@ -1,18 +1,24 @@
 /**
  * Public playback (docs/requirements.md#livestream-flow): for anyone, without signing in, whether
- * an embed page may be served, the address of a stream's latest clip (counting views and noting
- * the website that shows it), the marketing page's live demo, and whether the demo camera can run
- * here. Anonymous requests are bounded per network and per stream (docs/decisions/063).
+ * an embed page may be served, and the address of a stream's latest clip (counting views and
+ * noting the website that shows it). Anonymous requests are bounded per network and per stream
+ * (docs/decisions/063).
  */
-import type { DemoCameraResponse, ShowcaseResponse } from '@farmcam/contract';
-import { inArray } from 'drizzle-orm';
-import { appSettings } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { ukPartsOf } from '@farmcam/contract/rules';
+import { AppError } from '../../errors.ts';
 import { eligibilityOf } from './eligibility.ts';
 import type { LivestreamServiceDependencies } from './livestream-access.ts';
 import { livestreamRepository as repository } from './livestream.repository.ts';
-import { showcaseFailureKey, type ShowcaseFailure } from './recording.service.ts';
-import { ukWallClock } from './schedule.ts';
+import { nextRecordingAfter, toSchedule, ukWallClock } from './schedule.ts';
+import { businessDay } from '../../lib/business-calendar.ts';
+import { deriveSubStatus } from '../cameras/camera-state.ts';
+import { dataPausedUntil } from '../budget/data-caps.service.ts';
+import {
+  publicNotice,
+  publicNoticeHeaders,
+  type PublicNotice,
+  type PublicState,
+} from './public-notice.ts';
 import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
 import {
   ownCodeSubject,
@@ -20,7 +26,7 @@ import {
   type LivestreamLinkRow,
 } from './public-links.repository.ts';
 import { isLinkToken, isSiteAllowed, viewerDayHash } from './public-links.rules.ts';
-import type { LivestreamRow } from './livestream.repository.ts';
+import type { CameraPlanRow, LivestreamRow } from './livestream.repository.ts';
 import type { PageLoadProof } from './page-load-token.ts';
 
 /**
@@ -29,12 +35,6 @@ import type { PageLoadProof } from './page-load-token.ts';
  * another network); loading the page again proves it anew.
  */
 export type PublicRefusal = 'not-allowed' | 'expired' | 'revoked' | 'reload';
-export const publicRefusalMessages: Record<PublicRefusal, string> = {
-  'not-allowed': 'This livestream is not allowed on this site.',
-  expired: 'This link has expired.',
-  revoked: 'This link has been switched off.',
-  reload: 'Reload the page to keep watching this livestream.',
-};
 
 /**
  * A public viewer, as far as limits and counting go: their network (an IPv4 address, an IPv6 /64,
@@ -52,27 +52,8 @@ const chartSubject = (livestreamId: string) => `chart:${livestreamId}`;
 
 export type LivestreamPlaybackDependencies = Pick<
   LivestreamServiceDependencies,
-  | 'db'
-  | 'clock'
-  | 'rateLimiter'
-  | 'storage'
-  | 'recordingQueue'
-  | 'publicUrl'
-  | 'log'
-  | 'showcaseSource'
-  | 'demoCamera'
+  'db' | 'clock' | 'rateLimiter' | 'storage' | 'publicUrl'
 >;
-
-/**
- * Signed clip addresses for signed-in customers (the set-up preview) and the marketing page's
- * demo live at least this long; those handed out by livestream-url, under a public link or the
- * livestream's own code, live five minutes (`ClipStorage.publicPlaybackUrl`, decision 101).
- */
-export const playbackLifetimeSeconds = 2 * 3600;
-const showcaseKey = 'livestream-showcase';
-const showcaseMaxAgeMs = 3_600_000;
-/** After a failed demo recording, the next attempt waits this long. */
-export const showcaseRetryAfterFailureMs = 10 * 60_000;
 
 /**
  * Bounds on the anonymous livestream-url and embed page (docs/decisions/063). A player asks once
@@ -88,21 +69,25 @@ export const publicLivestreamLimits = {
 };
 const tooManyRequests = 'Too many requests for this livestream. Please try again shortly.';
 
-const ukCaptionFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  hour: '2-digit',
-  minute: '2-digit',
-  day: 'numeric',
-  month: 'short',
-  hourCycle: 'h23',
-});
-
 /** The player's caption: "Recorded at 14:05 on 24 Nov (UK time)" (ASCII: it goes in a header). */
 export function recordedAtCaption(recordedAt: Date): string {
-  const parts = Object.fromEntries(
-    ukCaptionFormat.formatToParts(recordedAt).map((part) => [part.type, part.value]),
-  );
+  const parts = ukPartsOf(recordedAt, {
+    hour: '2-digit',
+    minute: '2-digit',
+    day: 'numeric',
+    month: 'short',
+    hourCycle: 'h23',
+  });
   return `Recorded at ${parts.hour}:${parts.minute} on ${parts.day} ${parts.month} (UK time)`;
+}
+
+/** A notice as livestream-url's refusal: 403 for a page that may not play here, else 404. */
+function noticeError(notice: PublicNotice): AppError {
+  return new AppError(
+    notice.state === 'not-allowed' || notice.state === 'reload' ? 'FORBIDDEN' : 'NOT_FOUND',
+    notice.sentence,
+    publicNoticeHeaders(notice),
+  );
 }
 
 export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependencies) {
@@ -149,6 +134,52 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       return 'not-allowed';
     }
     return proof.isCurrent ? null : 'reload';
+  }
+
+  /**
+   * Whether the viewer may learn which camera this is: anyone for the livestream's own code (it
+   * is the farm's public code); for a public link, a page load it proved (any site for a link to
+   * share, a listed site for an embed code). A page elsewhere learns nothing (decision 120).
+   */
+  function mayNameCamera(link: LivestreamLinkRow | null, site: string | null | undefined) {
+    if (!link) return true;
+    if (site === undefined) return false;
+    return link.kind === 'link' || isSiteAllowed(site, link.allowedDomains);
+  }
+
+  /**
+   * Why the camera itself shows nothing now, or null when it may play: switched off for good,
+   * paused (its plan, or its data at the allowance until the month turns), not eligible for
+   * another reason (not said: billing is not a viewer's business), or its schedule switched off.
+   */
+  async function cameraStateOf(
+    livestream: LivestreamRow,
+    plan: CameraPlanRow | undefined,
+    now: Date,
+  ): Promise<{ state: PublicState; resumesOn?: string | null } | null> {
+    if (!plan) return { state: 'unavailable' };
+    if (!eligibilityOf(plan, now).isEligible) {
+      const subStatus = deriveSubStatus(
+        plan.subscription_status
+          ? {
+              status: plan.subscription_status,
+              pauseStartsOn: plan.pause_starts_on,
+              pauseResumesOn: plan.pause_resumes_on,
+            }
+          : null,
+        businessDay(now),
+      );
+      if (plan.state === 'terminated' || subStatus === 'canceled') return { state: 'terminated' };
+      if (subStatus === 'paused') return { state: 'paused', resumesOn: plan.pause_resumes_on };
+      return { state: 'unavailable' };
+    }
+    // Data paused at the allowance: back on the first day of the next UK month (decision 095).
+    const resumesOn = await dataPausedUntil(db, plan.iccid, now);
+    if (resumesOn) {
+      return { state: 'data-paused', resumesOn };
+    }
+    if (!livestream.isActive && livestream.configuredAt) return { state: 'off' };
+    return null;
   }
 
   let viewerKey: Promise<string> | undefined;
@@ -211,7 +242,8 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       site: string | null = null,
     ): Promise<{
       hasAudio: boolean;
-      refusal: PublicRefusal | null;
+      /** Why a public link may not play here, in the viewer's words (public-notice.ts). */
+      refusal: PublicNotice | null;
       allowedDomains: readonly string[];
     } | null> {
       await limitPublicRequest(viewer.network);
@@ -220,9 +252,13 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       // Recorded with audio: the player offers an unmute button (decision 046).
       const hasAudio = found.livestream.includeAudio;
       if (!found.link) return { hasAudio, refusal: null, allowedDomains: [] };
+      const refusal = refusalOf(found.link, { site, isCurrent: true }, clock.now());
+      const cameraName = mayNameCamera(found.link, site)
+        ? ((await repository.findCameraPlanByLivestream(db, found.livestream.id))?.nickname ?? null)
+        : null;
       return {
         hasAudio,
-        refusal: refusalOf(found.link, { site, isCurrent: true }, clock.now()),
+        refusal: refusal ? publicNotice(refusal, { cameraName }, clock.now()) : null,
         allowedDomains: found.link.kind === 'embed' ? found.link.allowedDomains : [],
       };
     },
@@ -244,29 +280,21 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
     }): Promise<{ url: string; caption: string; expiresAt: Date }> {
       await limitPublicRequest(input.viewer.network);
       const found = await resolve(input.publicId);
-      const livestream = found?.livestream;
-      const plan = livestream
-        ? await repository.findCameraPlanByLivestream(db, livestream.id)
-        : undefined;
       const now = clock.now();
-      if (!livestream || !plan || !eligibilityOf(plan, now).isEligible) {
-        throw notFound('This livestream is not available');
-      }
+      if (!found) throw noticeError(publicNotice('missing', { cameraName: null }, now));
+      const { livestream, link } = found;
       await deps.rateLimiter.consume({
         key: `livestream-url:livestream:${livestream.id}`,
         ...publicLivestreamLimits.perLivestream,
         message: tooManyRequests,
       });
-      // Switched off: the website shows an offline poster, not an old clip on a loop (decision 046).
-      if (!livestream.isActive && livestream.configuredAt) {
-        throw new AppError('NOT_FOUND', 'This livestream is switched off.', {
-          'x-livestream-state': 'off',
-        });
-      }
       // Only a current proof names a site; a lapsed one proves nothing now.
       const proof = input.proof?.isCurrent ? input.proof : null;
       const provenSite = proof?.site ?? null;
-      const link = found?.link ?? null;
+      const plan = await repository.findCameraPlanByLivestream(db, livestream.id);
+      // The camera's name only for a viewer who may know it: nothing about the camera reaches a
+      // page that has not proved it may play this link (decision 120).
+      const cameraName = mayNameCamera(link, input.proof?.site) ? (plan?.nickname ?? null) : null;
       if (link) {
         const refusal = refusalOf(link, input.proof, now);
         if (refusal) {
@@ -274,15 +302,32 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
           if (!input.isRefresh && refusal !== 'reload') {
             await countPublic(livestream, link.id, provenSite, input.viewer, 'refused');
           }
-          throw new AppError(
-            refusal === 'not-allowed' || refusal === 'reload' ? 'FORBIDDEN' : 'NOT_FOUND',
-            publicRefusalMessages[refusal],
-            { 'x-livestream-state': refusal },
-          );
+          throw noticeError(publicNotice(refusal, { cameraName }, now));
         }
       }
+      // Switched off, paused or ended: the website shows a poster that says so, not an old clip on
+      // a loop (decision 046), and the player asks again later unless it is final (decision 120).
+      const cameraState = await cameraStateOf(livestream, plan, now);
+      if (cameraState) {
+        throw noticeError(
+          publicNotice(
+            cameraState.state,
+            { cameraName, resumesOn: cameraState.resumesOn ?? null },
+            now,
+          ),
+        );
+      }
       const clip = await repository.latestPlayableClip(db, livestream.id);
-      if (!clip?.storageKey) throw notFound('No clip has been recorded yet');
+      if (!clip?.storageKey) {
+        const schedule = toSchedule(livestream.scheduleHours, livestream.scheduleDays);
+        throw noticeError(
+          publicNotice(
+            'no-clip',
+            { cameraName, nextClipAt: nextRecordingAfter(schedule, now, false) },
+            now,
+          ),
+        );
+      }
 
       if (!input.isRefresh) {
         await countPublic(livestream, link?.id ?? null, provenSite, input.viewer, 'views');
@@ -296,53 +341,7 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       const { url, expiresAt } = await deps.storage.publicPlaybackUrl(clip.storageKey);
       return { url, caption: recordedAtCaption(clip.recordedAt), expiresAt };
     },
-
-    /**
-     * The marketing page's live demo: the latest clip of the demo camera. A clip older than an
-     * hour (or none) queues a new recording; the old one plays meanwhile.
-     */
-    async showcase(): Promise<ShowcaseResponse> {
-      const rows = await db
-        .select()
-        .from(appSettings)
-        .where(inArray(appSettings.key, [showcaseKey, showcaseFailureKey]));
-      const state = rows.find((row) => row.key === showcaseKey)?.value as
-        { storageKey: string; recordedAt: string } | undefined;
-      const failure = rows.find((row) => row.key === showcaseFailureKey)?.value as
-        ShowcaseFailure | undefined;
-      const now = clock.now();
-      const isStale = !state || now.getTime() - Date.parse(state.recordedAt) > showcaseMaxAgeMs;
-      // After a failed attempt the page says the demo is not available (rather than "recording"
-      // for ever) and no new attempt is queued until the pause is over (decision 046).
-      const hasFailedRecently =
-        failure !== undefined &&
-        (!state || Date.parse(failure.at) > Date.parse(state.recordedAt)) &&
-        now.getTime() - Date.parse(failure.at) < showcaseRetryAfterFailureMs;
-      let isRecording = false;
-      if (isStale && deps.showcaseSource && !hasFailedRecently) {
-        try {
-          await deps.recordingQueue.enqueue(
-            { kind: 'showcase' },
-            { singletonKey: 'showcase', singletonSeconds: 120 },
-          );
-          isRecording = true;
-        } catch (error) {
-          deps.log.warn({ err: error }, 'Could not queue the demo clip');
-        }
-      }
-      if (!state) return { url: null, recordedAt: null, isRecording };
-      return {
-        url: await deps.storage.playbackUrl(state.storageKey, playbackLifetimeSeconds),
-        recordedAt: state.recordedAt,
-        isRecording,
-      };
-    },
-
-    /** Whether the demo camera can run here, so the pages can say so (docs/decisions/060). */
-    async demoCamera(): Promise<DemoCameraResponse> {
-      if (!deps.demoCamera) return { problem: null, packages: [] };
-      const { problem, packages } = await deps.demoCamera.check();
-      return { problem, packages };
-    },
   };
 }
+
+export type LivestreamPlaybackService = ReturnType<typeof createLivestreamPlaybackService>;

@@ -3,9 +3,9 @@
  * port to our recorders, the 5-second preview and where a clip stands, and saving the recording
  * settings and schedule. Every call checks ownership (404) and eligibility (422) on the server.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ClipStatusResponse, RtspPath } from '@farmcam/contract';
-import { livestreamRtspPort, previewDurationSeconds } from '@farmcam/contract';
+import { livestreamRtspPort } from '@farmcam/contract';
 import { AppError, notFound } from '../../errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { requireOwnedSim } from '../ownership/ownership.ts';
@@ -14,21 +14,18 @@ import {
   changeLivestream,
   requireEligibleCamera,
   requireLivestream,
+  type ClipRow,
   type CustomerScope,
   type LivestreamServiceDependencies,
 } from './livestream-access.ts';
-import { playbackLifetimeSeconds } from './livestream-playback.service.ts';
 import { livestreamSummary, qualityOfPath } from './livestream-summary.ts';
-import {
-  livestreamRepository as repository,
-  type ClipRow,
-  type LivestreamRow,
-} from './livestream.repository.ts';
+import { livestreamRepository as repository } from './livestream.repository.ts';
+import { playbackLifetimeSeconds } from './livestream.service.ts';
 import { formatSchedule, parseSchedule } from './schedule.ts';
 
 export type LivestreamSetupDependencies = Pick<
   LivestreamServiceDependencies,
-  'db' | 'clock' | 'rateLimiter' | 'storage' | 'cameraAccess' | 'recordingQueue' | 'publicUrl'
+  'db' | 'clock' | 'rateLimiter' | 'storage' | 'cameraAccess' | 'clips' | 'publicUrl'
 >;
 
 export const newPublicId = () => `ls_${randomBytes(16).toString('base64url')}`;
@@ -43,39 +40,6 @@ function shownStatus(status: ClipRow['status']): Exclude<ClipRow['status'], 'upl
 
 export function createLivestreamSetupService(deps: LivestreamSetupDependencies) {
   const { db, clock } = deps;
-
-  /** Queues a recording now; returns its clip (status 'recording' until the worker is done). */
-  async function startImmediateRecording(
-    livestream: LivestreamRow,
-    request: { rtspPath: RtspPath; durationSeconds: number; includeAudio: boolean },
-  ) {
-    const clipId = randomUUID();
-    const kind = request.durationSeconds === previewDurationSeconds ? 'preview' : 'now';
-    const storageKey = `livestreams/${livestream.id}/${kind}-${clock.now().toISOString().replace(/[:.]/g, '-')}-${clipId.slice(0, 8)}.mp4`;
-    const clip = await repository.insertClip(db, {
-      livestreamId: livestream.id,
-      slot: `${kind}:${clipId}`,
-      durationSeconds: request.durationSeconds,
-      storageKey,
-      now: clock.now(),
-    });
-    // If the queue refuses, the clip says so rather than staying 'recording' for ever.
-    try {
-      await deps.recordingQueue.enqueue({
-        kind: 'immediate',
-        clipId: clip.id,
-        rtspPath: request.rtspPath,
-        includeAudio: request.includeAudio,
-      });
-    } catch (error) {
-      await repository.finishClip(db, clip.id, {
-        status: 'failed',
-        error: 'The recording could not be queued',
-      });
-      throw error;
-    }
-    return clip;
-  }
 
   return {
     /**
@@ -181,7 +145,7 @@ export function createLivestreamSetupService(deps: LivestreamSetupDependencies) 
         windowSeconds: 3600,
         message: 'Too many recordings asked for this camera. Please try again later.',
       });
-      const clip = await startImmediateRecording(livestream, input);
+      const clip = await deps.clips.requestClip(livestream.id, input);
       return {
         success: true as const,
         message: 'Recording started',
@@ -197,7 +161,7 @@ export function createLivestreamSetupService(deps: LivestreamSetupDependencies) 
       await requireOwnedSim(db, customerId, input.iccid);
       const livestream = await repository.findBySim(db, input.iccid);
       const clip = livestream
-        ? await repository.findClipByKey(db, livestream.id, input.storageKey)
+        ? await deps.clips.findClip(livestream.id, input.storageKey)
         : undefined;
       if (!clip) throw notFound('No such clip');
       return {
@@ -212,3 +176,5 @@ export function createLivestreamSetupService(deps: LivestreamSetupDependencies) 
     },
   };
 }
+
+export type LivestreamSetupService = ReturnType<typeof createLivestreamSetupService>;

@@ -11,12 +11,12 @@ import {
 } from '../../providers/storage/filesystem-storage.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
 import { livestreamPublicRoutes } from './livestream.public-routes.ts';
-import type { LivestreamService } from './livestream.service.ts';
+import type { LivestreamPlaybackService } from './livestream-playback.service.ts';
 
 export async function livestreamPublicPlugin(
   app: FastifyInstance,
   options: {
-    livestream: LivestreamService;
+    playback: LivestreamPlaybackService;
     /** Where clips are kept; with filesystem storage this plugin also serves them. */
     storage: ClipStorage;
     db: Database;
@@ -26,7 +26,7 @@ export async function livestreamPublicPlugin(
 ) {
   const { storage } = options;
   await app.register(livestreamPublicRoutes, {
-    livestream: options.livestream,
+    playback: options.playback,
     db: options.db,
     clock: options.clock,
     publicUrl: options.publicUrl,

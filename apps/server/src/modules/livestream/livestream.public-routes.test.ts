@@ -16,8 +16,10 @@ import {
   livestreamViews,
   rateLimits,
 } from '../../db/schema.ts';
-import { livestreamRepository, otherSitesHost } from './livestream.repository.ts';
-import { newPublicId, publicLivestreamLimits, recordedAtCaption } from './livestream.service.ts';
+import { livestreamAlertsRepository } from '../livestream-alerts/livestream-alerts.repository.ts';
+import { otherSitesHost } from './livestream.repository.ts';
+import { publicLivestreamLimits, recordedAtCaption } from './livestream-playback.service.ts';
+import { newPublicId } from './livestream-setup.service.ts';
 import { pageLoadTokenSeconds } from './page-load-token.ts';
 
 let context: TestContext;
@@ -257,7 +259,7 @@ describe('seen on a website', () => {
   it('so a stream whose code only ever got invented sites is switched off after 10 days', async () => {
     for (let call = 0; call < 5; call += 1) await livestreamUrl(`&site=fake-${call}.example`);
     const now = new Date(context.clock.now().getTime() + 11 * 86_400_000);
-    const switchedOff = await livestreamRepository.switchOffUnused(
+    const switchedOff = await livestreamAlertsRepository.switchOffUnused(
       context.database.db,
       new Date(now.getTime() - 10 * 86_400_000),
       now,
@@ -300,7 +302,12 @@ describe('what the player is told', () => {
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toContain('text/plain');
       expect(response.headers['x-livestream-state']).toBe('off');
-      expect(response.body).toBe('This livestream is switched off.');
+      expect(response.body).toBe(
+        'The farm has switched off Farmyard’s livestream for now. It plays here again by itself when it is switched back on.',
+      );
+      expect(response.headers['x-camera-name']).toBe('Farmyard');
+      // Not final: the player asks again in five minutes.
+      expect(response.headers['retry-after']).toBe('300');
     } finally {
       await context.database.db
         .update(livestreams)

@@ -28,7 +28,8 @@ import {
   renderRefusedEmbedPage,
 } from './embed.ts';
 import { frameAncestorSources, isBrowserRequest, isLinkToken } from './public-links.rules.ts';
-import { publicRefusalMessages, type LivestreamService } from './livestream.service.ts';
+import type { LivestreamPlaybackService } from './livestream-playback.service.ts';
+import { publicNotice } from './public-notice.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { clientNetwork } from '../../lib/client-address.ts';
@@ -39,6 +40,9 @@ import { createPageLoadTokens, ensurePageLoadSecret, websiteHost } from './page-
  * within it. A public link's answers are never kept (each carries a renewed page-load token).
  */
 const urlCacheSeconds = 30;
+
+/** A public link's own refusals: answered without renewing its page's proof. */
+const linkRefusals = new Set(['not-allowed', 'reload', 'expired', 'revoked', 'missing']);
 
 /** Whether a request names a public link (`lk_`): answered to its own embed page only. */
 const asksForLink = (request: FastifyRequest) => {
@@ -51,7 +55,10 @@ const allowAnyOrigin = (reply: FastifyReply) =>
     .header('access-control-allow-origin', '*')
     .header('access-control-allow-methods', 'GET, OPTIONS')
     // A player on another origin may read the clip's caption and the switched-off state too.
-    .header('access-control-expose-headers', 'x-clip-caption, x-livestream-state')
+    .header(
+      'access-control-expose-headers',
+      'x-clip-caption, x-livestream-state, x-camera-name, x-next-clip-at, retry-after',
+    )
     .header('access-control-max-age', '86400');
 
 /** Answers a refusal the way the endpoint answers everything: plain text, with its headers. */
@@ -85,12 +92,12 @@ const cacheControlOf = (id: string) =>
   isLinkToken(id) ? 'no-store' : `public, max-age=${urlCacheSeconds}`;
 
 export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
-  livestream: LivestreamService;
+  playback: Pick<LivestreamPlaybackService, 'embeddable' | 'latestClipUrl'>;
   db: Database;
   clock: Clock;
   publicUrl: string;
   mediaOrigins: readonly string[];
-}> = async (app, { livestream, db, clock, publicUrl, mediaOrigins }) => {
+}> = async (app, { playback, db, clock, publicUrl, mediaOrigins }) => {
   const publicEmbed = { securityHeaders: 'public-embed' as const };
   const pagePolicy = embedContentSecurityPolicy(mediaOrigins);
   const pagePolicyFor = (allowedDomains: readonly string[]) =>
@@ -115,7 +122,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         security: [],
         summary: "Public: the address of a livestream's latest clip, as plain text",
         description:
-          "Used by the embed page as the video source; the address lives five minutes. A livestream's own code (ls_) is readable from any origin; a public link (lk_) only by its embed page, with that page's page-load token (load), renewed in X-Page-Load with each answer. Answers 404 (plain text) when the stream has no clip, is switched off (X-Livestream-State: off), a link has expired or was revoked (expired, revoked) or is not available; 403 (not-allowed) for a link without a page load proved from a site on its list; 400 (plain text) for an id that is not valid. X-Clip-Caption says when the clip was recorded (UK time).",
+          "Used by the embed page as the video source; the address lives five minutes. A livestream's own code (ls_) is readable from any origin; a public link (lk_) only by its embed page, with that page's page-load token (load), renewed in X-Page-Load with each answer. Answers 404 (plain text: a sentence for the viewer) when there is nothing to play, with X-Livestream-State saying why: no-clip (X-Next-Clip-At: when the schedule's next clip is due), off, paused, data-paused, terminated, unavailable, expired, revoked or missing; 403 not-allowed for a link without a page load proved from a site on its list, reload for a lapsed one. X-Camera-Name (percent-encoded) names the camera for a viewer who may know it; Retry-After says when to ask again, absent for final states (terminated, expired, revoked, not-allowed, reload, missing). 400 (plain text) for an id that is not valid. X-Clip-Caption says when the clip was recorded (UK time).",
         querystring: livestreamUrlQuery,
         response: {
           200: z.string().describe('A playable URL that expires within five minutes (text/plain)'),
@@ -143,18 +150,24 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
       // What this request proves: the embed page's token (or its renewal), for this id and
       // network. Never the `site` query value, nor Origin or Referer alone (decision 100).
       const proof = pageLoads.verify(request.query.load, publicId, viewer.network);
+      // The next request's proof: the same page load, for another half hour. Renewed with a clip
+      // and with the camera's reason for none (no clip yet, paused: the link itself passed), so a
+      // page waiting for its first clip keeps its proof; never with a refusal of the link
+      // (decision 120).
+      const renewProof = () => {
+        if (isLinkToken(publicId) && proof?.isCurrent) {
+          reply.header('x-page-load', pageLoads.issue(publicId, proof.site, viewer.network));
+        }
+      };
       try {
-        const { url, caption } = await livestream.latestClipUrl({
+        const { url, caption } = await playback.latestClipUrl({
           publicId,
           proof,
           origin: websiteHost(request.headers.origin, portalHost),
           viewer,
           isRefresh: request.query.refresh === '1',
         });
-        // The next request's proof: the same page load, for another half hour.
-        if (isLinkToken(publicId) && proof?.isCurrent) {
-          reply.header('x-page-load', pageLoads.issue(publicId, proof.site, viewer.network));
-        }
+        renewProof();
         return reply
           .type('text/plain; charset=utf-8')
           .header('cache-control', cacheControlOf(publicId))
@@ -163,6 +176,8 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (error.code === 'NOT_FOUND') {
+          const state = error.headers['x-livestream-state'];
+          if (state && !linkRefusals.has(state)) renewProof();
           return sendPlainError(reply, error, cacheControlOf(publicId));
         }
         // A link without a current page load proved on a site it may play on (decision 100).
@@ -218,10 +233,10 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
         fetchDestination === undefined || fetchDestination === 'iframe'
           ? websiteHost(request.headers.referer, portalHost)
           : null;
-      let embeddable: Awaited<ReturnType<LivestreamService['embeddable']>> = null;
+      let embeddable: Awaited<ReturnType<LivestreamPlaybackService['embeddable']>> = null;
       try {
         embeddable = livestreamUrlQuery.shape.camera_id.safeParse(publicId).success
-          ? await livestream.embeddable(publicId, viewer, site)
+          ? await playback.embeddable(publicId, viewer, site)
           : null;
       } catch (error) {
         if (error instanceof AppError && error.code === 'RATE_LIMITED') {
@@ -235,7 +250,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
           .type('text/html; charset=utf-8')
           .header('content-security-policy', pagePolicy)
           .header('cache-control', 'private, no-store')
-          .send(renderMissingEmbedPage());
+          .send(renderMissingEmbedPage(publicNotice('missing', { cameraName: null }, clock.now())));
       }
       // The page's proof for its script: this id, the site that framed it (or none), this network.
       const pageLoad = pageLoads.issue(publicId, site, viewer.network);
@@ -247,9 +262,7 @@ export const livestreamPublicRoutes: FastifyPluginAsyncZod<{
           .type('text/html; charset=utf-8')
           .header('content-security-policy', pagePolicy)
           .header('cache-control', 'private, no-store')
-          .send(
-            renderRefusedEmbedPage(publicRefusalMessages[embeddable.refusal], publicId, pageLoad),
-          );
+          .send(renderRefusedEmbedPage(embeddable.refusal.sentence, publicId, pageLoad));
       }
       return (
         reply

@@ -505,7 +505,10 @@ describe('livestreaming endpoints', () => {
         url: '/api/livestreaming/livestream-url?camera_id=ls_AAAAAAAAAAAAAAAAAAAAAA',
       });
       expect(unknown.statusCode).toBe(404);
-      expect(unknown.body).toBe('This livestream is not available');
+      expect(unknown.body).toBe(
+        'There is no livestream at this address. Check the link or code you were given.',
+      );
+      expect(unknown.headers['x-livestream-state']).toBe('missing');
       expect(unknown.headers['access-control-allow-origin']).toBe('*');
 
       const iccidAsId = await context.app.inject({
@@ -549,7 +552,7 @@ describe('livestreaming endpoints', () => {
 
       const script = await context.app.inject({ method: 'GET', url: '/embed/livestream-embed.js' });
       expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
-      expect(script.body).toContain('Could not load the livestream.');
+      expect(script.body).toContain('This page tries again by itself.');
       expect(
         (await context.app.inject({ method: 'GET', url: '/embed/livestream-embed.css' }))
           .statusCode,
@@ -560,7 +563,7 @@ describe('livestreaming endpoints', () => {
         url: '/embed/ls_nothing_here_at_all_00',
       });
       expect(missing.statusCode).toBe(404);
-      expect(missing.body).toContain('Could not load the livestream.');
+      expect(missing.body).toContain('There is no livestream at this address.');
     });
   });
 

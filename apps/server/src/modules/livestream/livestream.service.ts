@@ -1,45 +1,47 @@
 /**
- * Livestreaming for customers (docs/requirements.md#livestream-setup, #livestream-flow): the
- * cameras that qualify, opening a camera's RTSP port, the recording schedule, recordings on
- * request, sharing the embed code; and for everyone, the public address of a stream's latest
- * clip. Every customer call checks ownership (404) and eligibility (422) on the server.
- *
- * One service for its callers (the routes, jobs/livestreaming.ts), put together from three parts
- * along their seams (docs/decisions/086): setup (livestream-setup.service.ts), management of a
- * livestream once set up (livestream-management.service.ts) and public playback
- * (livestream-playback.service.ts), sharing the checks in livestream-access.ts and the summary
- * in livestream-summary.ts. Recording itself is recording.service.ts.
+ * The livestream module's entry for the modules built on it (docs/decisions/163): recording and
+ * public playback read a livestream and its camera through these, never through
+ * livestream.repository.ts (decision 160). The customer's parts are their own files
+ * (livestream-setup.service.ts, livestream-management.service.ts), sharing the checks in
+ * livestream-access.ts and the summary in livestream-summary.ts.
  */
+import type { Executor } from '../../db/client.ts';
 import {
-  requireEligibleCamera,
-  type CustomerScope,
-  type LivestreamServiceDependencies,
-} from './livestream-access.ts';
-import { createLivestreamManagementService } from './livestream-management.service.ts';
-import { createLivestreamPlaybackService } from './livestream-playback.service.ts';
-import { createLivestreamSetupService } from './livestream-setup.service.ts';
-import { createPublicLinksService } from './public-links.service.ts';
+  livestreamRepository as repository,
+  type CameraPlanRow,
+  type DueLivestreamRow,
+  type LivestreamRow,
+} from './livestream.repository.ts';
 
-export type { CustomerScope, LivestreamServiceDependencies };
-export {
-  playbackLifetimeSeconds,
-  publicLivestreamLimits,
-  publicRefusalMessages,
-  recordedAtCaption,
-  showcaseRetryAfterFailureMs,
-} from './livestream-playback.service.ts';
-export { newPublicId } from './livestream-setup.service.ts';
-export { qualityOfPath } from './livestream-summary.ts';
+export type { CameraPlanRow, DueLivestreamRow, LivestreamRow };
 
-export type LivestreamService = ReturnType<typeof createLivestreamService>;
+/**
+ * Signed clip addresses for signed-in customers (the set-up preview) and the Livestreaming page's
+ * demo live at least this long; those handed out by livestream-url, under a public link or the
+ * livestream's own code, live five minutes (`ClipStorage.publicPlaybackUrl`, decision 101).
+ */
+export const playbackLifetimeSeconds = 2 * 3600;
 
-export function createLivestreamService(deps: LivestreamServiceDependencies) {
-  return {
-    requireEligibleCamera: (customerId: string, iccid: string) =>
-      requireEligibleCamera(deps, customerId, iccid),
-    ...createLivestreamSetupService(deps),
-    ...createLivestreamManagementService(deps),
-    ...createLivestreamPlaybackService(deps),
-    ...createPublicLinksService(deps),
-  };
+/** A livestream by its id. */
+export function findLivestream(executor: Executor, id: string): Promise<LivestreamRow | undefined> {
+  return repository.findById(executor, id);
+}
+
+/** A livestream's camera with the facts its eligibility needs (eligibility.ts). */
+export function findLivestreamCamera(
+  executor: Executor,
+  livestreamId: string,
+): Promise<CameraPlanRow | undefined> {
+  return repository.findCameraPlanByLivestream(executor, livestreamId);
+}
+
+/**
+ * Active livestreams whose schedule has this UK hour on this UK day and that have no clip for the
+ * slot yet, with their cameras' facts: eligibility is the caller's to check.
+ */
+export function listDueLivestreams(
+  executor: Executor,
+  slot: { hour: number; day: string; slotKey: string },
+): Promise<DueLivestreamRow[]> {
+  return repository.listDue(executor, slot);
 }

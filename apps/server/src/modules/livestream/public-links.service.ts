@@ -267,3 +267,5 @@ export function createPublicLinksService(deps: Dependencies) {
     },
   };
 }
+
+export type PublicLinksService = ReturnType<typeof createPublicLinksService>;

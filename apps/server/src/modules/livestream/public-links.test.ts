@@ -20,7 +20,7 @@ import {
   rateLimits,
 } from '../../db/schema.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
-import { newPublicId } from './livestream.service.ts';
+import { newPublicId } from './livestream-setup.service.ts';
 import {
   frameAncestorSources,
   isBrowserRequest,
@@ -479,9 +479,16 @@ describe('links and embed codes', () => {
       expect(old.statusCode).toBe(404);
       expect(old.headers['x-livestream-state']).toBe('revoked');
       expect(old.headers['cache-control']).toBe('no-store');
+      // A request that proves no page load learns nothing about the camera (decision 120).
       expect(old.body).toBe('This link has been switched off.');
+      expect(old.headers['x-camera-name']).toBeUndefined();
+      // Final: waiting changes nothing, so the player is not told to ask again.
+      expect(old.headers['retry-after']).toBeUndefined();
     }
-    expect((await embedPage(token)).body).toContain('This link has been switched off.');
+    // The page opened from the shared link names the camera the viewer was shown.
+    expect((await embedPage(token)).body).toContain(
+      'This link to Farmyard has been switched off. Ask the farm for a new one.',
+    );
     const freshToken = tokenOf(fresh.url);
     expect((await play(freshToken)).statusCode).toBe(200);
     // A link to share plays only through its page too.
@@ -493,7 +500,9 @@ describe('links and embed codes', () => {
     expect(expired.statusCode).toBe(404);
     expect(expired.headers['x-livestream-state']).toBe('expired');
     expect(expired.headers['cache-control']).toBe('no-store');
-    expect((await embedPage(freshToken)).body).toContain('This link has expired.');
+    expect((await embedPage(freshToken)).body).toContain(
+      'This link to Farmyard has expired. Ask the farm for a new one.',
+    );
     const reissueExpired = await post('/api/livestreaming/links/reissue', {
       camera_id: farmyard,
       link_id: fresh.id,

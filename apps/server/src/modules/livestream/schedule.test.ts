@@ -1,3 +1,4 @@
+import { formatScheduleText } from '@farmcam/contract/rules';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
 import {
@@ -41,6 +42,15 @@ describe('schedule text', () => {
       hours: [0, 5, 23],
       days: ['MONDAY', 'SATURDAY', 'SUNDAY'],
     });
+  });
+
+  it('reads back what the set-up writes, whatever order the farmer ticked (decision 170)', () => {
+    const text = formatScheduleText([17, 9, 9, 0], ['SUNDAY', 'MONDAY', 'WEDNESDAY']);
+    expect(parseSchedule(text)).toEqual({
+      hours: [0, 9, 17],
+      days: ['MONDAY', 'WEDNESDAY', 'SUNDAY'],
+    });
+    expect(formatSchedule(parseSchedule(text))).toBe(text);
   });
 
   it('allows empty lists (no minimum, docs/requirements.md#input-rules)', () => {

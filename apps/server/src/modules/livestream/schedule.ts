@@ -5,9 +5,10 @@
  * at its first occurrence (docs/decisions/041).
  */
 import { scheduleDays, type ScheduleDay } from '@farmcam/contract';
+import { formatScheduleText, ukTimeZone, ukWallClockOf } from '@farmcam/contract/rules';
 import { AppError } from '../../errors.ts';
 
-export const scheduleTimeZone = 'Europe/London';
+export const scheduleTimeZone = ukTimeZone;
 
 export interface Schedule {
   /** Sorted, unique, 0-23. */
@@ -85,10 +86,9 @@ export function parseSchedule(text: string): Schedule {
   };
 }
 
-/** The canonical text of a schedule: every hour and full day name listed. */
-export function formatSchedule(schedule: Schedule): string {
-  return `hours=${schedule.hours.join(',')};days=${schedule.days.join(',')}`;
-}
+/** The canonical text of a schedule: every hour and full day name listed (the shared rule). */
+export const formatSchedule = (schedule: Schedule): string =>
+  formatScheduleText(schedule.hours, schedule.days);
 
 /** Normalises stored arrays (order, duplicates) into a schedule. */
 export function toSchedule(hours: readonly number[], days: readonly string[]): Schedule {
@@ -106,27 +106,14 @@ export interface UkWallClock {
   day: ScheduleDay;
 }
 
-const ukFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: scheduleTimeZone,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  weekday: 'long',
-  hourCycle: 'h23',
-});
-
-/** What a UK wall clock shows at this instant. */
+/** What a UK wall clock shows at this instant (the shared rules' UK clock, decision 170). */
 export function ukWallClock(instant: Date): UkWallClock {
-  const parts = Object.fromEntries(
-    ukFormat.formatToParts(instant).map((part) => [part.type, part.value]),
-  );
+  const clock = ukWallClockOf(instant);
   return {
-    date: `${parts.year}-${parts.month}-${parts.day}`,
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    day: String(parts.weekday).toUpperCase() as ScheduleDay,
+    date: clock.date,
+    hour: clock.hour,
+    minute: clock.minute,
+    day: clock.weekday.toUpperCase() as ScheduleDay,
   };
 }
 

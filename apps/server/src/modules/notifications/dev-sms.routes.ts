@@ -1,4 +1,4 @@
-import { escapeHtml } from '@farmcam/contract/rules';
+import { escapeHtml, formatUkTimestamp } from '@farmcam/contract/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { LocalMessaging } from '../../providers/messaging/local-messaging.ts';
@@ -19,8 +19,7 @@ const replyBody = z.object({
   body: z.string().trim().min(1).max(160),
 });
 
-const ukTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { timeZone: 'Europe/London' });
+const ukTime = (iso: string) => formatUkTimestamp(iso);
 
 /**
  * The local text messages (SMS=local, development only; decision 124): a page at /dev/sms like

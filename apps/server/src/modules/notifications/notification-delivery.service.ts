@@ -12,10 +12,8 @@
  * e-mail (at most one an hour). Twilio's status callbacks and STOP/START replies arrive here.
  */
 import { dayMs } from '@farmcam/contract/rules';
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { queryRows, type Database } from '../../db/client.ts';
-import { notificationDeliveries, notificationPeople, pushSubscriptions } from '../../db/schema.ts';
+import type { Database } from '../../db/client.ts';
 import { businessDay, businessDayStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatUkTime } from '@farmcam/contract/rules';
@@ -23,6 +21,12 @@ import { renderEmail, type Mailer } from '../../providers/mail/mail.ts';
 import { SmsRefusedError, type Messaging } from '../../providers/messaging/messaging.ts';
 import type { PushSender } from '../../providers/push/push.ts';
 import { notificationKindDefinitions } from './notification-kinds.ts';
+import {
+  notificationsRepository as repository,
+  type DeliveryRow,
+  type DeliveryUpdate,
+} from './notifications.repository.ts';
+import { pushEndpointRefusal } from './push-endpoint.rules.ts';
 
 /** Where Twilio reports each text's fate, and where replies to our number arrive. */
 export const twilioStatusPath = '/api/webhooks/twilio/sms-status';
@@ -37,8 +41,6 @@ const claimBatch = 50;
 const pushTtlSeconds = 12 * 3600;
 const summaryIntervalMs = 3_600_000;
 
-type DeliveryRow = typeof notificationDeliveries.$inferSelect;
-
 export interface DeliveryDependencies {
   db: Database;
   clock: Clock;
@@ -47,6 +49,8 @@ export interface DeliveryDependencies {
   mailer: Mailer;
   publicUrl: string;
   smsDailyLimit: number;
+  /** Push endpoints on this machine or a private network (development and tests only). */
+  allowPrivatePushEndpoints: boolean;
   log: Pick<Logger, 'warn' | 'error'>;
   /** Counted per channel and outcome (farmcam_notification_deliveries_total). */
   onSettled?: (channel: 'push' | 'sms', outcome: DeliveryOutcome) => void;
@@ -85,39 +89,18 @@ export const smsText = (publicUrl: string, row: { title: string; path: string })
 export function createNotificationDelivery(deps: DeliveryDependencies) {
   const { db, clock } = deps;
 
-  async function claimDue(): Promise<DeliveryRow[]> {
+  function claimDue(): Promise<DeliveryRow[]> {
     const now = clock.now();
-    const staleBefore = new Date(now.getTime() - claimTimeoutMs);
-    const claimed = await queryRows<{ id: string }>(
-      db,
-      sql`update notification_deliveries set claimed_at = ${now.toISOString()}, attempts = attempts + 1
-          where id in (
-            select id from notification_deliveries
-            where status = 'queued' and due_at <= ${now.toISOString()}
-              and (claimed_at is null or claimed_at < ${staleBefore.toISOString()})
-            order by due_at limit ${claimBatch}
-            for update skip locked)
-          returning id`,
-    );
-    if (claimed.length === 0) return [];
-    return db
-      .select()
-      .from(notificationDeliveries)
-      .where(
-        inArray(
-          notificationDeliveries.id,
-          claimed.map((row) => row.id),
-        ),
-      );
+    return repository.claimDueDeliveries(db, {
+      now,
+      staleBefore: new Date(now.getTime() - claimTimeoutMs),
+      limit: claimBatch,
+    });
   }
 
-  async function settle(
-    row: DeliveryRow,
-    outcome: DeliveryOutcome,
-    fields: Partial<typeof notificationDeliveries.$inferInsert> = {},
-  ) {
+  async function settle(row: DeliveryRow, outcome: DeliveryOutcome, fields: DeliveryUpdate = {}) {
     const now = clock.now();
-    let update: Partial<typeof notificationDeliveries.$inferInsert>;
+    let update: DeliveryUpdate;
     if (outcome === 'retry') {
       const delay = deliveryRetryDelaysMs[row.attempts - 1];
       update =
@@ -140,29 +123,26 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
         ...fields,
       };
     }
-    // Only the claim's holder settles the row (a worker that overran its claim does not).
-    await db
-      .update(notificationDeliveries)
-      .set({ ...update, claimedAt: null })
-      .where(
-        and(
-          eq(notificationDeliveries.id, row.id),
-          eq(notificationDeliveries.claimedAt, row.claimedAt!),
-        ),
-      );
+    await repository.settleDelivery(db, row, update);
     deps.onSettled?.(row.channel, outcome);
   }
 
   async function deliverPush(row: DeliveryRow) {
     if (!deps.push.isAvailable)
       return settle(row, 'skipped', { error: 'Push is switched off on this server.' });
-    const [target] = row.pushSubscriptionId
-      ? await db
-          .select()
-          .from(pushSubscriptions)
-          .where(eq(pushSubscriptions.id, row.pushSubscriptionId))
-      : [];
+    const target = row.pushSubscriptionId
+      ? await repository.findPushDevice(db, row.pushSubscriptionId)
+      : undefined;
     if (!target) return settle(row, 'skipped', { error: 'The device was removed.' });
+    // A device kept from before endpoints were checked (decision 123) is not posted to.
+    if (
+      pushEndpointRefusal(target.endpoint, { allowPrivateHosts: deps.allowPrivatePushEndpoints })
+    ) {
+      await repository.forgetPushDevice(db, target.id);
+      return settle(row, 'gone', {
+        error: `${target.label} gave a push address we cannot send to, so it was removed. Turn push on again on that device.`,
+      });
+    }
     try {
       const answer = await deps.push.send(
         target,
@@ -175,14 +155,11 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
         },
       );
       if (answer.kind === 'sent') {
-        await db
-          .update(pushSubscriptions)
-          .set({ lastSuccessAt: clock.now() })
-          .where(eq(pushSubscriptions.id, target.id));
+        await repository.markPushDelivered(db, target.id, clock.now());
         return settle(row, 'sent', { sentAt: clock.now(), error: null });
       }
       if (answer.kind === 'gone') {
-        await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
+        await repository.forgetPushDevice(db, target.id);
         return settle(row, 'gone', {
           error: `${target.label} no longer accepts notifications, so it was removed. Turn push on again on that device.`,
         });
@@ -194,23 +171,13 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
     }
   }
 
-  async function smsSentToday(personId: string): Promise<number> {
-    const dayStart = businessDayStart(businessDay(clock.now()));
-    const [row] = await queryRows<{ count: number | string }>(
-      db,
-      sql`select count(*) as count from notification_deliveries
-          where person_id = ${personId} and channel = 'sms' and sent_at >= ${dayStart.toISOString()}`,
-    );
-    return Number(row?.count ?? 0);
-  }
+  const smsSentToday = (personId: string) =>
+    repository.smsSentSince(db, personId, businessDayStart(businessDay(clock.now())));
 
   async function deliverSms(row: DeliveryRow) {
     if (!deps.messaging.isAvailable)
       return settle(row, 'skipped', { error: 'Text messages are switched off on this server.' });
-    const [person] = await db
-      .select()
-      .from(notificationPeople)
-      .where(eq(notificationPeople.id, row.personId));
+    const person = await repository.findPersonById(db, row.personId);
     if (
       !person ||
       person.phone === null ||
@@ -245,12 +212,7 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
       });
     } catch (error) {
       if (error instanceof SmsRefusedError) {
-        if (error.isOptedOut) {
-          await db
-            .update(notificationPeople)
-            .set({ smsStoppedAt: clock.now() })
-            .where(eq(notificationPeople.id, person.id));
-        }
+        if (error.isOptedOut) await repository.stopPersonsSms(db, person.id, clock.now());
         return settle(row, 'failed', { error: error.reason });
       }
       deps.log.warn(
@@ -264,30 +226,13 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
   /** One e-mail per person listing the SMS alerts over their daily limit, at most one an hour. */
   async function summariseOverLimit(): Promise<number> {
     const now = clock.now();
-    const people = await queryRows<{ person_id: string; email: string }>(
+    const people = await repository.peopleOwedSmsSummary(
       db,
-      sql`select distinct d.person_id, coalesce(m.email, c.email) as email
-          from notification_deliveries d
-          join notification_people p on p.id = d.person_id
-          join customers c on c.id = p.customer_id
-          left join account_members m on m.id = p.member_id
-          where d.status = 'over-limit' and d.summarised_at is null
-            and (p.sms_summary_sent_at is null
-              or p.sms_summary_sent_at < ${new Date(now.getTime() - summaryIntervalMs).toISOString()})`,
+      new Date(now.getTime() - summaryIntervalMs),
     );
     let sent = 0;
     for (const person of people) {
-      const rows = await db
-        .select()
-        .from(notificationDeliveries)
-        .where(
-          and(
-            eq(notificationDeliveries.personId, person.person_id),
-            eq(notificationDeliveries.status, 'over-limit'),
-            isNull(notificationDeliveries.summarisedAt),
-          ),
-        )
-        .orderBy(notificationDeliveries.createdAt);
+      const rows = await repository.unsummarisedOverLimit(db, person.person_id);
       if (rows.length === 0) continue;
       const subject =
         rows.length === 1
@@ -315,19 +260,12 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
         deps.log.warn({ err: error }, 'Could not send the summary of texts over the daily limit');
         continue;
       }
-      await db
-        .update(notificationDeliveries)
-        .set({ summarisedAt: now })
-        .where(
-          inArray(
-            notificationDeliveries.id,
-            rows.map((row) => row.id),
-          ),
-        );
-      await db
-        .update(notificationPeople)
-        .set({ smsSummarySentAt: now })
-        .where(eq(notificationPeople.id, person.person_id));
+      await repository.markSummarised(
+        db,
+        person.person_id,
+        rows.map((row) => row.id),
+        now,
+      );
       sent += 1;
     }
     return sent;
@@ -355,25 +293,19 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
     }) {
       const failed = input.status === 'failed' || input.status === 'undelivered';
       if (!failed && input.status !== 'delivered') return;
-      await db
-        .update(notificationDeliveries)
-        .set(
-          failed
-            ? {
-                status: 'failed',
-                error:
-                  (input.errorCode && smsErrorSentences[input.errorCode]) ??
-                  `The mobile network could not deliver the message${input.errorCode ? ` (error ${input.errorCode})` : ''}.`,
-              }
-            : { status: 'delivered' },
-        )
-        .where(
-          and(
-            eq(notificationDeliveries.providerMessageId, input.messageId),
-            // A late "delivered" never hides a failure, nor a failure a delivery.
-            eq(notificationDeliveries.status, 'sent'),
-          ),
-        );
+      // A late "delivered" never hides a failure, nor a failure a delivery.
+      await repository.recordSmsOutcome(
+        db,
+        input.messageId,
+        failed
+          ? {
+              status: 'failed',
+              error:
+                (input.errorCode && smsErrorSentences[input.errorCode]) ??
+                `The mobile network could not deliver the message${input.errorCode ? ` (error ${input.errorCode})` : ''}.`,
+            }
+          : { status: 'delivered' },
+      );
     },
 
     /** A reply to our number: STOP holds every text to that phone until START. */
@@ -385,42 +317,25 @@ export function createNotificationDelivery(deps: DeliveryDependencies) {
       const isStop = stopWords.has(word);
       if (!isStop && !startWords.has(word)) return 'ignored';
       const now = clock.now();
-      const people = await db
-        .update(notificationPeople)
-        .set({ smsStoppedAt: isStop ? now : null, updatedAt: now })
-        .where(
-          and(
-            eq(notificationPeople.phone, input.from),
-            isNotNull(notificationPeople.phoneVerifiedAt),
-          ),
-        )
-        .returning({ id: notificationPeople.id });
+      const people = await repository.setSmsStoppedByPhone(
+        db,
+        input.from,
+        isStop ? now : null,
+        now,
+      );
       if (isStop && people.length > 0) {
-        await db
-          .update(notificationDeliveries)
-          .set({ status: 'skipped', error: 'This phone replied STOP.' })
-          .where(
-            and(
-              inArray(
-                notificationDeliveries.personId,
-                people.map((person) => person.id),
-              ),
-              eq(notificationDeliveries.channel, 'sms'),
-              eq(notificationDeliveries.status, 'queued'),
-            ),
-          );
+        await repository.skipQueuedSms(
+          db,
+          people.map((person) => person.id),
+          'This phone replied STOP.',
+        );
       }
       return isStop ? 'stopped' : 'started';
     },
 
     /** Settled rows are kept 30 days (the page shows a week of failures). */
     async purgeOld(): Promise<number> {
-      const before = new Date(clock.now().getTime() - 30 * dayMs);
-      const rows = await queryRows<{ id: string }>(
-        db,
-        sql`delete from notification_deliveries where status <> 'queued' and created_at < ${before.toISOString()} returning id`,
-      );
-      return rows.length;
+      return repository.purgeSettledBefore(db, new Date(clock.now().getTime() - 30 * dayMs));
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { NotificationKind } from '@farmcam/contract';
 import type { AccessRole } from '@farmcam/contract';
-import { abilitiesOf } from '../members/access.ts';
+import { abilitiesOf } from '../auth/access.ts';
 
 export interface KindDefinition {
   title: string;

@@ -11,17 +11,8 @@ import {
   type NotificationSettingsResponse,
   type PushSubscriptionBody,
 } from '@farmcam/contract';
-import { dayMs } from '@farmcam/contract/rules';
-import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { cameraNameOf, dayMs } from '@farmcam/contract/rules';
 import type { Database } from '../../db/client.ts';
-import {
-  notificationDeliveries,
-  notificationPeople,
-  notificationPreferences,
-  phoneVerifications,
-  pushSubscriptions,
-  sims,
-} from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { JobQueue } from '../../lib/job-queue.ts';
@@ -29,12 +20,13 @@ import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { businessDay, businessDayStart } from '../../lib/business-calendar.ts';
 import { SmsRefusedError, type Messaging } from '../../providers/messaging/messaging.ts';
 import type { PushSender } from '../../providers/push/push.ts';
-import { withinCameras, type Access } from '../members/access.ts';
+import { withinCameras, type Access } from '../auth/access.ts';
 import { defaultChoice, mayReceive, notificationKindDefinitions } from './notification-kinds.ts';
-import { notificationsRepository } from './notifications.repository.ts';
+import { notificationsRepository as repository } from './notifications.repository.ts';
 import { deliverNotificationsJobName } from './notifier.ts';
 import { displayUkMobile, parseUkMobile } from './phone-number.ts';
 import { minuteToTime, timeToMinute } from './quiet-hours.ts';
+import { pushEndpointRefusal } from './push-endpoint.rules.ts';
 
 /** The numbers of phone verification (decision 124). */
 export const phoneVerificationPolicy = {
@@ -53,11 +45,11 @@ export interface NotificationSettingsDependencies {
   rateLimiter: RateLimiter;
   jobQueue: JobQueue;
   smsDailyLimit: number;
+  /** Push endpoints on this machine or a private network (development and tests only). */
+  allowPrivatePushEndpoints: boolean;
 }
 
 /** As the alerts name a camera (its nickname, else the end of its SIM number). */
-const cameraName = (iccid: string, nickname: string | null) =>
-  nickname ?? `SIM ending ${iccid.slice(-4)}`;
 
 /** The kinds the Alerts card's "camera alert e-mails" switch stands for. */
 const cameraAlertKinds = ['camera-silence', 'livestream-clips'] as const;
@@ -98,72 +90,31 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
     createHmac('sha256', salt).update(`${personId}:${phone}:${code}`).digest('hex');
 
   const personOf = (customerId: string, access: Access) =>
-    notificationsRepository.ensurePerson(db, customerId, access.memberId);
+    repository.ensurePerson(db, customerId, access.memberId);
 
   async function camerasOf(customerId: string, access: Access) {
-    const rows = await db
-      .select({ iccid: sims.iccid, nickname: sims.nickname })
-      .from(sims)
-      .where(and(eq(sims.customerId, customerId), ne(sims.state, 'stock')))
-      .orderBy(sims.nickname, sims.iccid);
+    const rows = await repository.accountCameras(db, customerId);
     return withinCameras(access, rows, (row) => row.iccid).map((row) => ({
       iccid: row.iccid,
-      name: cameraName(row.iccid, row.nickname),
+      name: cameraNameOf(row.nickname, row.iccid),
     }));
   }
 
   return {
     async getSettings(customerId: string, access: Access): Promise<NotificationSettingsResponse> {
-      const person = await notificationsRepository.findPerson(db, customerId, access.memberId);
+      const person = await repository.findPerson(db, customerId, access.memberId);
       const isOwner = access.memberId === null;
-      const preferences = person
-        ? await db
-            .select()
-            .from(notificationPreferences)
-            .where(eq(notificationPreferences.personId, person.id))
-        : [];
+      const preferences = person ? await repository.preferencesOf(db, person.id) : [];
       const byKind = new Map(preferences.map((row) => [row.kind, row]));
-      const devices = person
-        ? await db
-            .select()
-            .from(pushSubscriptions)
-            .where(eq(pushSubscriptions.personId, person.id))
-            .orderBy(pushSubscriptions.createdAt)
-        : [];
+      const devices = person ? await repository.pushDevicesOf(db, person.id) : [];
       const now = clock.now();
-      const [pending] = person
-        ? await db
-            .select()
-            .from(phoneVerifications)
-            .where(eq(phoneVerifications.personId, person.id))
-        : [];
+      const pending = person ? await repository.pendingPhoneOf(db, person.id) : undefined;
       const failures = person
-        ? await db
-            .select()
-            .from(notificationDeliveries)
-            .where(
-              and(
-                eq(notificationDeliveries.personId, person.id),
-                inArray(notificationDeliveries.status, ['failed']),
-                gte(notificationDeliveries.createdAt, new Date(now.getTime() - 7 * dayMs)),
-              ),
-            )
-            .orderBy(desc(notificationDeliveries.createdAt))
-            .limit(20)
+        ? await repository.failuresSince(db, person.id, new Date(now.getTime() - 7 * dayMs), 20)
         : [];
-      const dayStart = businessDayStart(businessDay(now));
-      const [{ sentToday } = { sentToday: 0 }] = person
-        ? await db
-            .select({ sentToday: sql<number>`count(*)::int` })
-            .from(notificationDeliveries)
-            .where(
-              and(
-                eq(notificationDeliveries.personId, person.id),
-                eq(notificationDeliveries.channel, 'sms'),
-                gte(notificationDeliveries.sentAt, dayStart),
-              ),
-            )
-        : [];
+      const sentToday = person
+        ? await repository.smsSentSince(db, person.id, businessDayStart(businessDay(now)))
+        : 0;
       return {
         choices: notificationKinds
           .filter((kind) => mayReceive(access.role, kind))
@@ -222,7 +173,7 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         sms: {
           isAvailable: deps.messaging.isAvailable,
           dailyLimit: deps.smsDailyLimit,
-          sentToday: Number(sentToday),
+          sentToday,
         },
         recentFailures: failures.map((row) => ({
           at: row.createdAt.toISOString(),
@@ -254,35 +205,31 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         );
       }
       await db.transaction(async (transaction) => {
-        const person = await notificationsRepository.ensurePerson(
-          transaction,
-          customerId,
-          access.memberId,
-        );
+        const person = await repository.ensurePerson(transaction, customerId, access.memberId);
         const now = clock.now();
-        await transaction
-          .update(notificationPeople)
-          .set({
-            quietStartMinute: body.quietHours ? timeToMinute(body.quietHours.start) : null,
-            quietEndMinute: body.quietHours ? timeToMinute(body.quietHours.end) : null,
-            updatedAt: now,
-          })
-          .where(eq(notificationPeople.id, person.id));
+        await repository.saveQuietHours(
+          transaction,
+          person.id,
+          body.quietHours
+            ? {
+                startMinute: timeToMinute(body.quietHours.start),
+                endMinute: timeToMinute(body.quietHours.end),
+              }
+            : null,
+          now,
+        );
         for (const choice of body.choices) {
-          const values = {
-            email: choice.email,
-            push: choice.push,
-            sms: choice.sms,
-            overridesQuietHours: choice.overridesQuietHours,
-            updatedAt: now,
-          };
-          await transaction
-            .insert(notificationPreferences)
-            .values({ personId: person.id, kind: choice.kind, ...values })
-            .onConflictDoUpdate({
-              target: [notificationPreferences.personId, notificationPreferences.kind],
-              set: values,
-            });
+          await repository.savePreference(transaction, {
+            personId: person.id,
+            kind: choice.kind,
+            choice: {
+              email: choice.email,
+              push: choice.push,
+              sms: choice.sms,
+              overridesQuietHours: choice.overridesQuietHours,
+            },
+            now,
+          });
         }
       });
       return this.getSettings(customerId, access);
@@ -301,31 +248,26 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
           'Push notifications are not switched on for this portal yet.',
         );
       }
+      const refusal = pushEndpointRefusal(body.endpoint, {
+        allowPrivateHosts: deps.allowPrivatePushEndpoints,
+      });
+      if (refusal) throw new AppError('VALIDATION_FAILED', refusal);
       const person = await personOf(customerId, access);
-      const values = {
+      await repository.savePushDevice(db, {
+        endpoint: body.endpoint,
         personId: person.id,
         p256dh: body.keys.p256dh,
         auth: body.keys.auth,
         label: body.label ?? deviceLabel(userAgent),
-      };
-      await db
-        .insert(pushSubscriptions)
-        .values({ endpoint: body.endpoint, ...values })
-        .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values });
+      });
       return this.getSettings(customerId, access);
     },
 
     async removePushDevice(customerId: string, access: Access, deviceId: string) {
-      const person = await notificationsRepository.findPerson(db, customerId, access.memberId);
-      const removed = person
-        ? await db
-            .delete(pushSubscriptions)
-            .where(
-              and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.personId, person.id)),
-            )
-            .returning({ id: pushSubscriptions.id })
-        : [];
-      if (removed.length === 0) throw notFound('That device is not one of yours.');
+      const person = await repository.findPerson(db, customerId, access.memberId);
+      const isRemoved =
+        person !== undefined && (await repository.removePersonsPushDevice(db, person.id, deviceId));
+      if (!isRemoved) throw notFound('That device is not one of yours.');
       return this.getSettings(customerId, access);
     },
 
@@ -366,24 +308,20 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const salt = randomBytes(16).toString('hex');
       const now = clock.now();
-      const values = {
+      await repository.savePendingPhone(db, person.id, {
         phone: parsed.e164,
         codeHash: `${salt}:${codeHash(salt, person.id, parsed.e164, code)}`,
         expiresAt: new Date(now.getTime() + policy.codeMinutes * 60_000),
         attempts: 0,
         createdAt: now,
-      };
-      await db
-        .insert(phoneVerifications)
-        .values({ personId: person.id, ...values })
-        .onConflictDoUpdate({ target: phoneVerifications.personId, set: values });
+      });
       try {
         await deps.messaging.send({
           to: parsed.e164,
           body: `Your Farmcam code is ${code}. It works for ${policy.codeMinutes} minutes. If you did not ask for it, ignore this message.`,
         });
       } catch (error) {
-        await db.delete(phoneVerifications).where(eq(phoneVerifications.personId, person.id));
+        await repository.forgetPendingPhone(db, person.id);
         if (error instanceof SmsRefusedError) throw new AppError('UNPROCESSABLE', error.reason);
         throw new AppError(
           'PROVIDER_UNAVAILABLE',
@@ -395,10 +333,7 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
 
     async confirmPhone(customerId: string, access: Access, codeText: string) {
       const person = await personOf(customerId, access);
-      const [pending] = await db
-        .select()
-        .from(phoneVerifications)
-        .where(eq(phoneVerifications.personId, person.id));
+      const pending = await repository.pendingPhoneOf(db, person.id);
       const now = clock.now();
       if (!pending || pending.expiresAt <= now) {
         throw new AppError('UNPROCESSABLE', 'That code has expired. Please ask for a new one.');
@@ -411,23 +346,18 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         throw new AppError('VALIDATION_FAILED', 'The code is the six digits in the text message.');
       }
       // Counted before comparing, so parallel guesses cannot exceed the attempts.
-      const [counted] = await db
-        .update(phoneVerifications)
-        .set({ attempts: sql`${phoneVerifications.attempts} + 1` })
-        .where(
-          and(
-            eq(phoneVerifications.personId, person.id),
-            sql`${phoneVerifications.attempts} < ${phoneVerificationPolicy.attemptsPerCode}`,
-          ),
-        )
-        .returning({ attempts: phoneVerifications.attempts });
-      if (!counted)
+      const triesUsed = await repository.countPhoneCodeTry(
+        db,
+        person.id,
+        phoneVerificationPolicy.attemptsPerCode,
+      );
+      if (triesUsed === undefined)
         throw new AppError('UNPROCESSABLE', 'Too many wrong codes. Please ask for a new one.');
       const [salt = '', stored = ''] = pending.codeHash.split(':');
       const expected = Buffer.from(stored, 'hex');
       const actual = Buffer.from(codeHash(salt, person.id, pending.phone, code), 'hex');
       if (!timingSafeEqual(expected, actual)) {
-        const left = phoneVerificationPolicy.attemptsPerCode - counted.attempts;
+        const left = phoneVerificationPolicy.attemptsPerCode - triesUsed;
         throw new AppError(
           'UNPROCESSABLE',
           left > 0
@@ -436,28 +366,18 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         );
       }
       await db.transaction(async (transaction) => {
-        await transaction
-          .update(notificationPeople)
-          .set({ phone: pending.phone, phoneVerifiedAt: now, smsStoppedAt: null, updatedAt: now })
-          .where(eq(notificationPeople.id, person.id));
-        await transaction
-          .delete(phoneVerifications)
-          .where(eq(phoneVerifications.personId, person.id));
+        await repository.setPhone(transaction, person.id, pending.phone, now);
+        await repository.forgetPendingPhone(transaction, person.id);
       });
       return this.getSettings(customerId, access);
     },
 
     async removePhone(customerId: string, access: Access) {
-      const person = await notificationsRepository.findPerson(db, customerId, access.memberId);
+      const person = await repository.findPerson(db, customerId, access.memberId);
       if (person) {
         await db.transaction(async (transaction) => {
-          await transaction
-            .update(notificationPeople)
-            .set({ phone: null, phoneVerifiedAt: null, smsStoppedAt: null, updatedAt: clock.now() })
-            .where(eq(notificationPeople.id, person.id));
-          await transaction
-            .delete(phoneVerifications)
-            .where(eq(phoneVerifications.personId, person.id));
+          await repository.setPhone(transaction, person.id, null, clock.now());
+          await repository.forgetPendingPhone(transaction, person.id);
         });
       }
       return this.getSettings(customerId, access);
@@ -466,37 +386,23 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
     /** The Alerts card's switch: e-mail for the camera alerts (silence, livestream clips). */
     cameraAlertEmails: {
       async get(customerId: string, access: Access): Promise<boolean> {
-        const person = await notificationsRepository.findPerson(db, customerId, access.memberId);
-        const rows = person
-          ? await db
-              .select()
-              .from(notificationPreferences)
-              .where(
-                and(
-                  eq(notificationPreferences.personId, person.id),
-                  eq(notificationPreferences.kind, 'camera-silence'),
-                ),
-              )
-          : [];
-        return rows[0]?.email ?? defaultChoice(access.memberId === null, 'camera-silence').email;
+        const person = await repository.findPerson(db, customerId, access.memberId);
+        const saved = person
+          ? await repository.preferenceOf(db, person.id, 'camera-silence')
+          : undefined;
+        return saved?.email ?? defaultChoice(access.memberId === null, 'camera-silence').email;
       },
       async set(customerId: string, access: Access, isOn: boolean): Promise<void> {
         const person = await personOf(customerId, access);
         const now = clock.now();
         for (const kind of cameraAlertKinds) {
-          await db
-            .insert(notificationPreferences)
-            .values({
-              personId: person.id,
-              kind,
-              ...defaultChoice(access.memberId === null, kind),
-              email: isOn,
-              updatedAt: now,
-            })
-            .onConflictDoUpdate({
-              target: [notificationPreferences.personId, notificationPreferences.kind],
-              set: { email: isOn, updatedAt: now },
-            });
+          await repository.saveEmailChoice(db, {
+            personId: person.id,
+            kind,
+            isOn,
+            otherwise: defaultChoice(access.memberId === null, kind),
+            now,
+          });
         }
       },
     },
@@ -519,11 +425,12 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
         dueAt: clock.now(),
       };
       if (channel === 'push') {
-        const devices = await notificationsRepository.pushTargets(db, person.id);
+        const devices = await repository.pushDevicesOf(db, person.id);
         if (devices.length === 0) {
           throw new AppError('UNPROCESSABLE', 'Turn on push on this device first.');
         }
-        await db.insert(notificationDeliveries).values(
+        await repository.queueDeliveries(
+          db,
           devices.map((device) => ({
             ...common,
             channel: 'push' as const,
@@ -540,9 +447,7 @@ export function createNotificationSettingsService(deps: NotificationSettingsDepe
             'Your phone replied STOP. Reply START to our number to get texts again.',
           );
         }
-        await db
-          .insert(notificationDeliveries)
-          .values({ ...common, channel: 'sms', phone: person.phone });
+        await repository.queueDeliveries(db, [{ ...common, channel: 'sms', phone: person.phone }]);
       }
       await deps.jobQueue.send(deliverNotificationsJobName, {});
       return { queued: true };

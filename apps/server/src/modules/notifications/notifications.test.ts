@@ -163,6 +163,20 @@ describe('each person’s own settings', () => {
     expect((await settingsOf(owner)).push.devices).toHaveLength(0);
     expect((await settingsOf(viewer.headers)).push.devices).toHaveLength(1);
   });
+
+  it('refuses a push address the server must not post to, with a sentence, and keeps nothing', async () => {
+    const before = (await settingsOf(owner)).push.devices.length;
+    const refused = await call(owner, 'POST', '/push-devices', {
+      endpoint: 'http://169.254.169.254/latest/meta-data',
+      keys: { p256dh: 'D'.repeat(87), auth: 'c'.repeat(22) },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'This browser gave a push address we cannot send to. Please try another browser.',
+    });
+    expect((await settingsOf(owner)).push.devices).toHaveLength(before);
+  });
 });
 
 describe('the notifier', () => {

@@ -11,12 +11,15 @@
 import type { NotificationKind } from '@farmcam/contract';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
-import { notificationDeliveries } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { JobQueue } from '../../lib/job-queue.ts';
 import type { MailMessage, Mailer, SendOptions } from '../../providers/mail/mail.ts';
 import { defaultChoice, mayReceive } from './notification-kinds.ts';
-import { notificationsRepository, type AlertRecipient } from './notifications.repository.ts';
+import {
+  notificationsRepository,
+  type AlertRecipient,
+  type NewDelivery,
+} from './notifications.repository.ts';
 import { isQuiet, quietEndsAt } from './quiet-hours.ts';
 
 export const deliverNotificationsJobName = 'deliver-notifications';
@@ -96,9 +99,9 @@ export function createNotifier(deps: NotifierDependencies) {
       path: alert.short.path,
       dueAt,
     };
-    const rows: (typeof notificationDeliveries.$inferInsert)[] = [];
+    const rows: NewDelivery[] = [];
     if (choice.push) {
-      for (const target of await notificationsRepository.pushTargets(db, recipient.person_id)) {
+      for (const target of await notificationsRepository.pushDevicesOf(db, recipient.person_id)) {
         rows.push({ ...common, channel: 'push', pushSubscriptionId: target.id });
       }
     }
@@ -107,7 +110,7 @@ export function createNotifier(deps: NotifierDependencies) {
       recipient.phone_verified_at !== null &&
       asDate(recipient.sms_stopped_at) === null;
     if (choice.sms && canText) rows.push({ ...common, channel: 'sms', phone: recipient.phone });
-    if (rows.length > 0) await db.insert(notificationDeliveries).values(rows);
+    await notificationsRepository.queueDeliveries(db, rows);
     return rows.length;
   }
 

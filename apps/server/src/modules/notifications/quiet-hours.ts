@@ -1,19 +1,10 @@
 /** Quiet hours in UK time (decision 122): when push and SMS wait, unless the alert is urgent. */
-import { businessTimeZone } from '../../lib/business-calendar.ts';
-
-const ukClock = new Intl.DateTimeFormat('en-GB', {
-  timeZone: businessTimeZone,
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+import { ukWallClockOf } from '@farmcam/contract/rules';
 
 /** Minutes since UK midnight of an instant. */
 export function ukMinuteOfDay(instant: Date): number {
-  const parts = ukClock.formatToParts(instant);
-  const hour = Number(parts.find((part) => part.type === 'hour')!.value);
-  const minute = Number(parts.find((part) => part.type === 'minute')!.value);
-  return hour * 60 + minute;
+  const clock = ukWallClockOf(instant);
+  return clock.hour * 60 + clock.minute;
 }
 
 export interface QuietWindow {

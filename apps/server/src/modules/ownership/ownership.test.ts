@@ -3,7 +3,7 @@ import { seedDemoData, demoIccid } from '../../seed/demo.ts';
 import { customers } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { createTestContext, type TestContext } from '../../../test/helpers/test-app.ts';
-import { memberAccess, ownerAccess } from '../members/access.ts';
+import { memberAccess, ownerAccess } from '../auth/access.ts';
 import {
   requireOwnedBillingCustomer,
   requireOwnedSim,

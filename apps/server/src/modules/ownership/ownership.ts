@@ -3,14 +3,14 @@
  * stripeCustomerId) is resolved against the customer the session may reach. Anything that is
  * not theirs answers 404, exactly like something that does not exist.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { billingCustomers, sims } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { type Access, mayReachCamera } from '../members/access.ts';
-
-export type SimRow = typeof sims.$inferSelect;
-export type BillingCustomerRow = typeof billingCustomers.$inferSelect;
+import { type Access, mayReachCamera } from '../auth/access.ts';
+import {
+  ownershipRepository as repository,
+  type BillingCustomerRow,
+  type SimRow,
+} from './ownership.repository.ts';
 
 /** The customer's SIM (camera) with this ICCID, or NOT_FOUND. */
 export async function requireOwnedSim(
@@ -18,10 +18,7 @@ export async function requireOwnedSim(
   customerId: string,
   iccid: string,
 ): Promise<SimRow> {
-  const [sim] = await executor
-    .select()
-    .from(sims)
-    .where(and(eq(sims.iccid, iccid), eq(sims.customerId, customerId)));
+  const sim = await repository.customersSim(executor, customerId, iccid);
   if (!sim) throw notFound('Camera not found');
   return sim;
 }
@@ -32,12 +29,7 @@ export async function requireOwnedBillingCustomer(
   customerId: string,
   billingCustomerId: string,
 ): Promise<BillingCustomerRow> {
-  const [row] = await executor
-    .select()
-    .from(billingCustomers)
-    .where(
-      and(eq(billingCustomers.id, billingCustomerId), eq(billingCustomers.customerId, customerId)),
-    );
+  const row = await repository.customersBillingAccount(executor, customerId, billingCustomerId);
   if (!row) throw notFound('Billing account not found');
   return row;
 }
@@ -55,12 +47,8 @@ export async function requireReachableBillingCustomer(
 ): Promise<BillingCustomerRow> {
   const row = await requireOwnedBillingCustomer(executor, customerId, billingCustomerId);
   if (access.allCameras) return row;
-  const cameras = await executor
-    .select({ iccid: sims.iccid })
-    .from(sims)
-    .where(and(eq(sims.billingCustomerId, billingCustomerId), eq(sims.customerId, customerId)));
-  const isReachable =
-    cameras.length > 0 && cameras.every((camera) => mayReachCamera(access, camera.iccid));
+  const cameras = await repository.camerasOfBillingAccount(executor, customerId, billingCustomerId);
+  const isReachable = cameras.length > 0 && cameras.every((iccid) => mayReachCamera(access, iccid));
   if (!isReachable) throw notFound('Billing account not found');
   return row;
 }

@@ -6,20 +6,13 @@ import {
   impersonationResponse,
 } from '@farmcam/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Database } from '../../db/client.ts';
-import { notFound } from '../../errors.ts';
 import { requestContext, requireStaff } from '../auth/auth.plugin.ts';
-import type { AuthService } from '../auth/auth.service.ts';
-import { businessDay } from '../../lib/business-calendar.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { countCameraStates } from './camera-state-counts.ts';
-import { staffRepository } from './staff.repository.ts';
+import type { StaffService } from './staff.service.ts';
 
-export const staffRoutes: FastifyPluginAsyncZod<{
-  auth: AuthService;
-  db: Database;
-  clock: Clock;
-}> = async (app, { auth, db, clock }) => {
+export const staffRoutes: FastifyPluginAsyncZod<{ staff: StaffService }> = async (
+  app,
+  { staff },
+) => {
   app.get(
     '/staff/customers',
     {
@@ -34,16 +27,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       requireStaff(request);
-      const rows = await staffRepository.searchCustomers(db, request.query.q, request.query.limit);
-      const today = businessDay(clock.now());
-      return {
-        customers: rows.map((row) => ({
-          id: row.id,
-          email: row.email,
-          createdAt: new Date(row.created_at).toISOString(),
-          ...countCameraStates(row.camera_groups, today),
-        })),
-      };
+      return staff.searchCustomers(request.query.q, request.query.limit);
     },
   );
 
@@ -61,11 +45,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const principal = requireStaff(request);
-      const { customerId } = request.params;
-      if (!(await staffRepository.customerExists(db, customerId))) {
-        throw notFound('Unknown customer');
-      }
-      return auth.startImpersonation(principal, customerId, requestContext(request));
+      return staff.openPortal(principal, request.params.customerId, requestContext(request));
     },
   );
 };

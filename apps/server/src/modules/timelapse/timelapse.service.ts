@@ -32,6 +32,7 @@ import {
   type UploadSpool,
 } from '../../providers/storage/upload-spool.ts';
 import { timelapseRepository as repository, type DayBounds } from './timelapse.repository.ts';
+import { cameraNameOf, ukPartsOf } from '@farmcam/contract/rules';
 
 /** Days before yesterday the job still makes up (a worker that was down over a weekend). */
 export const catchUpDays = 3;
@@ -73,22 +74,17 @@ function boundsOf(day: string): DayBounds {
   return { day, start: businessDayStart(day), end: businessDayStart(nextDay(day)) };
 }
 
-const labelFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
 /** The words burnt onto a clip's stills: "Mon 23 Nov 2026 09:00" (UK time). */
 export function clipLabel(recordedAt: Date): string {
-  const parts = Object.fromEntries(
-    labelFormat.formatToParts(recordedAt).map((part) => [part.type, part.value]),
-  );
+  const parts = ukPartsOf(recordedAt, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year} ${parts.hour}:${parts.minute}`;
 }
 
@@ -368,7 +364,7 @@ export function createTimelapseService(deps: TimelapseServiceDependencies) {
         retentionDays: deps.retentionDays,
       };
       const rows = await repository.listForCamera(db, iccid, firstKeptDay());
-      const cameraName = camera.nickname ?? `Camera ${iccid.slice(-4)}`;
+      const cameraName = cameraNameOf(camera.nickname, iccid);
       const timelapses = await Promise.all(
         rows.map(async (row): Promise<TimelapseDay> => {
           const isReady = row.status === 'ready' && row.storageKey !== null;

@@ -3,9 +3,7 @@
  * state and barring, daily usage for yesterday and today, and router status. Runs from the
  * sync job, in batches of the platform's batch size, each batch in its own transaction.
  */
-import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { cameraHeartbeats, dailyUsage, routerStatus, sims } from '../../db/schema.ts';
 import { dayMs, isoDay, previousDay } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
@@ -13,6 +11,10 @@ import {
   type ConnectivityPlatform,
   type PlatformSim,
 } from '../../providers/connectivity/connectivity.ts';
+import {
+  connectivitySyncRepository as repository,
+  type Heartbeat,
+} from './connectivity-sync.repository.ts';
 
 export interface SyncSummary {
   simsChecked: number;
@@ -47,24 +49,11 @@ export async function syncFromPlatform(deps: {
 
   let cursor = '';
   for (;;) {
-    const ours = await db
-      .select()
-      .from(sims)
-      .where(
-        and(
-          isNotNull(sims.customerId),
-          gt(sims.iccid, cursor),
-          or(
-            inArray(sims.state, ['active', 'paused']),
-            and(
-              eq(sims.state, 'terminated'),
-              gt(sims.terminatedAt, new Date(now.getTime() - terminatedGraceMs)),
-            ),
-          ),
-        ),
-      )
-      .orderBy(sims.iccid)
-      .limit(batchSize);
+    const ours = await repository.syncBatch(db, {
+      after: cursor,
+      terminatedSince: new Date(now.getTime() - terminatedGraceMs),
+      limit: batchSize,
+    });
     if (ours.length === 0) break;
     cursor = ours.at(-1)!.iccid;
     const iccids = ours.map((sim) => sim.iccid);
@@ -109,72 +98,11 @@ export async function syncFromPlatform(deps: {
 
     await db.transaction(async (transaction) => {
       for (const platformSim of changed) {
-        await transaction
-          .update(sims)
-          .set(simChanges(platformSim, now))
-          .where(eq(sims.iccid, platformSim.iccid));
+        await repository.updateSim(transaction, platformSim.iccid, simChanges(platformSim, now));
       }
-      for (let index = 0; index < usage.length; index += 500) {
-        const written = await transaction
-          .insert(dailyUsage)
-          .values(
-            usage
-              .slice(index, index + 500)
-              .map((row) => ({ simIccid: row.iccid, day: row.day, bytes: row.bytes })),
-          )
-          .onConflictDoUpdate({
-            target: [dailyUsage.simIccid, dailyUsage.day],
-            set: { bytes: sql`excluded.bytes` },
-            setWhere: sql`${dailyUsage.bytes} <> excluded.bytes`,
-          })
-          .returning({ iccid: dailyUsage.simIccid });
-        summary.usageRowsWritten += written.length;
-      }
-      if (routers.length > 0) {
-        await transaction
-          .insert(routerStatus)
-          .values(
-            routers.map((router) => ({
-              simIccid: router.iccid,
-              networkName: router.networkName,
-              networkProvider: router.networkProvider,
-              signalStrength: router.signalStrength,
-              signalDbm: router.signalDbm,
-              updatedAt: router.reportedAt,
-            })),
-          )
-          .onConflictDoUpdate({
-            target: routerStatus.simIccid,
-            set: {
-              networkName: sql`excluded.network_name`,
-              networkProvider: sql`excluded.network_provider`,
-              signalStrength: sql`excluded.signal_strength`,
-              signalDbm: sql`excluded.signal_dbm`,
-              updatedAt: sql`excluded.updated_at`,
-            },
-          });
-      }
-      if (heardFrom.size > 0) {
-        await transaction
-          .insert(cameraHeartbeats)
-          .values(
-            [...heardFrom].map(([simIccid, heartbeat]) => ({
-              simIccid,
-              ...heartbeat,
-              updatedAt: now,
-            })),
-          )
-          .onConflictDoUpdate({
-            target: cameraHeartbeats.simIccid,
-            set: {
-              lastDataAt: sql`coalesce(excluded.last_data_at, ${cameraHeartbeats.lastDataAt})`,
-              lastReportAt: sql`greatest(excluded.last_report_at, ${cameraHeartbeats.lastReportAt})`,
-              updatedAt: sql`excluded.updated_at`,
-            },
-            // Nothing new heard (the same report again): no write.
-            setWhere: sql`excluded.last_data_at is not null or excluded.last_report_at is distinct from ${cameraHeartbeats.lastReportAt}`,
-          });
-      }
+      summary.usageRowsWritten += await repository.writeDailyUsage(transaction, usage);
+      await repository.writeRouterStatuses(transaction, routers);
+      await repository.writeHeartbeats(transaction, heardFrom, now);
     });
     summary.simsChecked += ours.length;
     summary.simsChanged += changed.length;
@@ -182,11 +110,6 @@ export async function syncFromPlatform(deps: {
     if (ours.length < batchSize) break;
   }
   return summary;
-}
-
-interface Heartbeat {
-  lastDataAt: Date | null;
-  lastReportAt: Date | null;
 }
 
 /** The SIMs whose platform total of a day is above our copy's: they used data since the last sync. */
@@ -201,10 +124,7 @@ async function heartbeatsOf(
 ): Promise<Map<string, Heartbeat>> {
   const heard = new Map<string, Heartbeat>();
   if (query.usage.length === 0) return heard;
-  const ours = await db
-    .select({ iccid: dailyUsage.simIccid, day: dailyUsage.day, bytes: dailyUsage.bytes })
-    .from(dailyUsage)
-    .where(and(inArray(dailyUsage.simIccid, query.iccids), inArray(dailyUsage.day, query.days)));
+  const ours = await repository.dailyUsageOf(db, query.iccids, query.days);
   const known = new Map(ours.map((row) => [`${row.iccid}/${row.day}`, Number(row.bytes)]));
   for (const row of query.usage) {
     if (row.bytes > (known.get(`${row.iccid}/${row.day}`) ?? 0)) {

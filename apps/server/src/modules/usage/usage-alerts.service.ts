@@ -1,10 +1,11 @@
 import type { Database } from '../../db/client.ts';
-import { isoDay, isoMonth, monthStart, nextMonthStart } from '../../lib/business-calendar.ts';
+import { isoDay, isoMonth, monthStart } from '../../lib/business-calendar.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { renderEmail } from '../../providers/mail/mail.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import { bytesPerGb, roundTo, usageFigures } from '../cameras/camera-state.ts';
-import { usageRepository, type UsageAlertCandidate } from './usage.repository.ts';
+import { bytesPerGb } from '../cameras/camera-state.ts';
+import { dataShareEmail, dataShareTitle } from './usage-mail.ts';
+import { usageRepository } from './usage.repository.ts';
+import { cameraNameOf } from '@farmcam/contract/rules';
 
 /**
  * The early alert's share of the monthly allowance for a camera without alert settings; each
@@ -19,54 +20,6 @@ export interface UsageAlertsDependencies {
   notifier: Notifier;
   clock: Clock;
   publicUrl: string;
-}
-
-const formatGb = (gigabytes: number) =>
-  `${gigabytes.toLocaleString('en-GB', { maximumFractionDigits: 1 })} GB`;
-
-function alertEmail(
-  to: string,
-  candidate: UsageAlertCandidate,
-  threshold: number,
-  deps: UsageAlertsDependencies,
-) {
-  const now = deps.clock.now();
-  const usedGb = Number(candidate.month_bytes) / bytesPerGb;
-  const allowanceGb = Number(candidate.allowance_gb);
-  const figures = usageFigures({
-    monthBytes: Number(candidate.month_bytes),
-    allowanceGb,
-    isMetering: true,
-    now,
-    monthStart: monthStart(now),
-    nextMonthStart: nextMonthStart(now),
-    activatedAt: candidate.activated_at_ms === null ? null : new Date(candidate.activated_at_ms),
-  });
-  const name = candidate.nickname ?? `SIM ending ${candidate.iccid.slice(-4)}`;
-  const percent = Math.floor((usedGb / allowanceGb) * 100);
-  const subject =
-    threshold >= 100
-      ? `${name} has used all of its data this month`
-      : `${name} has used ${threshold}% of its data this month`;
-  return renderEmail({
-    kind: 'usage-alert',
-    to,
-    subject,
-    heading: subject,
-    paragraphs: [
-      `Your camera ${name} (SIM ${candidate.iccid}) has used ${formatGb(roundTo(usedGb, 1))} of the ` +
-        `${formatGb(allowanceGb)} in its ${candidate.product_name} plan this month (${percent}%).`,
-      threshold >= 100
-        ? 'It has now used its whole allowance. If it needs more data every month, a bigger plan keeps it streaming.'
-        : `At its current rate it will use about ${formatGb(figures.forecastMonthEndGB ?? usedGb)} by the end of the month. ` +
-          `You chose to be told at ${threshold}% of its data; you can change that in the camera's alert settings.`,
-      'Plans reset on the 1st of each month.',
-    ],
-    action: {
-      label: 'See its data usage',
-      url: `${deps.publicUrl}/camera/${encodeURIComponent(candidate.iccid)}`,
-    },
-  });
 }
 
 /**
@@ -110,17 +63,21 @@ export async function sendUsageAlerts(deps: UsageAlertsDependencies): Promise<{ 
     if (claimed.length === 0) continue;
     try {
       const threshold = Math.max(...claimed);
-      const name = candidate.nickname ?? `SIM ending ${candidate.iccid.slice(-4)}`;
+      const name = cameraNameOf(candidate.nickname, candidate.iccid);
       const outcome = await deps.notifier.notify({
         kind: 'data-share',
         customerId: candidate.customer_id,
         iccid: candidate.iccid,
-        email: (to) => alertEmail(to, candidate, threshold, deps),
+        email: (to) =>
+          dataShareEmail({
+            to,
+            candidate,
+            threshold,
+            now: deps.clock.now(),
+            publicUrl: deps.publicUrl,
+          }),
         short: {
-          title:
-            threshold >= 100
-              ? `${name} has used all of its data this month`
-              : `${name} has used ${threshold}% of its data this month`,
+          title: dataShareTitle(name, threshold),
           body: 'Plans reset on the 1st of each month.',
           path: `/camera/${encodeURIComponent(candidate.iccid)}`,
         },

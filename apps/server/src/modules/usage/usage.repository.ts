@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
+import { currentPlanOf } from '../../db/current-subscription.ts';
 
 export interface UsageAlertCandidate {
   iccid: string;
@@ -47,7 +47,7 @@ export const usageRepository = {
         where month = ${input.monthStart}::date and bytes > 0
       )
       select s.iccid, s.customer_id, s.nickname, c.email, used.bytes as month_bytes,
-        plan.data_allowance_gb as allowance_gb, plan.name as product_name,
+        plan.data_allowance_gb as allowance_gb, plan.product_name,
         (extract(epoch from s.activated_at) * 1000)::float8 as activated_at_ms,
         watch.alert_percent,
         coalesce(
@@ -58,15 +58,7 @@ export const usageRepository = {
       from used
       join sims s on s.iccid = used.sim_iccid
       join customers c on c.id = s.customer_id
-      join lateral (
-        select pr.data_allowance_gb, pr.name, sub.status
-        from subscriptions sub
-        join prices p on p.id = sub.price_id
-        join products pr on pr.id = p.product_id
-        where sub.sim_iccid = s.iccid
-        order by ${currentSubscriptionFirst('sub')}
-        limit 1
-      ) plan on true
+      join lateral ${currentPlanOf(sql`s.iccid`)} plan on true
       cross join lateral (
         select case when w.sim_iccid is null then ${input.defaultAlertPercent}::int
           else w.data_alert_percent end as alert_percent

@@ -57,12 +57,20 @@ describe('GET /api/data-usage/{iccid}', () => {
         '2026-03-04': 0,
         '2026-03-05': 0,
       },
+      todaySoFar: null,
     });
+  });
+
+  it('says when the last day is today, still being counted (decision 143)', async () => {
+    const response = await usage('startDate=2026-03-01&endDate=2026-03-31');
+    expect(response.json<{ todaySoFar: string | null }>().todaySoFar).toBe('2026-03-10');
+    const past = await usage('startDate=2026-02-01&endDate=2026-02-28');
+    expect(past.json<{ todaySoFar: string | null }>().todaySoFar).toBeNull();
   });
 
   it('answers an empty map for a range wholly in the future', async () => {
     const response = await usage('startDate=2026-04-01&endDate=2026-04-30');
-    expect(response.json()).toEqual({ dailyGB: {} });
+    expect(response.json()).toEqual({ dailyGB: {}, todaySoFar: null });
   });
 
   it.each([

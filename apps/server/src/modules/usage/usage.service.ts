@@ -25,14 +25,15 @@ export function createUsageService({ db, clock }: { db: Database; clock: Clock }
       if (sim.state === 'stock') throw notFound('Camera not found');
       const today = isoDay(clock.now());
       const lastDay = range.endDate < today ? range.endDate : today;
-      if (range.startDate > lastDay) return { dailyGB: {} };
+      if (range.startDate > lastDay) return { dailyGB: {}, todaySoFar: null };
       const rows = await usageRepository.dailyBytes(db, iccid, range.startDate, lastDay);
       const bytesByDay = new Map(rows.map((row) => [row.day, Number(row.bytes)]));
       const dailyGB: Record<string, number> = {};
       for (const day of daysBetween(range.startDate, lastDay)) {
         dailyGB[day] = roundTo((bytesByDay.get(day) ?? 0) / bytesPerGb, 3);
       }
-      return { dailyGB };
+      // Today is still being counted: the chart draws it as "so far" (decision 143).
+      return { dailyGB, todaySoFar: lastDay === today ? today : null };
     },
   };
 }

@@ -1,9 +1,13 @@
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { BillingProvider, CheckoutHooks } from './billing.ts';
-import { createLocalBillingEngine, type LocalBillingEngine } from './local/local-billing-engine.ts';
-import { createTestClock } from './local/test-clock.ts';
+import type { BillingProvider, CheckoutHooks } from '@farmcam/billing';
+import {
+  createLocalBillingEngine,
+  createTestClock,
+  type LocalBillingEngine,
+} from '@farmcam/billing-engine';
+import { countBillingEventDelivery, countPayment } from '../../lib/metrics.ts';
 import { createStripeBilling, type StripeBilling } from './stripe/stripe-billing.ts';
 
 /** The provider BILLING chose, and the adapter itself for what only that adapter has. */
@@ -48,6 +52,10 @@ export function createBillingProvider(
     checkoutHooks: deps.checkoutHooks,
     // The supplier is fixed in each invoice's snapshot when it is issued (decision 026).
     invoicing: { ...config.invoicing, supplier: config.supplier },
+    metrics: {
+      countPayments: (isPaid, count) => countPayment('local', isPaid, count),
+      countEventDelivery: countBillingEventDelivery,
+    },
     onDeliveryFailure: ({ error, event, eventId, attempts, nextAttemptAt }) => {
       const details = { err: error, eventId, eventType: event.type, attempts };
       if (nextAttemptAt) {

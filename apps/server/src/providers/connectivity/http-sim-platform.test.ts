@@ -144,8 +144,10 @@ describe('HTTP SIM platform: failures', () => {
     fake.failNext(1, { delayMs: 1_000, pathPrefix: '/v1/sims/8944990000000000052' });
     const sim = await adapter().pauseSim('8944990000000000052', { idempotencyKey: 'pause-52' });
     expect(sim.state).toBe('paused');
+    // At least one retry, every try with the one key (on a busy machine a retry may time out too).
     const posts = fake.requests.filter((request) => request.method === 'POST');
-    expect(posts.map((request) => request.idempotencyKey)).toEqual(['pause-52', 'pause-52']);
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(posts.map((request) => request.idempotencyKey))).toEqual(new Set(['pause-52']));
     expect(fake.appliedChanges.filter((change) => change.iccid === '8944990000000000052')).toEqual([
       { iccid: '8944990000000000052', action: 'pause' },
     ]);

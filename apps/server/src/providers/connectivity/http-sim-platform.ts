@@ -7,6 +7,7 @@
  * (honouring Retry-After), at most `maxAttempts` times. State changes carry an Idempotency-Key
  * that stays the same across the retries, so a retried change is applied once.
  */
+import { doublingWait, withJitter } from '../../lib/back-off.ts';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
@@ -182,8 +183,9 @@ export function createHttpSimPlatform(options: HttpSimPlatformOptions): HttpSimP
         if (!(error instanceof RetryableError)) throw error;
         if (attemptNumber >= maxAttempts) throw platformUnavailable(error.message);
         options.onRetry?.({ path, attempt: attemptNumber, reason: error.message });
-        const backoff = Math.min(2_000, retryDelayMs * 2 ** (attemptNumber - 1));
-        await sleep(error.retryAfterMs ?? backoff * (0.75 + Math.random() * 0.5));
+        await sleep(
+          error.retryAfterMs ?? withJitter(doublingWait(retryDelayMs, attemptNumber, 2_000)),
+        );
       }
     }
   }

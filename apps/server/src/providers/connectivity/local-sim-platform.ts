@@ -18,7 +18,7 @@
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
-import { currentSubscriptionFirst } from '../../db/current-subscription.ts';
+import { currentPlanOf } from '../../db/current-subscription.ts';
 import { appSettings, dailyUsage, sims } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -149,6 +149,11 @@ export interface LocalSimPlatform extends ConnectivityPlatform {
    * as when its power or signal is lost), or live again with null. Development and tests only.
    */
   setSilentSince(iccid: string, since: Date | null): Promise<void>;
+  /**
+   * Counts bytes the camera sent through its SIM beyond the simulated hourly use (a live view
+   * pulling its stream, decision 156) on the day `at` falls in, as a real network meters them.
+   */
+  recordCameraTraffic(iccid: string, bytes: number, at?: Date): Promise<void>;
 }
 
 export function createLocalSimPlatform(deps: {
@@ -310,6 +315,17 @@ export function createLocalSimPlatform(deps: {
       if (!row) throw notFound('The SIM platform does not know this SIM');
     },
 
+    async recordCameraTraffic(iccid, bytes, at = clock.now()) {
+      if (!(bytes > 0)) return;
+      await db
+        .insert(dailyUsage)
+        .values({ simIccid: iccid, day: at.toISOString().slice(0, 10), bytes: Math.round(bytes) })
+        .onConflictDoUpdate({
+          target: [dailyUsage.simIccid, dailyUsage.day],
+          set: { bytes: sql`${dailyUsage.bytes} + excluded.bytes` },
+        });
+    },
+
     async recordUsage(now = clock.now()) {
       const untilHour = Math.floor(now.getTime() / hourMs) * hourMs;
       return db.transaction(async (transaction) => {
@@ -380,15 +396,7 @@ async function meteredSimsWithAllowance(
       select s.iccid, plan.data_allowance_gb as allowance_gb,
         floor(date_part('epoch', s.local_silent_since) * 1000) as silent_since_ms
       from sims s
-      left join lateral (
-        select pr.data_allowance_gb
-        from subscriptions sub
-        join prices p on p.id = sub.price_id
-        join products pr on pr.id = p.product_id
-        where sub.sim_iccid = s.iccid
-        order by ${currentSubscriptionFirst('sub')}
-        limit 1
-      ) plan on true
+      left join lateral ${currentPlanOf(sql`s.iccid`)} plan on true
       where s.state = 'active' and not s.is_barred
         and not exists (
           select 1 from app_settings stop

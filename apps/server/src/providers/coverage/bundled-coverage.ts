@@ -47,7 +47,7 @@ export interface DemoPostcodeEntry {
 }
 
 export interface BundledCoverageProvider extends CoverageProvider {
-  /** The postcodes the dataset knows, for the entry screen and the README. */
+  /** The postcodes the dataset knows, for the entry screen and docs/demo.md. */
   readonly demoPostcodes: DemoPostcodeEntry[];
 }
 

@@ -18,7 +18,8 @@ function provider(overrides: Partial<OfcomCoverageOptions> = {}) {
     apiUrl: fake.url,
     apiKey: fake.apiKey,
     baseDelayMs: 100,
-    random: () => 0,
+    // The middle of the jitter's spread: the waits are the plain doubling (lib/back-off.ts).
+    random: () => 0.5,
     now: () => nowMs,
     sleep: async (milliseconds) => {
       sleeps.push(milliseconds);

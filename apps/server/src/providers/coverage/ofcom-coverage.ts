@@ -10,6 +10,7 @@
  * is waited out when its Retry-After is short, otherwise every call fails fast until it passes.
  * Caching in our database happens a layer up (the coverage service), so this adapter always asks.
  */
+import { doublingWait, withJitter } from '../../lib/back-off.ts';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { trackProviderCall } from '../../lib/provider-calls.ts';
@@ -163,8 +164,7 @@ export function createOfcomCoverageProvider(options: OfcomCoverageOptions): Cove
   /** After a long 429, no call goes out before this time (epoch ms). */
   let throttledUntil = 0;
 
-  const backoff = (attempt: number) =>
-    baseDelayMs * 2 ** (attempt - 1) + Math.floor(random() * (baseDelayMs / 2));
+  const backoff = (attempt: number) => withJitter(doublingWait(baseDelayMs, attempt), random);
 
   async function lookup(postcode: string): Promise<CoverageLookup> {
     const url = `${apiUrl}/mobile/coverage/${encodeURIComponent(postcode)}`;

@@ -1,6 +1,8 @@
 /**
  * The numbers of e-mail delivery in SMTP mode, in one place (docs/decisions/104).
  */
+import { doublingWait } from '../../lib/back-off.ts';
+
 const secondMs = 1000;
 const minuteMs = 60 * secondMs;
 
@@ -50,8 +52,9 @@ export function nextMailAttempt(
 
 /** The wait before the next try of a server that could not be reached `failures` times running. */
 export function unreachableWaitMs(failures: number): number {
-  return Math.min(
+  return doublingWait(
+    mailDeliveryPolicy.unreachableFirstWaitMs,
+    failures,
     mailDeliveryPolicy.unreachableMaxWaitMs,
-    mailDeliveryPolicy.unreachableFirstWaitMs * 2 ** Math.max(0, failures - 1),
   );
 }

@@ -58,6 +58,20 @@ const stopGraceMs = 2_000;
 
 /** Seconds ffmpeg may wait on the camera's socket before giving up. */
 const socketTimeoutSeconds = 10;
+
+/** How ffmpeg reads a camera, for a clip and for live view alike: quiet, RTSP over TCP, a socket limit. */
+export function rtspInputOptions(): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-rtsp_transport',
+    'tcp',
+    '-timeout',
+    String(socketTimeoutSeconds * 1_000_000),
+  ];
+}
 /** Slack on top of the clip length before the recording is killed. */
 const overrunAllowanceSeconds = 30;
 /** Smaller than this, the file has no usable video. */
@@ -73,14 +87,7 @@ export const keyFrameAllowanceSeconds = 2;
 /** The first pass: the stream as it comes, a little longer than asked, into `rawPath`. */
 export function ffmpegArguments(request: RecordingRequest, rawPath = request.outputPath): string[] {
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
-    '-rtsp_transport',
-    'tcp',
-    '-timeout',
-    String(socketTimeoutSeconds * 1_000_000),
+    ...rtspInputOptions(),
     '-i',
     request.rtspUrl,
     '-t',

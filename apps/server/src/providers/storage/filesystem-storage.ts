@@ -162,6 +162,13 @@ export function parseRange(header: string, size: number): { start: number; end: 
   return { start, end };
 }
 
+/** Clips and timelapses are MP4; live view adds fMP4 segments and cameras' stills (decision 157). */
+function mediaTypeOf(filePath: string): string {
+  if (filePath.endsWith('.jpg')) return 'image/jpeg';
+  if (filePath.endsWith('.m4s')) return 'video/iso.segment';
+  return 'video/mp4';
+}
+
 /**
  * GET /media/clips/<key>: serves a file behind a signed URL, with byte ranges (browsers seek and
  * loop MP4 with them). Readable from any origin: `<video>` on a customer's site plays it.
@@ -206,7 +213,7 @@ export async function filesystemMediaRoutes(
         Math.floor(resolved.expiresAt - options.clock.now().getTime() / 1000),
       );
       reply
-        .header('content-type', 'video/mp4')
+        .header('content-type', mediaTypeOf(resolved.filePath))
         .header('accept-ranges', 'bytes')
         // A public link's clip: this browser only, and no longer than its address lives.
         .header(

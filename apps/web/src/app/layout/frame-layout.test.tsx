@@ -43,12 +43,13 @@ describe('Page frame', () => {
       ['Activate', '/activate'],
       ['LivestreamingNEW', '/livestreaming'],
       ['Notifications', '/notifications'],
+      ['Billing', '/billing'],
       ['Team', '/team'],
       ['Activity', '/activity'],
       ['Company website (opens in a new tab)↗', 'https://www.example.com'],
     ]);
-    expect(links[6]!.getAttribute('target')).toBe('_blank');
-    expect(links[6]!.getAttribute('rel')).toContain('noopener');
+    expect(links[7]!.getAttribute('target')).toBe('_blank');
+    expect(links[7]!.getAttribute('rel')).toContain('noopener');
     expect(within(navigation).getByRole('button', { name: 'Logout' })).toBeDefined();
     expect(screen.queryByRole('link', { name: 'Farmcam Portal home' })).toBeNull();
     expect(await screen.findByText('You have no cameras yet.')).toBeDefined();
@@ -67,9 +68,11 @@ describe('Page frame', () => {
 
     const person = await screen.findByRole('region', { name: 'Signed in' });
     expect(person.textContent).toBe('vet@example.comViewer on the account of farmer@example.com');
-    // A Viewer is offered neither activation nor the owner's screens (access.can says no).
+    // A Viewer is offered neither activation nor the owner's screens (access.can says no), and
+    // their first page is named for what it shows: cameras someone shared (decision 170).
     const navigation = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(navigation).getByRole('link', { name: 'Account' })).toBeDefined();
+    expect(within(navigation).getByRole('link', { name: 'Shared cameras' })).toBeDefined();
+    expect(within(navigation).queryByRole('link', { name: 'Account' })).toBeNull();
     // Everyone has their own Notifications page (decision 122).
     expect(within(navigation).getByRole('link', { name: 'Notifications' })).toBeDefined();
     for (const name of ['Activate', 'Team', 'Activity']) {
@@ -84,6 +87,8 @@ describe('Page frame', () => {
 
     const person = await screen.findByRole('region', { name: 'Signed in' });
     expect(person.textContent).toBe('farmer@example.comOwner');
+    const navigation = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(navigation).getByRole('link', { name: 'Account' })).toBeDefined();
   });
 
   it('redirects the framed pages to / without a token', async () => {

@@ -3,8 +3,9 @@ import { Chip } from '../../components/ui/chip.tsx';
 import { classNames } from '../../components/ui/class-names.ts';
 import { companyWebsiteUrl, paths } from '../../config/paths.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
-import { useAbilities } from '../../lib/access.ts';
+import { useAbilities, useAccess } from '../../lib/access.ts';
 import type { AccessAbilities } from '@farmcam/contract';
+import { ThemeChoiceControl } from '../../components/theme/theme-choice.tsx';
 import styles from './navigation-menu.module.css';
 
 /** Customers get the portal's pages; staff (outside a customer's portal) get the staff area. */
@@ -16,14 +17,20 @@ interface NavigationLink {
   isNew?: boolean;
   /** Offered only when the signed-in person may use it (user-data's access.can). */
   needs?: keyof AccessAbilities;
+  /**
+   * What a team member (not the owner) reads instead: their page is about cameras someone else
+   * owns and pays for, not an account of theirs (decisions 141, 170).
+   */
+  memberLabel?: string;
 }
 
 const navigationLinks: Record<NavigationKind, NavigationLink[]> = {
   customer: [
-    { label: 'Account', href: paths.dashboard.href() },
+    { label: 'Account', memberLabel: 'Shared cameras', href: paths.dashboard.href() },
     { label: 'Activate', href: paths.activate.href(), needs: 'activateSims' },
     { label: 'Livestreaming', href: paths.livestreaming.href(), isNew: true },
     { label: 'Notifications', href: paths.notifications.href() },
+    { label: 'Billing', href: paths.billing.href(), needs: 'manageBilling' },
     { label: 'Team', href: paths.team.href(), needs: 'manageTeam' },
     { label: 'Activity', href: paths.activity.href(), needs: 'viewActivity' },
   ],
@@ -39,6 +46,8 @@ export interface NavigationMenuProps {
 export function NavigationMenu({ kind, onNavigate }: NavigationMenuProps) {
   const logout = useLogout();
   const abilities = useAbilities();
+  const access = useAccess();
+  const isMember = access !== null && access.role !== 'owner';
   const links = navigationLinks[kind].filter((link) => !link.needs || abilities[link.needs]);
   const itemClassName = ({ isActive }: { isActive: boolean }) =>
     classNames(styles.item, isActive && styles.active);
@@ -48,7 +57,7 @@ export function NavigationMenu({ kind, onNavigate }: NavigationMenuProps) {
       {links.map((link) => (
         <li key={link.href}>
           <NavLink to={link.href} end className={itemClassName} onClick={onNavigate}>
-            {link.label}
+            {(isMember && link.memberLabel) || link.label}
             {link.isNew && <Chip tone="highlight">NEW</Chip>}
           </NavLink>
         </li>
@@ -69,6 +78,9 @@ export function NavigationMenu({ kind, onNavigate }: NavigationMenuProps) {
         </a>
       </li>
       <li className={styles.separated}>
+        <ThemeChoiceControl />
+      </li>
+      <li>
         <button
           type="button"
           className={styles.item}

@@ -36,6 +36,8 @@ function serveAccount(account: Record<string, unknown> = {}) {
         subscription_status: 'active',
         can_switch: true,
         switch_refusal: null,
+        can_pause: true,
+        pause_refusal: null,
       });
     }
     if (url.pathname === '/api/billing/all-payment-methods/cus_1') {

@@ -1,9 +1,9 @@
+import { cameraLabelOf } from '@farmcam/contract/rules';
 import type { BillingAccountResponse } from '@farmcam/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
-import { cameraLabelOf } from '../../lib/camera-name.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';

@@ -3,15 +3,18 @@
  * Next is enabled, and the ICCID check digit. The server applies the same rules again.
  */
 import type { ActivationCodeType } from '@farmcam/contract';
-import { hasValidLuhnDigit, iccidLengths } from '@farmcam/contract/rules';
-
-export const activationCodeLength = 4;
+import {
+  activationCodeRule,
+  hasValidLuhnDigit,
+  iccidLengths,
+  isActivationCode,
+} from '@farmcam/contract/rules';
 
 /** 4-digit code field: letters only, at most 4, upper-case. */
 export function normaliseActivationCode(input: string): string {
   return input
     .replace(/[^A-Za-z]/g, '')
-    .slice(0, activationCodeLength)
+    .slice(0, activationCodeRule.length)
     .toUpperCase();
 }
 
@@ -27,7 +30,7 @@ export function normaliseCode(codeType: ActivationCodeType, input: string): stri
 /** Next is enabled at exactly 4 letters, or at 19 or 20 digits. */
 export function isCodeComplete(codeType: ActivationCodeType, code: string): boolean {
   return codeType === '4-digits'
-    ? /^[A-Z]{4}$/.test(code)
+    ? activationCodeRule.pattern.test(code) && code === code.toUpperCase()
     : /^\d+$/.test(code) && code.length >= iccidLengths.min && code.length <= iccidLengths.max;
 }
 
@@ -49,7 +52,7 @@ export function parseCodeType(value: string | null): ActivationCodeType | null {
  */
 export function inferCodeType(code: string | null): ActivationCodeType | null {
   const trimmed = (code ?? '').trim();
-  if (/^[A-Za-z]{4}$/.test(trimmed)) return '4-digits';
+  if (isActivationCode(trimmed)) return '4-digits';
   const digits = trimmed.replace(/[\s-]/g, '');
   if (
     /^\d+$/.test(digits) &&

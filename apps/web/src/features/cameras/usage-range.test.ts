@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { currentMonthUsageRange } from './usage-range.ts';
 
-const at = (year: number, monthIndex: number, day: number) => new Date(year, monthIndex, day, 12);
+const at = (year: number, monthIndex: number, day: number) =>
+  new Date(Date.UTC(year, monthIndex, day, 12));
 
 describe('data usage range (docs/requirements.md#api)', () => {
   it('runs from the 1st to the last day of the current month', () => {
@@ -31,8 +32,12 @@ describe('data usage range (docs/requirements.md#api)', () => {
     });
   });
 
-  it('uses the calendar day where the customer is, not UTC', () => {
-    // 00:30 on 1 April local time is still 31 March in UTC west of Greenwich, and the reverse east.
-    expect(currentMonthUsageRange(new Date(2026, 3, 1, 0, 30)).startDate).toBe('2026-04-01');
+  it("counts the usage month the dashboard counts, whatever the browser's time zone (decision 170)", () => {
+    // 00:30 on 1 April in the UK (summer time) is still 31 March in UTC, where usage is kept:
+    // the chart shows March, as the card's "Data used this month" does.
+    expect(currentMonthUsageRange(new Date('2026-03-31T23:30:00Z'))).toEqual({
+      startDate: '2026-03-01',
+      endDate: '2026-03-31',
+    });
   });
 });

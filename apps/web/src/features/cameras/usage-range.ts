@@ -1,6 +1,9 @@
-/** Dates as YYYY-MM-DD in the browser's calendar (the customer's "this month"). */
-const isoDate = (year: number, monthIndex: number, day: number) =>
-  `${year}-${String(monthIndex + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+/**
+ * The camera's usage chart asks for this month (docs/requirements.md#api data usage range): the
+ * usage month the dashboard's figures count, the UTC calendar month usage days are kept in (the
+ * shared rule, decision 170), not the browser's own calendar.
+ */
+import { usageMonthDays } from '@farmcam/contract/rules';
 
 export interface UsageRange {
   startDate: string;
@@ -12,12 +15,12 @@ export interface UsageRange {
  * in January the start moves to December of the previous year (so the chart is not nearly empty
  * in the first days of a year).
  */
-export function currentMonthUsageRange(today: Date): UsageRange {
-  const year = today.getFullYear();
-  const month = today.getMonth();
-  const lastDay = new Date(year, month + 1, 0).getDate();
+export function currentMonthUsageRange(now: Date): UsageRange {
+  const month = usageMonthDays(now);
+  const isJanuary = month.firstDay.slice(5, 7) === '01';
+  const previousYear = Number(month.firstDay.slice(0, 4)) - 1;
   return {
-    startDate: month === 0 ? isoDate(year - 1, 11, 1) : isoDate(year, month, 1),
-    endDate: isoDate(year, month, lastDay),
+    startDate: isJanuary ? `${previousYear}-12-01` : month.firstDay,
+    endDate: month.lastDay,
   };
 }

@@ -1,3 +1,4 @@
+import { isCoveredLevel } from '@farmcam/contract/rules';
 import type { ChipTone } from '../../components/ui/chip.tsx';
 
 export type SignalLocation = 'outdoor' | 'indoor';
@@ -21,11 +22,10 @@ const strong: SignalRating = { label: 'Strong Signal', tone: 'success', isCovere
 
 /**
  * docs/requirements.md#states: 0 or missing is Poor Signal (red, not covered), 3 Limited Signal (orange, covered),
- * 4 Strong Signal (green, covered). Ofcom's retired levels 1 and 2 rank below "limited", so they
- * are Poor Signal too (decision 030).
+ * 4 Strong Signal (green, covered). Which levels are covered is the shared rule the server's
+ * result uses (`isCoveredLevel`, decision 170): Ofcom's retired levels 1 and 2 are Poor Signal too.
  */
 export function signalRating(level: number | null | undefined): SignalRating {
-  if (level === 4) return strong;
-  if (level === 3) return limited;
-  return poor;
+  if (!isCoveredLevel(level)) return poor;
+  return level === 4 ? strong : limited;
 }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  billingIntervalTextOf,
-  chipTextOf,
-  chipToneOf,
-  planNameOf,
-  planTierOf,
-} from './camera-state.ts';
+import { billingIntervalTextOf, chipTextOf, chipToneOf, planNameOf } from './camera-state.ts';
 
 describe('status chip colours (docs/requirements.md#states)', () => {
   it.each([
@@ -32,23 +26,17 @@ describe('status chip colours (docs/requirements.md#states)', () => {
   });
 });
 
-describe('plan tier and name (docs/requirements.md#data)', () => {
+describe('plan name from the tier the server sends (decision 170)', () => {
   it.each([
-    ['Light Streaming', 'light', 'Light Streaming'],
-    ['Standard Streaming', 'standard', 'Standard Streaming'],
-    ['HEAVY streaming plan', 'heavy', 'Heavy Streaming'],
-    ['Solar Streaming', 'Solar', 'Solar Streaming'],
-    ['Streaming', 'Unknown', 'Unknown Streaming'],
-    ['  streaming  STREAMING ', 'Unknown', 'Unknown Streaming'],
-  ])('%j is tier %j, shown as %j', (productName, tier, name) => {
-    expect(planTierOf(productName)).toBe(tier);
-    expect(planNameOf(productName)).toBe(name);
+    ['light', 'Light Streaming'],
+    ['standard', 'Standard Streaming'],
+    ['heavy', 'Heavy Streaming'],
+  ] as const)('%j is shown as %j', (tier, name) => {
+    expect(planNameOf(tier)).toBe(name);
   });
 
-  it("says 'No Plan' without a product", () => {
+  it("says 'No Plan' without a plan", () => {
     expect(planNameOf(null)).toBe('No Plan');
-    expect(planNameOf(undefined)).toBe('No Plan');
-    expect(planNameOf('')).toBe('No Plan');
   });
 
   it('bills monthly or annually', () => {

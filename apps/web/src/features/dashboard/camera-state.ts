@@ -5,8 +5,8 @@
  * (docs/decisions/014).
  */
 import type { CardState, DashboardLabel } from '@farmcam/contract';
+import { beforePauseCutOff, type PlanTier } from '@farmcam/contract/rules';
 import type { ChipTone } from '../../components/ui/chip.tsx';
-import { cameraNameOf } from '../../lib/camera-name.ts';
 
 export type { CardState };
 
@@ -55,25 +55,11 @@ export function chipTextOf(label: DashboardLabel | string): string {
 }
 
 /**
- * docs/requirements.md#data Plan tier: light, standard or heavy from the product name; for other names the word
- * 'streaming' is stripped and 'Unknown' is used if nothing remains.
+ * The card's plan line: the tier the server sends (the product's, decision 170) with the suffix
+ * 'Streaming', or 'No Plan' without a plan.
  */
-export function planTierOf(productName: string): string {
-  const name = productName.toLowerCase();
-  for (const tier of ['light', 'standard', 'heavy'] as const) {
-    if (name.includes(tier)) return tier;
-  }
-  const rest = productName
-    .replace(/streaming/gi, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return rest === '' ? 'Unknown' : rest;
-}
-
-/** The card's plan line: the tier with the suffix 'Streaming', or 'No Plan' without a product. */
-export function planNameOf(productName: string | null | undefined): string {
-  if (!productName) return 'No Plan';
-  const tier = planTierOf(productName);
+export function planNameOf(tier: PlanTier | null): string {
+  if (!tier) return 'No Plan';
   return `${tier.charAt(0).toUpperCase()}${tier.slice(1)} Streaming`;
 }
 
@@ -86,12 +72,21 @@ export function billingIntervalTextOf(interval: string): string {
 export const showsBillingInterval = (state: CardState) =>
   state !== 'terminated' && state !== 'no-subscription' && state !== 'attention';
 
-/** A card's camera by its display name (lib/camera-name.ts: the nickname, or "Camera 1071"). */
-export const cardCameraName = (camera: { nicknameInDatabase: string | null; SIM_ICCID: string }) =>
-  cameraNameOf(camera.nicknameInDatabase, camera.SIM_ICCID);
-
 // Formatters are made once: building an Intl formatter per call is the costliest part of a card.
 const gbFormats = new Map<number, Intl.NumberFormat>();
+
+/**
+ * One rounding rule for every figure of a view (decision 143): data in GB with at most two
+ * decimals ("3.05 GB", "145 GB"), shares of a plan with exactly one ("61.0%", as the spec gives
+ * the combined plan's).
+ */
+const percentFormat = new Intl.NumberFormat('en-GB', {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+
+/** A share with one decimal, "38.7%". */
+export const formatPercent = (percent: number): string => `${percentFormat.format(percent)}%`;
 
 /** GB with at most two (or the given number of) decimals, en-GB. */
 export function formatGb(gigabytes: number, maximumFractionDigits = 2): string {
@@ -108,9 +103,31 @@ export const cardTexts = {
   noSubscription:
     'No active subscription found, please renew immediately or your Streaming Plan will be terminated.',
   terminated: 'Streaming plan cancelled and SIM deactivated.',
-  pausedRestart:
-    'A paused plan can be restarted at the start of any month: get in touch before the 25th.',
+  // The cut-off is the pause rules' own (decision 170).
+  pausedRestart: `A paused plan can be restarted at the start of any month: get in touch ${beforePauseCutOff}.`,
   barred: 'The network provider has disabled this SIM. Please contact support.',
   attention:
     "This camera's SIM has been switched off by the network, but its plan is still running, so it cannot stream. Please contact support and we will put it right.",
 } as const;
+
+const countOf = (count: number, one: string, many: string) =>
+  `${count} ${count === 1 ? one : many}`;
+
+/**
+ * Which cameras the combined figures count and which they leave out, from the server's tally
+ * (decision 143): "Counts 7 cameras with a paid plan; not counted: 1 paused, 1 without a plan,
+ * 1 switched off."
+ */
+export function countedCamerasSentence(summary: {
+  countedPlans: number;
+  notCounted: { paused: number; withoutPlan: number; switchedOff: number };
+}): string {
+  const { paused, withoutPlan, switchedOff } = summary.notCounted;
+  const left = [
+    paused > 0 ? `${paused} paused` : null,
+    withoutPlan > 0 ? `${withoutPlan} without a plan` : null,
+    switchedOff > 0 ? `${switchedOff} switched off` : null,
+  ].filter((part) => part !== null);
+  const counts = `Counts ${countOf(summary.countedPlans, 'camera', 'cameras')} with a paid plan`;
+  return left.length === 0 ? `${counts}.` : `${counts}; not counted: ${left.join(', ')}.`;
+}

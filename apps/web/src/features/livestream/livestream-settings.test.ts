@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defaultSettings,
-  describeSchedule,
-  formatScheduleText,
-  settingsOf,
-  toggled,
-} from './livestream-settings.ts';
+import { defaultSettings, describeSchedule, settingsOf, toggled } from './livestream-settings.ts';
 
 describe('livestream settings', () => {
   it('has the docs/requirements.md#data defaults: SD, 15 s, no audio, 9 to 17, Monday to Friday', () => {
@@ -16,16 +10,6 @@ describe('livestream settings', () => {
       scheduleHours: [9, 10, 11, 12, 13, 14, 15, 16, 17],
       scheduleDays: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY'],
     });
-  });
-
-  it('writes the schedule text the server reads, sorted, empty lists allowed', () => {
-    expect(formatScheduleText(defaultSettings.scheduleHours, defaultSettings.scheduleDays)).toBe(
-      'hours=9,10,11,12,13,14,15,16,17;days=MONDAY,TUESDAY,WEDNESDAY,THURSDAY,FRIDAY',
-    );
-    expect(formatScheduleText([17, 0, 9, 9], ['SUNDAY', 'MONDAY'])).toBe(
-      'hours=0,9,17;days=MONDAY,SUNDAY',
-    );
-    expect(formatScheduleText([], [])).toBe('hours=;days=');
   });
 
   it('toggles values on and off', () => {

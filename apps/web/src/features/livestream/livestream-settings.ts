@@ -1,14 +1,14 @@
 /**
- * The setup's choices and defaults (docs/requirements.md#data Livestream setup data, #limits RTSP constants), and the
- * schedule text the configure-rtsp call takes. The server parses the same text.
+ * The setup's choices and defaults (docs/requirements.md#data Livestream setup data), and the
+ * schedule text the configure-rtsp call takes. The RTSP port, paths and clip lengths are the
+ * shared rules' (docs/requirements.md#limits, decision 170), which the server checks against.
  */
-import type { LivestreamQuality, ScheduleDay } from '@farmcam/contract';
-
-export const rtspPort = 554;
-export const rtspPathByQuality: Record<LivestreamQuality, '/12' | '/11'> = { SD: '/12', HD: '/11' };
-export const durationChoices = [15, 30, 60] as const;
-export type DurationChoice = (typeof durationChoices)[number];
-export const previewSeconds = 5;
+import {
+  livestreamDurations,
+  type LivestreamDuration,
+  type LivestreamQuality,
+  type ScheduleDay,
+} from '@farmcam/contract/rules';
 
 export const scheduleHourChoices = Array.from({ length: 24 }, (_, hour) => hour);
 export const scheduleDayChoices: { day: ScheduleDay; label: string; short: string }[] = [
@@ -23,7 +23,7 @@ export const scheduleDayChoices: { day: ScheduleDay; label: string; short: strin
 
 export interface LivestreamSettings {
   quality: LivestreamQuality;
-  duration: DurationChoice;
+  duration: LivestreamDuration;
   includeAudio: boolean;
   scheduleHours: number[];
   scheduleDays: ScheduleDay[];
@@ -39,13 +39,6 @@ export const defaultSettings: LivestreamSettings = {
 };
 
 const dayOrder = scheduleDayChoices.map((choice) => choice.day);
-
-/** "hours=9,10,…;days=MONDAY,…": hours ascending, days Monday first; empty lists allowed. */
-export function formatScheduleText(hours: readonly number[], days: readonly ScheduleDay[]): string {
-  const sortedHours = [...new Set(hours)].sort((a, b) => a - b);
-  const sortedDays = dayOrder.filter((day) => days.includes(day));
-  return `hours=${sortedHours.join(',')};days=${sortedDays.join(',')}`;
-}
 
 /** "00" … "23", as the hour toggles show them. */
 export const hourLabel = (hour: number) => String(hour).padStart(2, '0');
@@ -63,7 +56,8 @@ export function settingsOf(livestream: {
   scheduleHours: number[];
   scheduleDays: ScheduleDay[];
 }): LivestreamSettings {
-  const duration = durationChoices.find((choice) => choice === livestream.durationSeconds) ?? 15;
+  const duration =
+    livestreamDurations.find((choice) => choice === livestream.durationSeconds) ?? 15;
   return {
     // HD is not offered yet: an HD stream is edited as SD.
     quality: 'SD',

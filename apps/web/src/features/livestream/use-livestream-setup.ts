@@ -9,14 +9,12 @@ import { useRecordNow } from './api/record-now.ts';
 import { useSetupCamera } from './api/setup-camera.ts';
 import { useShareCode } from './api/share-code.ts';
 import {
-  defaultSettings,
   formatScheduleText,
-  previewSeconds,
+  livestreamRtspPort,
+  previewDurationSeconds,
   rtspPathByQuality,
-  rtspPort,
-  settingsOf,
-  type LivestreamSettings,
-} from './livestream-settings.ts';
+} from '@farmcam/contract/rules';
+import { defaultSettings, settingsOf, type LivestreamSettings } from './livestream-settings.ts';
 import {
   configureFailure,
   immediateStreamingFailure,
@@ -89,9 +87,9 @@ export function useLivestreamSetup() {
     recordNow.mutate(
       {
         camera_id: cameraId,
-        rtsp_port: rtspPort,
+        rtsp_port: livestreamRtspPort,
         rtsp_path: rtspPathByQuality.SD,
-        duration: previewSeconds,
+        duration: previewDurationSeconds,
         include_audio: false,
       },
       {
@@ -117,7 +115,7 @@ export function useLivestreamSetup() {
     const cameraId = selectedId;
     setupProgress.start();
     setupCamera.mutate(
-      { sim_number: cameraId, ports: [rtspPort] },
+      { sim_number: cameraId, ports: [livestreamRtspPort] },
       {
         onSuccess: () => {
           setupProgress.complete();
@@ -146,7 +144,7 @@ export function useLivestreamSetup() {
     configureRtsp.mutate(
       {
         camera_id: cameraId,
-        rtsp_port: rtspPort,
+        rtsp_port: livestreamRtspPort,
         rtsp_path: rtspPath,
         duration: settings.duration,
         include_audio: settings.includeAudio,
@@ -161,7 +159,7 @@ export function useLivestreamSetup() {
           recordNow.mutate(
             {
               camera_id: cameraId,
-              rtsp_port: rtspPort,
+              rtsp_port: livestreamRtspPort,
               rtsp_path: rtspPath,
               duration: settings.duration,
               include_audio: settings.includeAudio,

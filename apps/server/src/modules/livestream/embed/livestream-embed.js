@@ -11,6 +11,11 @@
  * page (it names the website that framed it, for the owner's view counts). A public link's
  * answers renew the token (X-Page-Load) and every request sends the newest, which is how a
  * restricted embed code proves each request comes from a page its listed website framed.
+ * When there is nothing to play the server says why in a sentence (X-Livestream-State and the
+ * body: no clip yet and when the next is due, switched off, paused, an expired or revoked link),
+ * which is the poster; the player asks again by itself, when Retry-After says (or backing off
+ * after a network failure), and stops asking for a final state such as a revoked link
+ * (docs/decisions/120).
  */
 (function () {
   'use strict';
@@ -20,10 +25,13 @@
   // a minute and a half brings a fresh one, swapped in at the next loop (a clip lasts at most a
   // minute), well before the old one runs out.
   var renewAfterMs = 90 * 1000;
-  var failureText = 'Could not load the livestream.';
-  var offlineText = 'This livestream is switched off.';
-  /** Answers that stop the player and show a poster instead of the last clip. */
-  var posterStates = ['off', 'not-allowed', 'expired', 'revoked', 'reload'];
+  var failureText = 'The livestream could not be reached. This page tries again by itself.';
+  var offlineText = 'This livestream is not available right now.';
+  /** States that waiting will not change: the poster stays and the player stops asking. */
+  var finalStates = ['terminated', 'expired', 'revoked', 'not-allowed', 'reload', 'missing'];
+  // After a failure with no advice from the server: 5 s, 10 s, 20 s ... up to 5 minutes.
+  var backOffFirstMs = 5 * 1000;
+  var backOffMaxMs = 5 * 60 * 1000;
 
   // A refused public link's poster: report the try once (counted for the site the page proves).
   var refused = document.querySelector('[data-refused-url]');
@@ -48,6 +56,12 @@
   var pending = null;
   var lastTime = 0;
   var hasRetriedAfterError = false;
+  var failures = 0;
+  var timer = 0;
+  var stopped = false;
+  // Until the server has answered once, each try is the page's first request: it carries the
+  // page-load token and counts the view (a first try lost to the network proved nothing yet).
+  var hasAnswer = false;
 
   function pathOf(url) {
     try {
@@ -70,7 +84,7 @@
   }
 
   function showFailure(error) {
-    if (error && error.isOffline) return showOffline(error.posterText);
+    if (error && error.state) return showOffline(error.posterText, error.state);
     player.classList.remove('offline');
     player.classList.add('failed');
     player.setAttribute('aria-busy', 'false');
@@ -80,7 +94,7 @@
 
   // Switched off (the answer says so): stop the old clip and show the offline poster, since a
   // loop of an old clip would pass for live (docs/decisions/046).
-  function showOffline(text) {
+  function showOffline(text, state) {
     pending = null;
     current = { url: '', path: '', caption: '', loadedAt: 0 };
     video.pause();
@@ -91,6 +105,7 @@
     player.setAttribute('aria-busy', 'false');
     statusText.textContent = text || offlineText;
     status.hidden = false;
+    player.setAttribute('data-state', state || 'off');
   }
 
   function play(clip) {
@@ -103,6 +118,7 @@
     pending = null;
     lastTime = 0;
     player.classList.remove('offline');
+    player.removeAttribute('data-state');
     // "Recorded at 14:05 on 24 Nov (UK time)", worded by the server: viewers see the clip's age.
     caption.textContent = clip.caption;
     caption.hidden = !clip.caption;
@@ -114,6 +130,7 @@
 
   function fetchLatest(isRefresh) {
     return fetch(requestAddress(isRefresh), { credentials: 'omit' }).then(function (response) {
+      hasAnswer = true;
       var renewed = response.headers.get('x-page-load');
       if (renewed) {
         pageLoad = renewed;
@@ -121,13 +138,13 @@
       }
       if (!response.ok) {
         var error = new Error('HTTP ' + response.status);
-        var state = response.headers.get('x-livestream-state');
-        error.isOffline = Boolean(state && posterStates.indexOf(state) >= 0);
-        if (!error.isOffline || state === 'off') throw error;
-        // A public link refused here (not on this site, expired, switched off): the server's
-        // sentence is the poster (decision 096).
+        error.state = response.headers.get('x-livestream-state') || '';
+        var retryAfter = Number(response.headers.get('retry-after'));
+        error.retryAfterMs = retryAfter > 0 ? retryAfter * 1000 : 0;
+        if (!error.state) throw error;
+        // The server's sentence says why there is nothing to play: it is the poster (decision 120).
         return response.text().then(function (text) {
-          error.posterText = text.trim().slice(0, 200);
+          error.posterText = text.trim().slice(0, 300);
           throw error;
         });
       }
@@ -155,9 +172,14 @@
   video.addEventListener('error', function () {
     // Emptying the player for the offline poster is not a failure to report.
     if (!current.url) return;
-    if (hasRetriedAfterError) return showFailure();
+    if (hasRetriedAfterError) {
+      showFailure();
+      return scheduleCheck(backOff());
+    }
     hasRetriedAfterError = true;
-    fetchLatest(true).then(play, showFailure);
+    // Ask for a fresh address at once and play it (the clip's address may have run out).
+    player.classList.add('failed');
+    check();
   });
 
   // Sound: autoplay starts muted; a stream recorded with audio lets the viewer unmute it.
@@ -184,29 +206,57 @@
     });
   }
 
-  fetchLatest(false).then(play, showFailure);
+  /** The next wait after a failure the server gave no advice on: doubling, up to 5 minutes. */
+  function backOff() {
+    var wait = Math.min(backOffMaxMs, backOffFirstMs * Math.pow(2, failures));
+    failures += 1;
+    return wait;
+  }
 
-  window.setInterval(function () {
-    fetchLatest(true).then(
+  function scheduleCheck(delayMs) {
+    if (stopped) return;
+    window.clearTimeout(timer);
+    timer = window.setTimeout(check, delayMs);
+  }
+
+  /** Asks for the latest clip; what it finds decides when to ask next. */
+  function check() {
+    window.clearTimeout(timer);
+    fetchLatest(hasAnswer).then(
       function (clip) {
+        failures = 0;
         // Nothing is playing (no clip yet at load, an outage, a broken clip, switched off):
         // start at once rather than wait for a loop that never comes (docs/decisions/046).
         if (isIdle()) {
-          hasRetriedAfterError = false;
           play(clip);
-          return;
+        } else {
+          var isNewClip = pathOf(clip.url) !== current.path;
+          var isOld = Date.now() - current.loadedAt > renewAfterMs;
+          if (isNewClip || (isOld && clip.url !== current.url)) pending = clip;
         }
-        var isNewClip = pathOf(clip.url) !== current.path;
-        var isOld = Date.now() - current.loadedAt > renewAfterMs;
-        if (isNewClip || (isOld && clip.url !== current.url)) pending = clip;
+        scheduleCheck(refreshIntervalMs);
       },
       function (error) {
-        // Switched off, revoked, expired, or a page that must be loaded again (its proof lapsed
-        // while it slept or moved network: a frame cannot prove its site by reloading itself, as
-        // its own reload names itself as the Referer): say so now. Otherwise keep playing what we
-        // have; the next check may succeed.
-        if (error && error.isOffline) showOffline(error.posterText);
+        if (error && error.state) {
+          // The server says why: show it now (switched off, paused, revoked, or a page whose proof
+          // lapsed while it slept or moved network, which only reloading the page proves anew).
+          showOffline(error.posterText, error.state);
+          if (finalStates.indexOf(error.state) >= 0) {
+            stopped = true;
+            window.clearTimeout(timer);
+            return;
+          }
+          failures = 0;
+          return scheduleCheck(error.retryAfterMs || refreshIntervalMs);
+        }
+        // A network failure or a server error: keep playing what we have, or say so, and try
+        // again later, further apart each time (Retry-After when a limit was met).
+        if (isIdle()) showFailure();
+        var wait = backOff();
+        scheduleCheck(error && error.retryAfterMs ? Math.max(error.retryAfterMs, wait) : wait);
       },
     );
-  }, refreshIntervalMs);
+  }
+
+  check();
 })();

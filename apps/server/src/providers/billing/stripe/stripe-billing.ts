@@ -12,7 +12,7 @@
  *   starts (see applyScheduledPauses) until it ends.
  */
 import Stripe from 'stripe';
-import { isPeriodPaused } from '../pause-policy.ts';
+import { isPeriodPaused } from '@farmcam/billing/pause-policy';
 import { and, eq, isNotNull, lte, gt } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { billingCustomers, prices, products, subscriptions } from '../../../db/schema.ts';
@@ -24,9 +24,9 @@ import {
   type BillingProvider,
   type CheckoutHooks,
   type SubscriptionRow,
-} from '../billing.ts';
+} from '@farmcam/billing';
 import { businessDay, dayMs } from '../../../lib/business-calendar.ts';
-import { isoDay } from '../money.ts';
+import { isoDay } from '@farmcam/billing/money';
 import {
   mirrorCustomer,
   mirrorInvoice,
@@ -439,6 +439,112 @@ export function createStripeBilling(deps: StripeBillingDeps): StripeBilling {
         );
         if (!session.url) throw new BillingError('unavailable', 'The checkout could not be opened');
         return { id: session.id, url: session.url };
+      });
+    },
+
+    async updateCustomerDetails(input) {
+      return call(async () => {
+        const { details } = input;
+        await client.customers.update(
+          input.billingCustomerId,
+          {
+            name: details.name,
+            address: {
+              line1: details.line1,
+              line2: details.line2 ?? '',
+              city: details.town,
+              postal_code: details.postcode,
+              country: 'GB',
+            },
+          },
+          { idempotencyKey: `${input.idempotencyKey}-address` },
+        );
+        // One VAT number per account: others are removed, the farm's added if it is not there.
+        const taxIds = await client.customers.listTaxIds(input.billingCustomerId, { limit: 10 });
+        for (const taxId of taxIds.data) {
+          if (taxId.type !== 'gb_vat' || taxId.value !== details.vatNumber) {
+            await client.customers.deleteTaxId(input.billingCustomerId, taxId.id);
+          }
+        }
+        if (
+          details.vatNumber &&
+          !taxIds.data.some((taxId) => taxId.type === 'gb_vat' && taxId.value === details.vatNumber)
+        ) {
+          await client.customers.createTaxId(
+            input.billingCustomerId,
+            { type: 'gb_vat', value: details.vatNumber },
+            { idempotencyKey: `${input.idempotencyKey}-tax-id` },
+          );
+        }
+        await db
+          .update(billingCustomers)
+          .set({ details })
+          .where(eq(billingCustomers.id, input.billingCustomerId));
+      });
+    },
+
+    async payInvoiceNow(input) {
+      return call(async () => {
+        try {
+          const paid = await client.invoices.pay(
+            input.invoiceId,
+            {},
+            { idempotencyKey: input.idempotencyKey },
+          );
+          await db.transaction((transaction) => mirrorInvoice(transaction, paid));
+          return { outcome: 'paid' as const };
+        } catch (error) {
+          if (error instanceof Stripe.errors.StripeCardError) {
+            // Stripe records the failed attempt on the invoice: mirror it as it is now.
+            const invoice = await client.invoices.retrieve(input.invoiceId);
+            await db.transaction((transaction) => mirrorInvoice(transaction, invoice));
+            return {
+              outcome: 'declined' as const,
+              reason: error.message || 'Your card was declined.',
+            };
+          }
+          if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+            // "Invoice is already paid": paid elsewhere (another tab, the retry schedule).
+            const invoice = await client.invoices.retrieve(input.invoiceId);
+            if (invoice.status === 'paid') {
+              await db.transaction((transaction) => mirrorInvoice(transaction, invoice));
+              return { outcome: 'already_paid' as const };
+            }
+          }
+          throw error;
+        }
+      });
+    },
+
+    async startCardSetup(input) {
+      return call(async () => {
+        if (input.billingCustomerIds.length === 0) {
+          throw new BillingError('invalid', 'There is no camera to add a card to.');
+        }
+        // Stripe attaches a card to one customer only (decision 129): one setup page per
+        // camera's account, each making its card the default when it completes (webhooks.ts).
+        const steps = [];
+        for (const [index, billingCustomerId] of input.billingCustomerIds.entries()) {
+          const back = new URL(input.returnUrl);
+          back.searchParams.set('card', 'saved');
+          back.searchParams.set('step', String(index + 1));
+          const session = await client.checkout.sessions.create(
+            {
+              mode: 'setup',
+              customer: billingCustomerId,
+              currency: 'gbp',
+              success_url: back.toString(),
+              cancel_url: input.returnUrl,
+              metadata: { purpose: 'card_for_every_camera' },
+            },
+            { idempotencyKey: `${input.idempotencyKey}-${billingCustomerId}` },
+          );
+          if (!session.url) {
+            throw new BillingError('unavailable', 'The card page could not be opened');
+          }
+          steps.push({ billingCustomerIds: [billingCustomerId], url: session.url });
+        }
+        return { steps };
       });
     },
 

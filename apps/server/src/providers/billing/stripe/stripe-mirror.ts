@@ -17,8 +17,8 @@ import {
   type SubscriptionStatus,
 } from '../../../db/schema.ts';
 import { dayMs } from '../../../lib/business-calendar.ts';
-import { dunningPolicy } from '../dunning-policy.ts';
-import { pauseStateOn } from '../pause-policy.ts';
+import { dunningPolicy } from '@farmcam/billing/dunning-policy';
+import { pauseStateOn } from '@farmcam/billing/pause-policy';
 
 /** Stripe has no "overdue": a subscription past due this long is shown as overdue. */
 const { overdueAfterDays } = dunningPolicy;

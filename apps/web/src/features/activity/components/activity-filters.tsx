@@ -1,10 +1,7 @@
+import { shortSimOf } from '@farmcam/contract/rules';
 import type { ActivityCategory, TeamResponse } from '@farmcam/contract';
-import { useId } from 'react';
-import type { ReactNode } from 'react';
 import type { ActivityFilters as Filters } from '../api/fetch-activity.ts';
-import { DateField, unfinishedDate } from '../../../components/ui/date-field.tsx';
-import styles from './activity-page.module.css';
-import { shortSimOf } from '../../../lib/camera-name.ts';
+import { FilterBar, FilterDateRange, FilterSelect } from '../../../components/ui/filter-bar.tsx';
 
 /** How each category is named in the filter and on an entry. */
 export const categoryNames: Record<ActivityCategory, string> = {
@@ -39,93 +36,32 @@ export function ActivityFilters({ filters, onChange, people, cameras }: Activity
       : cameras;
 
   return (
-    <form
-      className={styles.filters}
-      aria-label="Filter the activity"
-      onSubmit={(event) => event.preventDefault()}
-    >
-      <Field label="What">
-        {(id) => (
-          <select
-            id={id}
-            className={styles.control}
-            value={filters.category ?? ''}
-            onChange={(event) => set('category', event.target.value)}
-          >
-            <option value="">Everything</option>
-            {categories.map((category) => (
-              <option key={category} value={category}>
-                {categoryNames[category]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Who">
-        {(id) => (
-          <select
-            id={id}
-            className={styles.control}
-            value={filters.actor ?? ''}
-            onChange={(event) => set('actor', event.target.value)}
-          >
-            <option value="">Everyone</option>
-            {personChoices.map((email) => (
-              <option key={email} value={email}>
-                {email}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Camera">
-        {(id) => (
-          <select
-            id={id}
-            className={styles.control}
-            value={filters.iccid ?? ''}
-            onChange={(event) => set('iccid', event.target.value)}
-          >
-            <option value="">All cameras</option>
-            {cameraChoices.map((camera) => (
-              <option key={camera.iccid} value={camera.iccid}>
-                {camera.nickname}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      {/* Typed day, month, year whatever the browser's language (decision 115). */}
-      <DateField
-        label="From"
-        className={styles.dateField}
-        value={filters.from ?? ''}
-        max={filters.to}
-        onChange={(value) => {
-          if (value !== unfinishedDate) set('from', value);
-        }}
+    <FilterBar label="Filter the activity">
+      <FilterSelect
+        label="What"
+        value={filters.category ?? ''}
+        anyLabel="Everything"
+        options={categories.map((category) => ({
+          value: category,
+          label: categoryNames[category],
+        }))}
+        onChange={(value) => set('category', value)}
       />
-      <DateField
-        label="To"
-        className={styles.dateField}
-        value={filters.to ?? ''}
-        min={filters.from}
-        onChange={(value) => {
-          if (value !== unfinishedDate) set('to', value);
-        }}
+      <FilterSelect
+        label="Who"
+        value={filters.actor ?? ''}
+        anyLabel="Everyone"
+        options={personChoices.map((email) => ({ value: email, label: email }))}
+        onChange={(value) => set('actor', value)}
       />
-    </form>
-  );
-}
-
-function Field({ label, children }: { label: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
-      {children(id)}
-    </div>
+      <FilterSelect
+        label="Camera"
+        value={filters.iccid ?? ''}
+        anyLabel="All cameras"
+        options={cameraChoices.map((camera) => ({ value: camera.iccid, label: camera.nickname }))}
+        onChange={(value) => set('iccid', value)}
+      />
+      <FilterDateRange from={filters.from} to={filters.to} onChange={set} />
+    </FilterBar>
   );
 }

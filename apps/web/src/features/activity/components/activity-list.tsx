@@ -1,3 +1,4 @@
+import { shortSimOf } from '@farmcam/contract/rules';
 import type { ActivityEntry, TeamResponse } from '@farmcam/contract';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { EmailText } from '../../../components/ui/email-text.tsx';
@@ -6,7 +7,6 @@ import { formatUkDateTime } from '../../../lib/uk-time.ts';
 import { describeUserAgent } from '../user-agent.ts';
 import { categoryNames } from './activity-filters.tsx';
 import styles from './activity-page.module.css';
-import { shortSimOf } from '../../../lib/camera-name.ts';
 
 export interface ActivityListProps {
   entries: ActivityEntry[];
@@ -18,6 +18,15 @@ export function ActivityList({ entries, cameras }: ActivityListProps) {
   const cameraNames = new Map(cameras.map((camera) => [camera.iccid, camera.nickname]));
   return (
     <table className={styles.table} aria-label="Activity">
+      {/* Fixed shares of the width: a long sentence or address wraps in its column instead of
+          widening the table past the page (decision 142). */}
+      <colgroup>
+        <col className={styles.colWhen} />
+        <col className={styles.colWho} />
+        <col className={styles.colWhat} />
+        <col className={styles.colCamera} />
+        <col className={styles.colWhere} />
+      </colgroup>
       <thead>
         <tr>
           <th scope="col">When (UK time)</th>
@@ -48,7 +57,7 @@ export function ActivityList({ entries, cameras }: ActivityListProps) {
                 : (cameraNames.get(entry.iccid) ?? shortSimOf(entry.iccid))}
             </td>
             <td data-label="From where">
-              <Origin ip={entry.ip} userAgent={entry.userAgent} />
+              <Origin place={entry.place} userAgent={entry.userAgent} />
             </td>
           </tr>
         ))}
@@ -90,13 +99,14 @@ function Actor({ actor }: { actor: ActivityEntry['actor'] }) {
   );
 }
 
-function Origin({ ip, userAgent }: { ip: string | null; userAgent: string | null }) {
+/** The device and the network in words (the server's, decision 142), never a raw address. */
+function Origin({ place, userAgent }: { place: string | null; userAgent: string | null }) {
   const device = describeUserAgent(userAgent);
-  if (ip === null && device === null) return <span className={styles.muted}>—</span>;
+  if (place === null && device === null) return <span className={styles.muted}>—</span>;
   return (
-    <span className={styles.origin} title={userAgent ?? undefined}>
+    <span className={styles.origin}>
       {device && <span>{device}</span>}
-      {ip && <span className={styles.muted}>{ip}</span>}
+      {place && <span className={styles.muted}>{place}</span>}
     </span>
   );
 }

@@ -42,6 +42,7 @@ function buildEntry(overrides: Partial<ActivityEntry> = {}): ActivityEntry {
     actor: { kind: 'manager', email: 'manager@example.com', staffEmail: null },
     iccid: '8944000000000000001',
     ip: '203.0.113.7',
+    place: 'A new network for them',
     userAgent:
       'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
     ...overrides,
@@ -84,6 +85,7 @@ describe('Activity', () => {
             iccid: null,
             userAgent: null,
             ip: null,
+            place: null,
           }),
           buildEntry({
             id: 'a3',
@@ -93,6 +95,7 @@ describe('Activity', () => {
             actor: { kind: 'system', email: null, staffEmail: null },
             iccid: null,
             ip: null,
+            place: null,
             userAgent: null,
           }),
         ],
@@ -109,7 +112,9 @@ describe('Activity', () => {
     expect(within(renamed!).getByText('Renamed "Gate" to "Top gate"')).toBeDefined();
     expect(within(renamed!).getByText('Top gate')).toBeDefined();
     expect(within(renamed!).getByText('Chrome on Android')).toBeDefined();
-    expect(within(renamed!).getByText('203.0.113.7')).toBeDefined();
+    // Where it came from in words (decision 142), never the raw address.
+    expect(within(renamed!).getByText('A new network for them')).toBeDefined();
+    expect(within(renamed!).queryByText('203.0.113.7')).toBeNull();
 
     expect(within(staff!).getByText('Staff', { selector: '[class*="chip"]' })).toBeDefined();
     expect(within(staff!).getByText('help@farmcam.example')).toBeDefined();

@@ -1,10 +1,9 @@
+import { formatUkTime } from '@farmcam/contract/rules';
 import { Button } from '../../../components/ui/button.tsx';
 import { useAuthState } from '../../../lib/auth-store.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
 import { useEndImpersonation } from '../api/logout.ts';
 import styles from './impersonation-banner.module.css';
-
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 /** Shown on every framed page while staff view a customer's portal, so they never forget it. */
 export function ImpersonationBanner() {
@@ -20,7 +19,7 @@ function ImpersonationNotice() {
     <section className={styles.banner} aria-label="Staff view">
       <p className={styles.text}>
         {impersonation
-          ? `Viewing the portal as ${impersonation.customerEmail} — staff ${impersonation.staffEmail}, until ${timeFormat.format(new Date(impersonation.expiresAt))}`
+          ? `Viewing the portal as ${impersonation.customerEmail} — staff ${impersonation.staffEmail}, until ${formatUkTime(impersonation.expiresAt)} UK time`
           : 'Viewing a customer’s portal as staff'}
       </p>
       <Button variant="secondary" onClick={endImpersonation}>

@@ -209,7 +209,10 @@ function MyAlertsChoice() {
   const howTold = (
     <p className={infoStyles.note}>
       Choose e-mail, push or text for each alert on your{' '}
-      <Link to={paths.notifications.href()}>Notifications</Link> page.
+      <Link to={paths.notifications.href()} className={styles.notificationsLink}>
+        Notifications
+      </Link>{' '}
+      page.
     </p>
   );
   if (mine.data.isOwner) {

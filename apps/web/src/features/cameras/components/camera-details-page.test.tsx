@@ -37,6 +37,7 @@ const activeSim: SimInfoResponse = {
 function mockCameraApi(
   simInfo: SimInfoResponse | (() => Response | Promise<Response>),
   dailyGB: Record<string, number>,
+  todaySoFar: string | null = null,
 ) {
   return mockFetch((url) => {
     if (url.pathname === '/api/auth/user-data') return jsonResponse(200, { data: customer });
@@ -70,7 +71,9 @@ function mockCameraApi(
         unavailableReason: null,
       });
     }
-    if (url.pathname === `/api/data-usage/${iccid}`) return jsonResponse(200, { dailyGB });
+    if (url.pathname === `/api/data-usage/${iccid}`) {
+      return jsonResponse(200, { dailyGB, todaySoFar });
+    }
     return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
   });
 }
@@ -134,6 +137,7 @@ describe('Camera details', () => {
     const fetchMock = mockCameraApi(
       () => simInfoAnswered.then(() => jsonResponse(200, activeSim)),
       { '2026-03-01': 0.21, '2026-03-02': 0.35 },
+      '2026-03-02',
     );
     renderRoute(`/camera/${iccid}`);
     expect(await screen.findByText('Fetching info...')).toBeDefined();
@@ -158,7 +162,12 @@ describe('Camera details', () => {
       'Signal strength (dBm)': '-86',
     });
     expect(screen.getByText('Top gate')).toBeDefined();
-    expect(await screen.findByText(/0.56 GB used from 1 /)).toBeDefined();
+    // One date style and one rounding in the card; today's figure is "so far" (decision 143).
+    expect(await screen.findByText('0.56 GB used from 1 Mar to 2 Mar (so far)')).toBeDefined();
+    const rows = within(screen.getByRole('table', { name: 'Data used per day, in GB' }))
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows).toEqual(['DayGB', '1 Mar0.21', '2 Mar (so far)0.35']);
     // The chart (Chart.js) is not loaded until its place comes near the screen.
     expect(screen.queryByRole('img', { name: 'usage chart' })).toBeNull();
     viewport.scrollIntoView();

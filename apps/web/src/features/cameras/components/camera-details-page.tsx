@@ -1,3 +1,4 @@
+import { cameraNameOf } from '@farmcam/contract/rules';
 import { lazy, Suspense, useMemo, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../../components/ui/button.tsx';
@@ -5,17 +6,18 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
-import { cameraNameOf } from '../../../lib/camera-name.ts';
 import { useDataUsage } from '../api/get-data-usage.ts';
 import { useSimInfo } from '../api/get-sim-info.ts';
 import { currentMonthUsageRange, type UsageRange } from '../usage-range.ts';
 import { DailyTimelapseSection } from './daily-timelapse-section.tsx';
+import { LiveViewSection } from './live-view-section.tsx';
 import { CameraDataCapBanner } from '../../../components/budget/data-cap-banner.tsx';
 import styles from './camera-details-page.module.css';
 import { CameraAlertsCard, CameraSilenceBanner } from './camera-alerts-card.tsx';
 import { RouterInfoCard } from './router-info-card.tsx';
 import { SimInfoCard } from './sim-info-card.tsx';
 import { UsageTable } from './usage-table.tsx';
+import { usageDayLabel, usageGb } from '../usage-days.ts';
 import { useIsNearViewport } from './use-is-near-viewport.ts';
 
 // Chart.js (about 60 KB gzip) loads with this page only, and only once the chart's place comes
@@ -59,6 +61,7 @@ export function CameraDetailsPage() {
       <p className={styles.cameraName}>{name}</p>
       <CameraSilenceBanner iccid={cameraId} />
       <CameraDataCapBanner iccid={cameraId} name={name} />
+      <LiveViewSection iccid={cameraId} cameraName={name} />
       <div className={styles.cards}>
         <SimInfoCard simInfo={sim} />
         <RouterInfoCard iccid={cameraId} />
@@ -75,6 +78,8 @@ function UsageSection({ iccid }: { iccid: string }) {
   const usage = useDataUsage(iccid, range);
   const days = usage.data ? Object.entries(usage.data.dailyGB) : [];
   const total = days.reduce((sum, [, gigabytes]) => sum + gigabytes, 0);
+  // Older answers kept on the device may not have it (decision 119).
+  const todaySoFar = usage.data?.todaySoFar ?? null;
 
   return (
     <Card title="Overview" className={styles.usageCard}>
@@ -92,11 +97,11 @@ function UsageSection({ iccid }: { iccid: string }) {
       ) : (
         <>
           <p className={styles.usageSummary}>
-            {total.toLocaleString('en-GB', { maximumFractionDigits: 2 })} GB used from{' '}
-            {formatLongDay(range.startDate)} to {formatLongDay(days.at(-1)![0])}
+            {usageGb(total)} used from {usageDayLabel(days[0]![0], null)} to{' '}
+            {usageDayLabel(days.at(-1)![0], todaySoFar)}
           </p>
-          <UsageChartArea dailyGB={usage.data.dailyGB} />
-          <UsageTable dailyGB={usage.data.dailyGB} />
+          <UsageChartArea dailyGB={usage.data.dailyGB} todaySoFar={todaySoFar} />
+          <UsageTable dailyGB={usage.data.dailyGB} todaySoFar={todaySoFar} />
         </>
       )}
     </Card>
@@ -104,23 +109,22 @@ function UsageSection({ iccid }: { iccid: string }) {
 }
 
 /** The chart's place keeps its height (CSS) before and while Chart.js loads: no layout shift. */
-function UsageChartArea({ dailyGB }: { dailyGB: Record<string, number> }) {
+function UsageChartArea({
+  dailyGB,
+  todaySoFar,
+}: {
+  dailyGB: Record<string, number>;
+  todaySoFar: string | null;
+}) {
   const areaRef = useRef<HTMLDivElement>(null);
   const isNear = useIsNearViewport(areaRef);
   return (
     <div ref={areaRef} className={styles.chart}>
       {isNear && (
         <Suspense fallback={<Loader label="Drawing the chart…" />}>
-          <UsageChart dailyGB={dailyGB} />
+          <UsageChart dailyGB={dailyGB} todaySoFar={todaySoFar} />
         </Suspense>
       )}
     </div>
   );
 }
-
-const formatLongDay = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    timeZone: 'UTC',
-  });

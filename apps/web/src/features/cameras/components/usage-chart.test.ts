@@ -9,12 +9,12 @@ describe('usage chart options (docs/requirements.md#screens, #limits)', () => {
     expect(y.title).toMatchObject({ display: true, text: 'GB' });
   });
 
-  it('uses 8 px fonts at 850 px and under, 12 px above', () => {
-    expect(chartFontSizes).toEqual({ narrow: 8, wide: 12 });
+  it('uses 11 px fonts at 850 px and under (readable on a phone, decision 143), 12 px above', () => {
+    expect(chartFontSizes).toEqual({ narrow: 11, wide: 12 });
     const narrow = buildUsageChartOptions(chartFontSizes.narrow, false);
     const x = narrow.scales?.x as { ticks: { font: { size: number } } };
-    expect(x.ticks.font.size).toBe(8);
-    expect(narrow.plugins?.legend?.labels?.font).toEqual({ size: 8 });
+    expect(x.ticks.font.size).toBe(11);
+    expect(narrow.plugins?.legend?.labels?.font).toEqual({ size: 11 });
   });
 
   it('does not animate for people who asked for less motion', () => {

@@ -1,7 +1,14 @@
+import { usageDayLabel, usageGbNumber } from '../usage-days.ts';
 import styles from './usage-table.module.css';
 
 /** The chart's figures as a table, folded away: for screen readers and exact numbers. */
-export function UsageTable({ dailyGB }: { dailyGB: Record<string, number> }) {
+export function UsageTable({
+  dailyGB,
+  todaySoFar,
+}: {
+  dailyGB: Record<string, number>;
+  todaySoFar: string | null;
+}) {
   return (
     <details className={styles.details}>
       <summary>Daily figures</summary>
@@ -16,20 +23,8 @@ export function UsageTable({ dailyGB }: { dailyGB: Record<string, number> }) {
         <tbody>
           {Object.entries(dailyGB).map(([day, gigabytes]) => (
             <tr key={day}>
-              <th scope="row">
-                {new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
-                  weekday: 'short',
-                  day: 'numeric',
-                  month: 'short',
-                  timeZone: 'UTC',
-                })}
-              </th>
-              <td>
-                {gigabytes.toLocaleString('en-GB', {
-                  minimumFractionDigits: 2,
-                  maximumFractionDigits: 2,
-                })}
-              </td>
+              <th scope="row">{usageDayLabel(day, todaySoFar)}</th>
+              <td>{usageGbNumber(gigabytes)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,4 @@
-import type { AccessAbilities, Camera, CardState } from '@farmcam/contract';
+import type { Camera } from '@farmcam/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
@@ -6,33 +6,24 @@ import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal
 import { PauseSubscriptionModal } from '../../../components/billing/pause-subscription-modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { plansQueryKey } from '../api/get-plans.ts';
-import { cardCameraName } from '../camera-state.ts';
 import styles from './camera-card-actions.module.css';
 
 /** docs/requirements.md#states: after a pause or cancel succeeds the list is reloaded after 1 second. */
 const reloadDelayMs = 1000;
 
 /**
- * A card's billing actions (docs/requirements.md#screens, #states): Pay now on an overdue card (the billing portal in a new
- * tab), Pause subscription when the server says the plan can be paused (`canPause`; otherwise its
- * `pauseReason` in place of the button), Cancel Scheduled Pause (or change its date) on a card
- * with a pause scheduled.
+ * A card's billing actions (docs/requirements.md#screens, #states), each offered as the server
+ * says (decision 170): Pay now on an overdue card (`canPayNow`; the billing portal in a new tab),
+ * Pause subscription (`canPause`; otherwise its `pauseReason` in place of the button), Cancel
+ * Scheduled Pause, or change its date (`canCancelPause`).
  */
-export function CameraBillingActions({
-  camera,
-  state,
-  abilities,
-}: {
-  camera: Camera;
-  state: CardState;
-  abilities: AccessAbilities;
-}) {
+export function CameraBillingActions({ camera }: { camera: Camera }) {
   const queryClient = useQueryClient();
   const portal = useOpenBillingPortal();
   const [openModal, setOpenModal] = useState<'pause' | 'cancel-pause' | null>(null);
   const billingId = camera.STRIPE_CUSTOMER_ID;
   if (!billingId) return null;
-  const name = cardCameraName(camera);
+  const name = camera.displayName;
   const about = <span className="visually-hidden"> for {name}</span>;
   const reloadSoon = () =>
     setTimeout(
@@ -43,7 +34,7 @@ export function CameraBillingActions({
 
   return (
     <>
-      {state === 'overdue' && abilities.manageBilling && (
+      {camera.canPayNow && (
         <Button onClick={() => portal.open(billingId, 'pay')} isLoading={portal.isPending}>
           Pay now{about}
         </Button>
@@ -56,7 +47,7 @@ export function CameraBillingActions({
       {!camera.canPause && camera.pauseReason && (
         <p className={styles.note}>{camera.pauseReason}</p>
       )}
-      {state === 'pause-scheduled' && abilities.manageCameras && (
+      {camera.canCancelPause && (
         <Button variant="secondary" onClick={() => setOpenModal('cancel-pause')}>
           Cancel Scheduled Pause{about}
         </Button>
@@ -85,6 +76,6 @@ export function CameraBillingActions({
   );
 }
 
-/** Whether a card in this state has a billing action to show. */
-export const hasBillingAction = (state: CardState) =>
-  state === 'overdue' || state === 'active' || state === 'pause-scheduled';
+/** Whether the server offers the card a billing action, or a reason in place of one. */
+export const hasBillingAction = (camera: Camera) =>
+  camera.canPayNow || camera.canPause || camera.pauseReason !== null || camera.canCancelPause;

@@ -1,39 +1,51 @@
 import type { AccessAbilities, Camera, CardState } from '@farmcam/contract';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { paths } from '../../../config/paths.ts';
-import { cardCameraName } from '../camera-state.ts';
 import { CameraBillingActions, hasBillingAction } from './camera-billing-actions.tsx';
 import styles from './camera-card-actions.module.css';
 
 /**
- * The card's actions (docs/requirements.md#screens): renewal for a camera without a subscription, Setup Livestreaming
- * when the server says the camera can stream (`canLivestream`), and the links to More info,
+ * The card's actions (docs/requirements.md#screens): renewal for a camera without a subscription (`canRenew`), Setup Livestreaming
+ * or Manage livestream as the server says (`livestreamAction`: none yet, or one set up), and the links to More info,
  * Manage plan and Invoices (Manage plan on every card with a billing account, as docs/requirements.md#screens lists). The links are
  * plain anchors marked `data-route`, which the grid turns into in-app navigation with one click
  * handler for all cards (thousands of router Links cost more than the rest of the card).
  *
  * Billing actions (Pay now for overdue cards, Pause and Cancel Scheduled Pause) belong in the
- * `primary` row below, decided by `state` like the others.
+ * `primary` row below, each offered where the server says it would be accepted (decision 170).
  */
 export function CameraCardActions({
   camera,
   state,
   abilities,
+  hasLiveView = false,
 }: {
   camera: Camera;
   state: CardState;
   abilities: AccessAbilities;
+  /** The plan includes hours of live view (the server's answer): the card offers Watch live. */
+  hasLiveView?: boolean;
 }) {
   const billingId = camera.STRIPE_CUSTOMER_ID;
-  const name = cardCameraName(camera);
+  const name = camera.displayName;
   // Each link's name says which camera it is about (an attribute, not more elements per card).
   const about = (label: string) => ({ 'aria-label': `${label} for ${name}` });
 
   const primary = [
-    hasBillingAction(state) && billingId && (
-      <CameraBillingActions key="billing" camera={camera} state={state} abilities={abilities} />
+    // The camera page starts the view at once and says there why, if it cannot (issue 27).
+    hasLiveView && (
+      <a
+        key="watch-live"
+        data-route
+        href={paths.camera.href(camera.SIM_ICCID, { watch: true })}
+        className={buttonClassName({ variant: 'primary' })}
+        {...about('Watch live')}
+      >
+        Watch live
+      </a>
     ),
-    state === 'no-subscription' && billingId && abilities.manageCameras && (
+    hasBillingAction(camera) && billingId && <CameraBillingActions key="billing" camera={camera} />,
+    camera.canRenew && billingId && (
       <a
         key="renew"
         data-route
@@ -55,7 +67,7 @@ export function CameraCardActions({
         Activate a new SIM
       </a>
     ),
-    camera.canLivestream && (
+    camera.livestreamAction === 'set-up' && (
       <a
         key="livestream"
         data-route
@@ -64,6 +76,18 @@ export function CameraCardActions({
         {...about('Setup Livestreaming')}
       >
         Setup Livestreaming
+      </a>
+    ),
+    // Already streaming: its schedule, links and code, not the set-up wizard (decision 121).
+    camera.livestreamAction === 'manage' && (
+      <a
+        key="livestream"
+        data-route
+        href={paths.livestreamingManage.href(camera.SIM_ICCID)}
+        className={buttonClassName({ variant: 'secondary' })}
+        {...about('Manage livestream')}
+      >
+        Manage livestream
       </a>
     ),
   ].filter(Boolean);

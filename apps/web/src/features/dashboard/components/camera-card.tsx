@@ -3,20 +3,22 @@ import { memo } from 'react';
 import { formatDay } from '@farmcam/contract/rules';
 import { SilenceBanner } from '../../../components/camera-watch/silence-banner.tsx';
 import { DataCapBanner } from '../../../components/budget/data-cap-banner.tsx';
+import { LatestStill } from '../../../components/camera-still/latest-still.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { classNames } from '../../../components/ui/class-names.ts';
 import {
   billingIntervalTextOf,
-  cardCameraName,
   cardTexts,
   chipTextOf,
   chipToneOf,
   formatGb,
+  formatPercent,
   planNameOf,
   showsBillingInterval,
 } from '../camera-state.ts';
 import styles from './camera-card.module.css';
 import { CameraCardActions } from './camera-card-actions.tsx';
+import type { LiveViewCamera } from '../api/get-live-view-cameras.ts';
 
 export interface CameraCardProps {
   camera: Camera;
@@ -25,6 +27,8 @@ export interface CameraCardProps {
   supportEmail: string;
   /** What the signed-in person may do: the edit button and the actions follow it. */
   abilities: AccessAbilities;
+  /** Whether it offers Watch live, and its latest still (absent until that answer arrives). */
+  liveView?: LiveViewCamera;
 }
 
 /** One camera (docs/requirements.md#screens): name and edit button, SIM number, status, plan, billing, usage, actions. */
@@ -33,9 +37,10 @@ export const CameraCard = memo(function CameraCard({
   onRename,
   supportEmail,
   abilities,
+  liveView,
 }: CameraCardProps) {
   const state = camera.cardState;
-  const name = cardCameraName(camera);
+  const name = camera.displayName;
   const headingId = `camera-${camera.SIM_ICCID}`;
   const subscription = camera.stripeSubscription;
 
@@ -64,7 +69,10 @@ export const CameraCard = memo(function CameraCard({
       </div>
       <div className={styles.status}>
         <Chip tone={chipToneOf(camera.labelDashboard)}>{chipTextOf(camera.labelDashboard)}</Chip>
+        {/* What needs the farmer, in the server's words: the chip alone says too little. */}
+        {camera.attention && <span className={styles.attention}>{camera.attention}</span>}
       </div>
+      <LatestStill still={liveView?.still ?? null} cameraName={name} />
       {camera.silence && <SilenceBanner silence={camera.silence} />}
       {camera.dataCap && (
         <DataCapBanner
@@ -81,9 +89,10 @@ export const CameraCard = memo(function CameraCard({
       <dl className={styles.facts}>
         <div>
           <dt>Plan</dt>
-          <dd>{planNameOf(subscription?.productName)}</dd>
+          <dd>{planNameOf(camera.tier)}</dd>
         </div>
-        {subscription && showsBillingInterval(state) && (
+        {/* How the plan is billed is the owner's business (decision 141). */}
+        {subscription && showsBillingInterval(state) && abilities.manageBilling && (
           <div>
             <dt>Billing</dt>
             <dd>{billingIntervalTextOf(subscription.interval)}</dd>
@@ -96,7 +105,12 @@ export const CameraCard = memo(function CameraCard({
       </dl>
       <UsageMeter camera={camera} />
       <CardMessage camera={camera} supportEmail={supportEmail} />
-      <CameraCardActions camera={camera} state={state} abilities={abilities} />
+      <CameraCardActions
+        camera={camera}
+        state={state}
+        abilities={abilities}
+        hasLiveView={liveView?.hasLiveView === true}
+      />
     </article>
   );
 });
@@ -119,13 +133,13 @@ function UsageMeter({ camera }: { camera: Camera }) {
         />
       </div>
       <p className={styles.usageText}>
-        {Math.round(percentOfPlan)}% of the {formatGb(planAllowanceGB)} plan
+        {formatPercent(percentOfPlan)} of the {formatGb(planAllowanceGB)} plan
         {forecastMonthEndGB !== null && (
           <>
             {' · '}
             <span className={classNames(isForecastOver && styles.forecastOver)}>
               {isForecastOver ? 'on course for ' : 'about '}
-              {formatGb(forecastMonthEndGB, 1)} by month end
+              {formatGb(forecastMonthEndGB)} by month end
             </span>
           </>
         )}
@@ -138,7 +152,7 @@ function CardMessage({ camera, supportEmail }: { camera: Camera; supportEmail: s
   const pause = camera.statusData.subscriptionStatus.pause;
   const contact = (
     <a className={styles.contact} href={`mailto:${supportEmail}`}>
-      Contact support<span className="visually-hidden"> about {cardCameraName(camera)}</span>
+      Contact support<span className="visually-hidden"> about {camera.displayName}</span>
     </a>
   );
   switch (camera.cardState) {

@@ -1,6 +1,7 @@
 import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { useLiveViewCameras } from '../api/get-live-view-cameras.ts';
 import { CameraCard } from './camera-card.tsx';
 import styles from './camera-grid.module.css';
 import { RenameCameraModal } from './rename-camera-modal.tsx';
@@ -14,10 +15,13 @@ export const cardsRenderedMark = 'camera-grid:rendered';
  */
 export function CameraGrid({
   cameras,
+  shownIds = null,
   supportEmail,
   abilities,
 }: {
   cameras: Camera[];
+  /** The cameras to show (the dashboard's search and filter); null: all. The rest stay mounted, hidden. */
+  shownIds?: ReadonlySet<string> | null;
   supportEmail: string;
   /** What the signed-in person may do (user-data access.can): the cards hide the rest. */
   abilities: AccessAbilities;
@@ -26,6 +30,9 @@ export function CameraGrid({
   const openRename = useCallback((camera: Camera) => setRenaming(camera), []);
   const closeRename = useCallback(() => setRenaming(null), []);
   const navigate = useNavigate();
+  // Which cards offer Watch live, and their latest stills: a second, small answer that never
+  // holds the cards back (issue 27).
+  const liveView = useLiveViewCameras().data;
 
   // The cards' links are plain anchors (see CameraCardActions): follow them inside the app,
   // unless the visitor asked for a new tab or window.
@@ -50,12 +57,17 @@ export function CameraGrid({
     <>
       <ul className={styles.grid} onClick={followRoute}>
         {cameras.map((camera) => (
-          <li key={camera.SIM_ICCID} className={styles.item}>
+          <li
+            key={camera.SIM_ICCID}
+            className={styles.item}
+            hidden={shownIds !== null && !shownIds.has(camera.SIM_ICCID)}
+          >
             <CameraCard
               camera={camera}
               onRename={openRename}
               supportEmail={supportEmail}
               abilities={abilities}
+              liveView={liveView?.get(camera.SIM_ICCID)}
             />
           </li>
         ))}

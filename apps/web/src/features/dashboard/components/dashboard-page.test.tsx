@@ -43,6 +43,35 @@ const plansCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
   fetchMock.mock.calls.filter(([url]) => String(url).includes('/api/cameras/plansV2')).length;
 
 describe('Dashboard', () => {
+  it('a camera that already streams offers Manage livestream, not the set-up wizard', async () => {
+    authStore.signIn('token');
+    const streaming = buildCamera({
+      SIM_ICCID: '8944110000000001048',
+      nicknameInDatabase: 'Calving pen',
+      canLivestream: true,
+      livestreamAction: 'manage',
+      isLivestreaming: true,
+    });
+    const notYet = buildCamera({
+      SIM_ICCID: '8944110000000001030',
+      nicknameInDatabase: 'Farmyard',
+      canLivestream: true,
+      livestreamAction: 'set-up',
+    });
+    mockPortalApi(buildPlans([streaming, notYet]));
+    renderRoute('/dashboard');
+    const calvingPen = await cardOf('Calving pen');
+    expect(
+      within(calvingPen).getByRole('link', { name: 'Manage livestream for Calving pen' }),
+    ).toHaveProperty('pathname', '/livestreaming/manage/8944110000000001048');
+    expect(within(calvingPen).queryByRole('link', { name: /Setup Livestreaming/ })).toBeNull();
+    const farmyard = await cardOf('Farmyard');
+    expect(
+      within(farmyard).getByRole('link', { name: 'Setup Livestreaming for Farmyard' }),
+    ).toBeDefined();
+    expect(within(farmyard).queryByRole('link', { name: /Manage livestream/ })).toBeNull();
+  });
+
   it('shows the combined plan to one decimal with the reset note', async () => {
     authStore.signIn('token');
     mockPortalApi(buildPlans([buildCamera()], 57.25));
@@ -53,6 +82,25 @@ describe('Dashboard', () => {
       '57.3% of your combined plan remaining',
     );
     expect(screen.getByText('Plans reset on the 1st of each month')).toBeDefined();
+  });
+
+  it('says which cameras the combined figures count and which they leave out (decision 143)', async () => {
+    authStore.signIn('token');
+    const plans = buildPlans([buildCamera()], 61.25);
+    plans.overallSummary = {
+      ...plans.overallSummary,
+      totalUsageGB: 88.934,
+      totalAllowanceGB: 145,
+      countedPlans: 7,
+      notCounted: { paused: 1, withoutPlan: 1, switchedOff: 1 },
+    };
+    mockPortalApi(plans);
+    renderRoute('/dashboard');
+    expect(
+      await screen.findByText(
+        '88.93 GB of 145 GB used this month. Counts 7 cameras with a paid plan; not counted: 1 paused, 1 without a plan, 1 switched off.',
+      ),
+    ).toBeDefined();
   });
 
   it('shows each card state with its text, chip, plan, billing and usage', async () => {
@@ -67,7 +115,8 @@ describe('Dashboard', () => {
     expect(within(active).getByText('Light Streaming')).toBeDefined();
     expect(within(active).getByText('Billed Monthly')).toBeDefined();
     expect(within(active).getByText('1.23 GB')).toBeDefined();
-    expect(within(active).getByText(/25% of the 5 GB plan/)).toBeDefined();
+    // One rounding rule on the dashboard: shares to one decimal, GB to two (decision 143).
+    expect(within(active).getByText(/24.7% of the 5 GB plan/)).toBeDefined();
     expect(within(active).getByRole('link', { name: 'More info for Top gate' })).toHaveProperty(
       'pathname',
       `/camera/${cameras.active!.SIM_ICCID}`,

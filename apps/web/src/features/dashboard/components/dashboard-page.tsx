@@ -4,11 +4,12 @@ import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
-import { useAbilities } from '../../../lib/access.ts';
+import { useAbilities, useAccess } from '../../../lib/access.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { ActivationCodeHelpModal } from './activation-code-help-modal.tsx';
-import { CameraGrid } from './camera-grid.tsx';
+import { CamerasSection } from './cameras-section.tsx';
 import { CombinedPlanCard } from './combined-plan-card.tsx';
 import { SpendAlertCard } from './spend-alert-card.tsx';
 import styles from './dashboard-page.module.css';
@@ -20,6 +21,10 @@ export function DashboardPage() {
   const isRefreshing = useRefreshRequest();
   const [isHelpOpen, setIsHelpOpen] = useState(false);
   const abilities = useAbilities();
+  const access = useAccess();
+  // A member sees cameras someone else owns and pays for: the page says whose (decision 141).
+  const sharedBy = access && access.role !== 'owner' ? access.accountEmail : null;
+  usePageTitle(sharedBy ? `Cameras shared by ${sharedBy}` : null);
 
   let content;
   if (isRefreshing || plans.isPending) {
@@ -45,8 +50,10 @@ export function DashboardPage() {
     );
   } else if (plans.data.cameras.length === 0) {
     content = (
-      <Card title="My cameras">
-        <p>You have no cameras yet.</p>
+      <Card title={sharedBy ? 'Shared cameras' : 'My cameras'}>
+        <p>
+          {sharedBy ? `${sharedBy} has shared no camera with you yet.` : 'You have no cameras yet.'}
+        </p>
         {abilities.activateSims && (
           <>
             <p className={styles.muted}>
@@ -69,32 +76,37 @@ export function DashboardPage() {
     const { cameras, overallSummary, supportEmail } = plans.data;
     content = (
       <>
-        <CombinedPlanCard summary={overallSummary} />
-        <section aria-labelledby="my-cameras-heading" className={styles.cameras}>
-          <div className={styles.sectionHeader}>
-            <h2 id="my-cameras-heading" className={styles.sectionTitle}>
-              My cameras <span className={styles.count}>({cameras.length})</span>
-            </h2>
-            {abilities.activateSims && (
-              <div className={styles.headerActions}>
-                <button
-                  type="button"
-                  className={styles.helpButton}
-                  onClick={() => setIsHelpOpen(true)}
-                >
-                  Where do I find my activation code?
-                </button>
-                <Link
-                  to={paths.activate.href()}
-                  className={buttonClassName({ variant: 'secondary' })}
-                >
-                  Activate a camera
-                </Link>
-              </div>
-            )}
-          </div>
-          <CameraGrid cameras={cameras} supportEmail={supportEmail} abilities={abilities} />
-        </section>
+        <CombinedPlanCard summary={overallSummary} isShared={sharedBy !== null} />
+        <CamerasSection
+          cameras={cameras}
+          supportEmail={supportEmail}
+          abilities={abilities}
+          header={
+            <div className={styles.sectionHeader}>
+              <h2 id="my-cameras-heading" className={styles.sectionTitle}>
+                {sharedBy ? 'Shared cameras' : 'My cameras'}{' '}
+                <span className={styles.count}>({cameras.length})</span>
+              </h2>
+              {abilities.activateSims && (
+                <div className={styles.headerActions}>
+                  <button
+                    type="button"
+                    className={styles.helpButton}
+                    onClick={() => setIsHelpOpen(true)}
+                  >
+                    Where do I find my activation code?
+                  </button>
+                  <Link
+                    to={paths.activate.href()}
+                    className={buttonClassName({ variant: 'secondary' })}
+                  >
+                    Activate a camera
+                  </Link>
+                </div>
+              )}
+            </div>
+          }
+        />
         {abilities.manageBilling && <SpendAlertCard />}
       </>
     );

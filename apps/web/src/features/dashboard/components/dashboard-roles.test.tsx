@@ -1,5 +1,5 @@
 import type { AccountAccess } from '@farmcam/contract';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import {
@@ -17,8 +17,11 @@ import { buildCamera, buildPlans } from '../testing/build-camera.ts';
  */
 function serveDashboard(access: AccountAccess) {
   authStore.signIn('token');
-  // What the server's withRoleActions gives a role that may not change cameras.
-  const forRole = access.can.manageCameras ? {} : { canPause: false, canManagePlan: false };
+  // What the server's withRoleActions gives a role that may not change cameras, and
+  // withMemberBillingWords one that may not pay (decision 170).
+  const forRole = access.can.manageCameras
+    ? {}
+    : { canPause: false, canManagePlan: false, canCancelPause: false, canRenew: false };
   const cameras = [
     buildCamera({ nicknameInDatabase: 'Top gate', canPause: true, ...forRole }),
     buildCamera({
@@ -28,6 +31,7 @@ function serveDashboard(access: AccountAccess) {
       labelDashboard: 'overdue',
       cardState: 'overdue',
       canPause: false,
+      canPayNow: access.can.manageBilling,
       ...forRole,
     }),
   ];
@@ -88,5 +92,29 @@ describe('Dashboard by role', () => {
     expect(
       within(await card('Bottom field')).queryByRole('button', { name: /Pay now/ }),
     ).toBeNull();
+  });
+
+  it("titles a member's page for whose cameras they are, without the owner's billing (decision 141)", async () => {
+    serveDashboard(memberAccess('viewer'));
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'Cameras shared by farmer@example.com',
+      }),
+    ).toBeDefined();
+    await waitFor(() => expect(document.title).toMatch(/^Cameras shared by farmer@example.com/));
+    expect(screen.getByRole('heading', { name: 'Shared cameras (2)' })).toBeDefined();
+    expect(screen.getByRole('heading', { name: 'Data this month' })).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Streaming Plans' })).toBeNull();
+    expect(screen.queryByText(/your combined plan/)).toBeNull();
+    expect(within(await card('Top gate')).queryByText('Billed Monthly')).toBeNull();
+  });
+
+  it("keeps the owner's own words for the owner", async () => {
+    serveDashboard(ownerAccess());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Account' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'My cameras (2)' })).toBeDefined();
+    expect(screen.getByRole('heading', { name: 'Streaming Plans' })).toBeDefined();
+    expect(within(await card('Top gate')).getByText('Billed Monthly')).toBeDefined();
   });
 });

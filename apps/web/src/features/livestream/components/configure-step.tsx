@@ -1,3 +1,4 @@
+import { cameraNameOf, livestreamDurations } from '@farmcam/contract/rules';
 import type { LivestreamCamera } from '@farmcam/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -7,7 +8,6 @@ import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import type { SimulatedProgress } from '../use-simulated-progress.ts';
 import { estimateMonthlyData, formatGb } from '../data-estimate.ts';
 import {
-  durationChoices,
   hourLabel,
   scheduleDayChoices,
   scheduleHourChoices,
@@ -40,7 +40,7 @@ export function ConfigureStep({
   previewState: 'idle' | 'starting' | 'started' | 'failed';
 }) {
   const update = (changes: Partial<LivestreamSettings>) => onChange({ ...settings, ...changes });
-  const cameraName = camera.nicknameInDatabase ?? 'this camera';
+  const cameraName = cameraNameOf(camera.nicknameInDatabase, camera.SIM_ICCID);
 
   return (
     <Card title="Configure Livestreaming">
@@ -78,7 +78,7 @@ export function ConfigureStep({
           name="duration"
           value={settings.duration}
           onChange={(duration) => update({ duration })}
-          options={durationChoices.map((seconds) => ({
+          options={livestreamDurations.map((seconds) => ({
             value: seconds,
             label: `${seconds} seconds`,
           }))}

@@ -1,3 +1,4 @@
+import { cameraNameOf, formatUkDayMonth, formatUkWeekdayDateTime } from '@farmcam/contract/rules';
 import type { LivestreamCamera, LivestreamSummary } from '@farmcam/contract';
 import { Link } from 'react-router';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
@@ -14,22 +15,8 @@ import { PublicLinks } from './public-links.tsx';
 import { useTemporaryLabel } from './use-temporary-label.ts';
 import styles from './livestreaming-page.module.css';
 
-const ukDateTime = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Europe/London',
-});
-const ukDate = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'Europe/London',
-});
-
 const when = (iso: string | null, fallback: string) =>
-  iso ? ukDateTime.format(new Date(iso)) : fallback;
+  iso ? formatUkWeekdayDateTime(iso) : fallback;
 
 /** Beyond the spec: each livestream's schedule, latest clip, failures and views, to manage later. */
 export function LivestreamManager() {
@@ -68,7 +55,8 @@ function statusChip(livestream: LivestreamSummary) {
   return <Chip tone="inactive">Off</Chip>;
 }
 
-function LivestreamCard({
+/** One livestream: its schedule, state, views, actions, code and public links. */
+export function LivestreamCard({
   camera,
   livestream,
 }: {
@@ -81,7 +69,7 @@ function LivestreamCard({
   const [copyLabel, showCopy] = useTemporaryLabel<'Copy Code' | 'Copied!' | 'Copy Failed'>(
     'Copy Code',
   );
-  const name = camera.nicknameInDatabase ?? 'Unnamed camera';
+  const name = cameraNameOf(camera.nicknameInDatabase, camera.SIM_ICCID);
 
   function switchTo(isActive: boolean) {
     setActive.mutate(
@@ -154,7 +142,7 @@ function LivestreamCard({
             {livestream.switchOffAt && (
               <span className={styles.muted}>
                 {' '}
-                (switched off {ukDate.format(new Date(livestream.switchOffAt))} unless seen)
+                (switched off {formatUkDayMonth(livestream.switchOffAt)} unless seen)
               </span>
             )}
           </dd>
@@ -192,7 +180,17 @@ function LivestreamCard({
 function ViewsChart({ days }: { days: LivestreamSummary['viewsByDay'] }) {
   const total = days.reduce((sum, day) => sum + day.views, 0);
   const most = Math.max(1, ...days.map((day) => day.views));
-  const dayLabel = (day: string) => ukDate.format(new Date(`${day}T12:00:00Z`));
+  const dayLabel = (day: string) => formatUkDayMonth(`${day}T12:00:00Z`);
+  // No views yet: say so, instead of fourteen empty bars that read as a dashed line.
+  if (total === 0) {
+    return (
+      <div className={styles.views}>
+        <p className={styles.viewsNone}>
+          No views in the last 14 days yet. Views per day show here once someone watches.
+        </p>
+      </div>
+    );
+  }
   return (
     <div className={styles.views}>
       <p className={styles.viewsTotal}>

@@ -68,6 +68,14 @@ function mockApi(options: { showcase: object; cameras?: LivestreamCamera[]; demo
           ),
           supportEmail: 'support@farmcam.example',
         });
+      case '/api/livestreaming/links':
+        return jsonResponse(200, {
+          links: [],
+          sites: [
+            { linkId: null, siteHost: 'www.hillside-farm-shop.example', views: 4, refused: 0 },
+          ],
+          ownCode: { views: 4, refused: 0 },
+        });
       case '/api/livestreaming/set-active':
         isActive = JSON.parse(String(init.body)).is_active;
         return jsonResponse(200, {
@@ -171,5 +179,62 @@ describe('Livestreaming page', () => {
     );
     expect(await within(section).findByRole('button', { name: 'Switch on' })).toBeTruthy();
     expect(toast.success).toHaveBeenCalledWith('Farmyard: livestream switched off');
+  });
+
+  it('Manage livestream: one camera that already streams, its schedule, code and links, titled', async () => {
+    const quiet = {
+      ...livestream,
+      viewsByDay: livestream.viewsByDay.map((day) => ({ ...day, views: 0 })),
+    };
+    mockApi({
+      showcase: { url: null, recordedAt: null, isRecording: false },
+      cameras: [camera({ livestream: quiet })],
+    });
+    renderRoute('/livestreaming/manage/8944110000000001030');
+    expect(
+      await screen.findByRole('heading', { name: 'Manage livestream — Farmyard' }),
+    ).toBeTruthy();
+    expect(screen.getByText(/09:00–17:00, Monday to Friday/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy Code' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Edit schedule' }).getAttribute('href')).toBe(
+      '/livestreaming/setup?camera=8944110000000001030',
+    );
+    // Not the set-up wizard over a working stream.
+    expect(screen.queryByRole('button', { name: 'Set Up Camera' })).toBeNull();
+    // No views: a sentence, not fourteen empty bars (they read as a dashed line).
+    expect(screen.getByText(/No views in the last 14 days yet/)).toBeTruthy();
+    expect(screen.queryByText(/views in the last 14 days$/)).toBeNull();
+    // The per-site table wraps a site's name only between its parts.
+    const table = await screen.findByRole('table', { name: /Viewers per site/ });
+    const site = within(table).getAllByRole('rowheader')[0]!;
+    expect(site.textContent).toBe('www.hillside-farm-shop.example');
+    expect(site.querySelectorAll('wbr')).toHaveLength(2);
+  });
+
+  it('Manage livestream for a camera without one says so and offers the set-up', async () => {
+    mockApi({
+      showcase: { url: null, recordedAt: null, isRecording: false },
+      cameras: [camera({ livestream: null })],
+    });
+    renderRoute('/livestreaming/manage/8944110000000001030');
+    expect(await screen.findByText('Farmyard has no livestream set up yet.')).toBeTruthy();
+    expect(
+      screen.getByRole('link', { name: 'Set up a livestream for Farmyard' }).getAttribute('href'),
+    ).toBe('/livestreaming/setup?camera=8944110000000001030');
+    renderRoute('/livestreaming/manage/8944110000000009999');
+    expect(
+      await screen.findByText(/This camera is not one of yours with a Heavy Streaming plan/),
+    ).toBeTruthy();
+  });
+
+  it("the set-up wizard's list sends a camera that streams to its Manage livestream page", async () => {
+    mockApi({ showcase: { url: null, recordedAt: null, isRecording: false } });
+    renderRoute('/livestreaming/setup');
+    const manage = await screen.findByRole('link', { name: 'Manage livestream for Farmyard' });
+    expect(manage.getAttribute('href')).toBe('/livestreaming/manage/8944110000000001030');
+    // The link is beside the choice, not part of its name.
+    expect(
+      screen.getByRole('radio', { name: /Farmyard/ }).closest('label')?.textContent,
+    ).not.toMatch(/Manage livestream/);
   });
 });

@@ -1,3 +1,4 @@
+import { formatUkTime } from '@farmcam/contract/rules';
 import { Link } from 'react-router';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -189,12 +190,7 @@ function LiveDemo() {
       <div className={styles.demoFrame}>{content}</div>
       <figcaption>
         Live demo
-        {recordedAt &&
-          `: recorded ${new Date(recordedAt).toLocaleTimeString('en-GB', {
-            hour: '2-digit',
-            minute: '2-digit',
-            timeZone: 'Europe/London',
-          })} UK time from our demo camera`}
+        {recordedAt && `: recorded ${formatUkTime(recordedAt)} UK time from our demo camera`}
       </figcaption>
     </figure>
   );

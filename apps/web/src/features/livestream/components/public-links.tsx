@@ -1,6 +1,6 @@
 import type { LivestreamLink, LivestreamLinkSiteViews } from '@farmcam/contract';
-import { livestreamLinkLimits } from '@farmcam/contract/rules';
-import { useId, useState, type FormEvent } from 'react';
+import { formatUkDate, livestreamLinkLimits } from '@farmcam/contract/rules';
+import { Fragment, useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
 import { DateField, unfinishedDate } from '../../../components/ui/date-field.tsx';
@@ -16,15 +16,8 @@ import {
 import { useTemporaryLabel } from './use-temporary-label.ts';
 import styles from './public-links.module.css';
 
-const ukDate = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'Europe/London',
-});
-
 /** The last day a link works (it stops at the end of that UK day). */
-const lastDayOf = (expiresAt: string) => ukDate.format(new Date(Date.parse(expiresAt) - 1));
+const lastDayOf = (expiresAt: string) => formatUkDate(new Date(Date.parse(expiresAt) - 1));
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -93,6 +86,28 @@ export function PublicLinks({ iccid, canManage }: { iccid: string; canManage: bo
   );
 }
 
+/**
+ * A website's host that wraps only between its parts (after a dot; browsers already wrap after a
+ * hyphen), never in the middle of a word: "www.hillside-farm-shop.example" at 390 px.
+ */
+export function SiteName({ host }: { host: string }) {
+  const parts = host.split('.');
+  return (
+    <>
+      {parts.map((part, index) =>
+        index < parts.length - 1 ? (
+          <Fragment key={index}>
+            {`${part}.`}
+            <wbr />
+          </Fragment>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 /** The livestream's own embed code: its viewers, and per site when there are any. */
 function OwnCode({ views, sites }: { views: number; sites: LivestreamLinkSiteViews[] }) {
   const text = `Your livestream's own code: ${plural(views, 'viewer')} in the last ${livestreamLinkLimits.viewsDays} days.`;
@@ -124,7 +139,9 @@ function SitesTable({ sites }: { sites: LivestreamLinkSiteViews[] }) {
       <tbody>
         {sites.map((site) => (
           <tr key={site.siteHost}>
-            <th scope="row">{site.siteHost === 'direct' ? 'Opened directly' : site.siteHost}</th>
+            <th scope="row" className={styles.site}>
+              {site.siteHost === 'direct' ? 'Opened directly' : <SiteName host={site.siteHost} />}
+            </th>
             <td>{site.views}</td>
             <td>{site.refused}</td>
           </tr>
@@ -176,7 +193,17 @@ function LinkItem({
         {link.expiresAt
           ? `${link.state === 'expired' ? 'Expired' : 'Works until'} ${lastDayOf(link.expiresAt)}`
           : 'No expiry'}
-        {link.allowedDomains.length > 0 && ` · Plays on ${link.allowedDomains.join(', ')}`}
+        {link.allowedDomains.length > 0 && (
+          <>
+            {' · Plays on '}
+            {link.allowedDomains.map((domain, index) => (
+              <span key={domain}>
+                {index > 0 && ', '}
+                <SiteName host={domain} />
+              </span>
+            ))}
+          </>
+        )}
         {` · ${plural(link.views, 'viewer')}`}
         {link.refused > 0 && ` · ${plural(link.refused, 'refused play')}`}
       </p>

@@ -1,3 +1,4 @@
+import { cameraNameOf } from '@farmcam/contract/rules';
 import type { LivestreamCamera } from '@farmcam/contract';
 import { Link } from 'react-router';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
@@ -52,28 +53,40 @@ export function SelectStep({
           {cameras.map((camera) => {
             const isSelected = camera.SIM_ICCID === selectedId;
             return (
-              <label
+              <div
                 key={camera.SIM_ICCID}
                 className={classNames(styles.cameraOption, isSelected && styles.cameraOptionOn)}
               >
-                <input
-                  type="radio"
-                  name="camera"
-                  value={camera.SIM_ICCID}
-                  checked={isSelected}
-                  onChange={() => onSelect(camera.SIM_ICCID)}
-                />
-                <span className={styles.cameraText}>
-                  <span className={styles.cameraName}>
-                    {camera.nicknameInDatabase ?? 'Unnamed camera'}
+                <label className={styles.cameraLabel}>
+                  <input
+                    type="radio"
+                    name="camera"
+                    value={camera.SIM_ICCID}
+                    checked={isSelected}
+                    onChange={() => onSelect(camera.SIM_ICCID)}
+                  />
+                  <span className={styles.cameraText}>
+                    <span className={styles.cameraName}>
+                      {cameraNameOf(camera.nicknameInDatabase, camera.SIM_ICCID)}
+                    </span>
+                    <span className={styles.cameraId}>Camera ID {camera.SIM_ICCID}</span>
                   </span>
-                  <span className={styles.cameraId}>Camera ID {camera.SIM_ICCID}</span>
-                </span>
-                <span className={styles.cameraChips}>
-                  <Chip tone="success">{camera.stripeSubscription.productName}</Chip>
-                  {camera.livestream?.isActive && <Chip tone="highlight">Livestream on</Chip>}
-                </span>
-              </label>
+                  <span className={styles.cameraChips}>
+                    <Chip tone="success">{camera.stripeSubscription.productName}</Chip>
+                    {camera.livestream?.isActive && <Chip tone="highlight">Livestream on</Chip>}
+                  </span>
+                </label>
+                {/* Set up already: its own page, rather than setting it up again (decision 121). */}
+                {camera.livestream?.isConfigured && (
+                  <Link
+                    to={paths.livestreamingManage.href(camera.SIM_ICCID)}
+                    className={styles.manageLink}
+                    aria-label={`Manage livestream for ${cameraNameOf(camera.nicknameInDatabase, camera.SIM_ICCID)}`}
+                  >
+                    Manage livestream
+                  </Link>
+                )}
+              </div>
             );
           })}
         </div>

@@ -1,3 +1,4 @@
+import { cameraNameOf } from '@farmcam/contract/rules';
 import type { LivestreamCamera, LivestreamSummary } from '@farmcam/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -41,7 +42,7 @@ export function SubmittedStep({
   /** The server's reason when sharing was refused; stays until the next attempt. */
   const [shareError, setShareError] = useState<string | null>(null);
   const [isQuickShareOpen, setIsQuickShareOpen] = useState(false);
-  const cameraName = camera.nicknameInDatabase ?? 'Your camera';
+  const cameraName = cameraNameOf(camera.nicknameInDatabase, camera.SIM_ICCID);
   const preview = useClipStatus(camera.SIM_ICCID, previewKey);
   const firstClip = useClipStatus(camera.SIM_ICCID, firstClipKey);
   // The server's reason (what went wrong and what to do) of the first recording that failed:

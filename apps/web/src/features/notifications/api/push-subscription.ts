@@ -30,6 +30,29 @@ export async function currentPushEndpoint(): Promise<string | null> {
 }
 
 /**
+ * How long the browser may take to reach its push service (Chrome's is Google's, Firefox's
+ * Mozilla's). With no way through, Chromium's subscribe() never settles and the button would
+ * spin for ever; one bar of 4G answers well within this.
+ */
+export const pushSubscribeTimeoutMs = 30_000;
+
+function withinTime<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            'Your browser could not reach its push service. Check your signal and try again.',
+          ),
+        ),
+      pushSubscribeTimeoutMs,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Asks the person (the browser's own question), then subscribes through the service worker with
  * the server's VAPID key. Throws with a sentence when the person says no.
  */
@@ -44,10 +67,12 @@ export async function subscribeThisBrowser(publicKey: string): Promise<PushSubsc
   const existing = await registration.pushManager.getSubscription();
   const subscription =
     existing ??
-    (await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: fromBase64Url(publicKey),
-    }));
+    (await withinTime(
+      registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: fromBase64Url(publicKey),
+      }),
+    ));
   const json = subscription.toJSON();
   return {
     endpoint: subscription.endpoint,

@@ -1,10 +1,10 @@
+import { formatUkDayMonthTime } from '@farmcam/contract/rules';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { formatUkDateTime } from './format.ts';
 import { useNotificationSettings } from '../api/notification-settings.ts';
 import { ChoicesForm } from './choices-form.tsx';
 import { PhoneCard } from './phone-card.tsx';
@@ -49,7 +49,7 @@ export function NotificationsPage() {
             {data.recentFailures.map((failure) => (
               <li key={`${failure.at}-${failure.title}`}>
                 <strong>{failure.title}</strong> ({failure.channel === 'sms' ? 'text' : 'push'},{' '}
-                {formatUkDateTime(failure.at)}): {failure.reason}
+                {formatUkDayMonthTime(failure.at)}): {failure.reason}
               </li>
             ))}
           </ul>

@@ -1,3 +1,4 @@
+import { formatUkDayMonthTime } from '@farmcam/contract/rules';
 import type { NotificationSettingsResponse } from '@farmcam/contract';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -11,7 +12,6 @@ import {
   useStartPhoneVerification,
   useVerifyPhone,
 } from '../api/notification-settings.ts';
-import { formatUkDateTime } from './format.ts';
 import styles from './notifications-page.module.css';
 
 /** The mobile number for texts: added, checked with a six-digit code, removed; STOP shown. */
@@ -49,8 +49,8 @@ export function PhoneCard({ settings }: { settings: NotificationSettingsResponse
           {verified.isStopped && (
             <p role="status" className={styles.warning}>
               This phone replied STOP
-              {verified.stoppedAt ? ` on ${formatUkDateTime(verified.stoppedAt)}` : ''}, so we send
-              it no texts. Reply START to one of our texts to get them again.
+              {verified.stoppedAt ? ` on ${formatUkDayMonthTime(verified.stoppedAt)}` : ''}, so we
+              send it no texts. Reply START to one of our texts to get them again.
             </p>
           )}
           <div className={styles.actions}>
@@ -149,7 +149,7 @@ export function PhoneCard({ settings }: { settings: NotificationSettingsResponse
         >
           <p>
             We texted a code to <strong>{pending.display}</strong>. It works until{' '}
-            {formatUkDateTime(pending.expiresAt)}.
+            {formatUkDayMonthTime(pending.expiresAt)}.
           </p>
           <TextField
             label="Six-digit code"

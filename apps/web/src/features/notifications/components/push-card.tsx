@@ -1,3 +1,4 @@
+import { formatUkDayMonthTime } from '@farmcam/contract/rules';
 import type { NotificationSettingsResponse } from '@farmcam/contract';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -15,7 +16,6 @@ import {
   subscribeThisBrowser,
   unsubscribeThisBrowser,
 } from '../api/push-subscription.ts';
-import { formatUkDateTime } from './format.ts';
 import styles from './notifications-page.module.css';
 
 /** Push on this device (the installed app or this browser), and the person's other devices. */
@@ -89,9 +89,9 @@ export function PushCard({ settings }: { settings: NotificationSettingsResponse 
                   {device.endpoint === thisEndpoint ? ' (this device)' : ''}
                   <br />
                   <span className={styles.note}>
-                    Added {formatUkDateTime(device.createdAt)}
+                    Added {formatUkDayMonthTime(device.createdAt)}
                     {device.lastSuccessAt
-                      ? `, last push ${formatUkDateTime(device.lastSuccessAt)}`
+                      ? `, last push ${formatUkDayMonthTime(device.lastSuccessAt)}`
                       : ''}
                   </span>
                 </span>

@@ -6,7 +6,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths, type Region } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { formatMoney } from '@farmcam/contract/rules';
+import { cameraNameOf, formatMoney } from '@farmcam/contract/rules';
 import { intervalWord } from '../../../lib/interval-word.ts';
 import { useRenewSubscription } from '../api/renew-subscription.ts';
 import { useRenewalPlans } from '../api/renewal-plans.ts';
@@ -66,8 +66,8 @@ export function PricingPage() {
           }}
         >
           <p>
-            Camera <strong>{plans.data.nickname ?? iccid}</strong> (SIM {iccid}). Choose a plan to
-            start a new subscription; you pay on the secure payment page.
+            <strong>{cameraNameOf(plans.data.nickname, iccid)}</strong> (SIM {iccid}). Choose a plan
+            to start a new subscription; you pay on the secure payment page.
           </p>
           <fieldset className={styles.group}>
             <legend>Region</legend>

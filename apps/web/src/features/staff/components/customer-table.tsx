@@ -1,11 +1,10 @@
+import { formatUkDate } from '@farmcam/contract/rules';
 import type { StaffCustomer } from '@farmcam/contract';
 import { useId } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';
 import type { ChipTone } from '../../../components/ui/chip.tsx';
 import styles from './customer-table.module.css';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
 const cameraStates: Array<{ key: keyof StaffCustomer['states']; label: string; tone: ChipTone }> = [
   { key: 'active', label: 'active', tone: 'success' },
@@ -83,7 +82,7 @@ function CustomerRow({
         <CameraStates states={customer.states} />
       </td>
       <td className={styles.date} data-label="Created">
-        {dateFormat.format(new Date(customer.createdAt))}
+        {formatUkDate(customer.createdAt)}
       </td>
       <td className={styles.actionCell}>
         <Button

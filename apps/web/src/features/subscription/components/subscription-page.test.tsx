@@ -78,6 +78,7 @@ function mockBillingApi(
     switchStatus?: number;
     fromHeavy?: boolean;
     switchRefusal?: string;
+    pauseRefusal?: string;
     access?: AccountAccess;
   } = {},
 ) {
@@ -101,6 +102,8 @@ function mockBillingApi(
         subscription_status: 'active',
         can_switch: !options.switchRefusal,
         switch_refusal: options.switchRefusal ?? null,
+        can_pause: !options.pauseRefusal,
+        pause_refusal: options.pauseRefusal ?? null,
       });
     }
     if (url.pathname === '/api/billing/all-payment-methods/cus_1') {
@@ -246,6 +249,27 @@ describe('Manage plan', () => {
     const buttons = await screen.findAllByRole('button', { name: 'Switch plan' });
     expect(buttons).toHaveLength(2);
     for (const button of buttons) expect((button as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('offers no pause the server would refuse, and says why (an annual or overdue plan)', async () => {
+    authStore.signIn('customer-token');
+    const refusal = 'Annual plans are paid for the year ahead, so they cannot be paused.';
+    mockBillingApi({ pauseRefusal: refusal });
+    renderRoute('/subscription/cus_1');
+    // The reason is on the page and read with the button (decision 170).
+    const reason = await screen.findByText(refusal);
+    const pause = screen.getByRole('button', { name: 'Pause subscription' });
+    expect((pause as HTMLButtonElement).disabled).toBe(true);
+    expect(pause.getAttribute('aria-describedby')).toBe(reason.id);
+  });
+
+  it('offers the pause when the server would accept it', async () => {
+    authStore.signIn('customer-token');
+    mockBillingApi();
+    renderRoute('/subscription/cus_1');
+    const pause = await screen.findByRole('button', { name: 'Pause subscription' });
+    await vi.waitFor(() => expect((pause as HTMLButtonElement).disabled).toBe(false));
+    expect(pause.getAttribute('aria-describedby')).toBeNull();
   });
 
   it('calls a smaller plan a downgrade, with the credit it leaves', async () => {

@@ -1,5 +1,5 @@
 import type { EligiblePlan } from '@farmcam/contract';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useActivePause } from '../../../components/billing/api/check-active-pause.ts';
 import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
@@ -8,6 +8,7 @@ import { PauseSubscriptionModal } from '../../../components/billing/pause-subscr
 import { BillingAccountPage } from '../../../components/billing/billing-account-page.tsx';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { classNames } from '../../../components/ui/class-names.ts';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useAbilities } from '../../../lib/access.ts';
@@ -88,10 +89,13 @@ function ManagePlan({ stripeId }: { stripeId: string }) {
       ? { startDate: activePause.data.pause.start_date, endDate: activePause.data.pause.end_date }
       : null;
 
-  const status = plans.data?.subscription_status ?? null;
-  // The server decides whether a switch would be accepted, and says why not (decision 081).
+  // The server decides whether a switch or a pause would be accepted, and says why not
+  // (decisions 081 and 170): an annual or overdue plan is not offered a pause it would refuse.
   const canSwitch = plans.data?.can_switch ?? false;
   const switchRefusal = plans.data?.switch_refusal ?? null;
+  const canPause = plans.data?.can_pause ?? false;
+  const pauseRefusal = plans.data?.pause_refusal ?? null;
+  const pauseRefusalId = useId();
 
   const confirmSwitch = (plan: EligiblePlan) =>
     changePlan.mutate(
@@ -142,6 +146,11 @@ function ManagePlan({ stripeId }: { stripeId: string }) {
             {formatDay(scheduledPause.endDate)}.
           </p>
         )}
+        {abilities.manageCameras && pauseRefusal && (
+          <p className={classNames(styles.notice, styles.pauseNotice)} id={pauseRefusalId}>
+            {pauseRefusal}
+          </p>
+        )}
         <div className={styles.pageActions}>
           {abilities.manageBilling && (
             <Button onClick={() => portal.open(stripeId)} isLoading={portal.isPending}>
@@ -152,7 +161,8 @@ function ManagePlan({ stripeId }: { stripeId: string }) {
             <Button
               variant="secondary"
               onClick={() => setIsPauseOpen(true)}
-              disabled={status === 'canceled'}
+              disabled={!canPause}
+              aria-describedby={pauseRefusal ? pauseRefusalId : undefined}
             >
               Pause subscription
             </Button>

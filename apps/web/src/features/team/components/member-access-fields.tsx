@@ -1,3 +1,4 @@
+import { shortSimOf } from '@farmcam/contract/rules';
 import type { MemberRole, TeamResponse, UpdateMemberBody } from '@farmcam/contract';
 import { useId } from 'react';
 import { DateField, unfinishedDate } from '../../../components/ui/date-field.tsx';
@@ -148,7 +149,7 @@ export function MemberAccessFields({
                     />
                     <span>
                       <span className={styles.choiceLabel}>{camera.nickname}</span>{' '}
-                      <span className={styles.choiceHint}>SIM …{camera.iccid.slice(-4)}</span>
+                      <span className={styles.choiceHint}>{shortSimOf(camera.iccid)}</span>
                     </span>
                   </label>
                 </li>

@@ -1,0 +1,114 @@
+/**
+ * What a signed-in page opened by its address needs first, started by a small script in the
+ * page's head before the app's own scripts have arrived (decision 118, "early start"): the page's
+ * code chunk is preloaded and its first API answers are asked for at once. On one bar of signal
+ * the app's entry takes about two seconds to arrive; these no longer wait behind it.
+ *
+ * Read at build time by prerender-plugin.ts, which writes the script with each page's chunk files;
+ * the answers are taken, once, by the API client (lib/early-answers.ts). Only GETs a page makes on
+ * its every first render belong here, exactly as it makes them (route-prefetch.ts starts the same
+ * ones when the app itself navigates); `$1` is the path's first captured segment, as typed.
+ */
+import { earlyAnswersGlobal } from '../lib/early-answers.ts';
+
+export interface EarlyStart {
+  /** The page's path, anchored, as a regular expression's source. */
+  path: string;
+  /** The page component's module, from apps/web, as the router imports it. */
+  page: string;
+  /** The API paths the page asks for first (GET, no query string). */
+  answers: string[];
+}
+
+const userData = '/api/auth/user-data';
+
+export const earlyStarts: EarlyStart[] = [
+  {
+    path: '^/dashboard$',
+    page: 'src/features/dashboard/components/dashboard-page.tsx',
+    answers: [userData, '/api/cameras/plansV2'],
+  },
+  {
+    path: '^/camera/([^/]+)$',
+    page: 'src/features/cameras/components/camera-details-page.tsx',
+    answers: [userData, '/api/cameras/sim-info/$1'],
+  },
+  {
+    path: '^/livestreaming$',
+    page: 'src/features/livestream/components/livestreaming-page.tsx',
+    answers: [userData],
+  },
+  {
+    path: '^/subscription/[^/]+$',
+    page: 'src/features/subscription/components/subscription-page.tsx',
+    answers: [userData],
+  },
+  {
+    path: '^/invoices/[^/]+$',
+    page: 'src/features/invoices/components/invoices-page.tsx',
+    answers: [userData],
+  },
+  {
+    path: '^/notifications$',
+    page: 'src/features/notifications/components/notifications-page.tsx',
+    answers: [userData],
+  },
+  { path: '^/team$', page: 'src/features/team/components/team-page.tsx', answers: [userData] },
+  {
+    path: '^/billing$',
+    page: 'src/features/billing/components/billing-page.tsx',
+    answers: [userData],
+  },
+  {
+    path: '^/activity$',
+    page: 'src/features/activity/components/activity-page.tsx',
+    answers: [userData],
+  },
+];
+
+/** The script's own text: no imports, no modules, runs in any browser the portal supports. */
+export function earlyStartScript(
+  starts: { path: string; preload: string[]; answers: string[] }[],
+  tokenStorageKey: string,
+): string {
+  return `(function () {
+  try {
+    // A query (e.g. ?refresh=true) asks the page for something else: let the app ask.
+    if (location.search) return;
+    var token = localStorage.getItem(${JSON.stringify(tokenStorageKey)});
+    if (!token) return;
+    var starts = ${JSON.stringify(starts)};
+    for (var i = 0; i < starts.length; i++) {
+      var match = new RegExp(starts[i].path).exec(location.pathname);
+      if (!match) continue;
+      starts[i].preload.forEach(function (href) {
+        var link = document.createElement('link');
+        var isStyle = /\\.css$/.test(href);
+        link.rel = isStyle ? 'preload' : 'modulepreload';
+        if (isStyle) link.as = 'style';
+        link.crossOrigin = '';
+        link.href = href;
+        document.head.appendChild(link);
+      });
+      var answers = {};
+      starts[i].answers.forEach(function (path) {
+        var url = path.replace('$1', match[1] || '');
+        var answer = fetch(url, {
+          headers: { Accept: 'application/json', Authorization: 'Bearer ' + token },
+        }).then(function (response) {
+          return response.text().then(function (text) {
+            return { status: response.status, text: text };
+          });
+        });
+        answer.catch(function () {});
+        answers[url] = answer;
+      });
+      window[${JSON.stringify(earlyAnswersGlobal)}] = { token: token, at: Date.now(), answers: answers };
+      return;
+    }
+  } catch (error) {
+    // Storage refused or an old browser: the app asks for everything itself, as before.
+  }
+})();
+`;
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The engine's tests (decision 171). Most drive it inside the portal, through the server's test
+ * context on a fresh database per file, so they share the server project's set-up: the run's
+ * migrated PGlite template and the failure on an unexpected console.error.
+ */
+export default defineConfig({
+  test: {
+    name: 'billing-engine',
+    include: ['src/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    setupFiles: ['../../apps/server/test/helpers/fail-on-console-error.ts'],
+    globalSetup: ['../../apps/server/test/helpers/pglite-template.ts'],
+  },
+});
