@@ -13,6 +13,7 @@ import { liveViewTimings, livestreamRtspPort } from '@farmcam/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
+import { reportIfDatabaseUnreachable } from '../../lib/database-outage.ts';
 import { countLiveViewBytes, countLiveViewStart, setLiveViewLoad } from '../../lib/metrics.ts';
 import type { ConnectivityPlatform } from '../../providers/connectivity/connectivity.ts';
 import type { LivePull, LivePuller, LiveUpdate } from '../../providers/recorder/live-puller.ts';
@@ -325,7 +326,12 @@ export function createLiveViewPuller(deps: LiveViewPullerDependencies) {
   function schedule(forceSweep = false): void {
     ticking = ticking
       .then(() => tick(forceSweep))
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'Live view worker tick failed'));
+      .catch((error: unknown) => {
+        // An outage is logged once per cause every 10 s with the rest of the process's
+        // (lib/database-outage.ts), not once per tick.
+        if (reportIfDatabaseUnreachable(error, { source: 'live view worker' })) return;
+        deps.log.warn({ err: error }, 'Live view worker tick failed');
+      });
   }
 
   return {
