@@ -38,8 +38,10 @@ export const chromium = {
 export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // CI runs on two cores with two browsers and two servers at once: what takes 20 s here can
+  // take a minute there, so a test gets 2 minutes and a wait 15 s (a missing element still fails).
+  timeout: process.env.CI ? 120_000 : 60_000,
+  expect: { timeout: process.env.CI ? 15_000 : 10_000 },
   // Each spec file has a server and database of its own (fixtures/server.ts, decision 150), so
   // the files share out over the workers in any order; the tests of one file run in order.
   fullyParallel: false,

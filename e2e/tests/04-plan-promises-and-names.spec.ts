@@ -95,6 +95,9 @@ test.describe('screens that say what is true', () => {
     page,
     signIn,
   }, testInfo) => {
+    // Six axe checks and full-page screenshots at two widths: over a minute on a loaded CI
+    // machine (it timed out at 60 s in two CI runs), as journey 22's axe tests.
+    test.setTimeout(150_000);
     await openPortalAs(page, signIn, owner);
     await card(page, 'Fuel tank')
       .getByRole('link', { name: /Manage plan/ })
