@@ -38,6 +38,14 @@ test.describe('dashboard at scale', () => {
     await session.send('Performance.enable');
     const layoutsBefore = await layoutCount(session);
 
+    // The activation page may already hold the answer (it lists the cameras too), so the
+    // render is timed from whichever came last: the answer or the click that asks for the grid.
+    await page.evaluate(() =>
+      document.addEventListener('click', () => performance.mark('scale:clicked'), {
+        capture: true,
+        once: true,
+      }),
+    );
     await account.click();
     // Wait on the grid's own mark: a locator polling 1,000 articles for their accessible names
     // would itself force style and layout work while the page renders.
@@ -53,14 +61,20 @@ test.describe('dashboard at scale', () => {
         .getEntriesByType('resource')
         .filter((entry) => entry.name.includes('/api/cameras/plansV2'))
         .at(-1) as PerformanceResourceTiming | undefined;
-      return { markAt: mark?.startTime ?? null, responseEnd: response?.responseEnd ?? null };
+      const clicked = performance.getEntriesByName('scale:clicked').at(-1);
+      return {
+        markAt: mark?.startTime ?? null,
+        responseEnd: response?.responseEnd ?? null,
+        clickedAt: clicked?.startTime ?? null,
+      };
     });
     expect(timing.markAt).not.toBeNull();
     expect(timing.responseEnd).not.toBeNull();
-    const renderMs = timing.markAt! - timing.responseEnd!;
+    expect(timing.clickedAt).not.toBeNull();
+    const renderMs = timing.markAt! - Math.max(timing.responseEnd!, timing.clickedAt!);
     testInfo.annotations.push({
       type: 'performance',
-      description: `1,000 cards: ${renderMs.toFixed(0)} ms from the answer to the rendered grid; ${layouts} layouts`,
+      description: `1,000 cards: ${renderMs.toFixed(0)} ms from the answer (or the click, if later) to the rendered grid; ${layouts} layouts`,
     });
     console.log(`1,000 cards: ${renderMs.toFixed(0)} ms after the answer, ${layouts} layouts`);
     expect(renderMs).toBeLessThan(1000);
