@@ -85,14 +85,16 @@ export function FrameLayout({ navigation }: { navigation: NavigationKind }) {
           <div className={styles.toastAnchor}>
             <DeferredToastContainer position="top-center" autoClose={toastAutoCloseMs} />
           </div>
-          {isSignedIn && navigation === 'customer' && (
-            <>
-              <LastKnownNotice />
-              {/* On the page the installed app opens at, not on every page. */}
-              {pathname === paths.dashboard.href() && <InstallHint />}
-            </>
-          )}
+          {isSignedIn && navigation === 'customer' && <LastKnownNotice />}
           <Outlet />
+          {/*
+           * On the page the installed app opens at, not on every page; after the page, docked at
+           * the bottom of the screen, because the browser's offer comes after the cards have
+           * painted and a hint above them would push them down (Lighthouse's layout shift).
+           */}
+          {isSignedIn && navigation === 'customer' && pathname === paths.dashboard.href() && (
+            <InstallHint />
+          )}
         </main>
       </div>
     </div>

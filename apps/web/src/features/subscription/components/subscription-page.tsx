@@ -107,12 +107,15 @@ function ManagePlan({ stripeId }: { stripeId: string }) {
       },
     );
 
+  // One loader for the page until the plans are in: a loader in the plans card alone, followed
+  // by the payment card, pushed that card down the phone's screen when the plans arrived (a
+  // layout shift of 0.33 in Lighthouse).
+  if (plans.isPending) return <Loader label="Loading plans…" />;
+
   return (
     <div className={styles.page}>
       <Card title="Available Plans">
-        {plans.isPending ? (
-          <Loader label="Loading plans…" />
-        ) : plans.isError ? (
+        {plans.isError ? (
           <p role="alert" className={styles.error}>
             {errorMessage(plans.error, 'Could not load the plans.')}
           </p>
