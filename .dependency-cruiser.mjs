@@ -37,11 +37,7 @@ export default {
         "SQL (drizzle-orm, the schema's tables) is written in the module's *.repository.ts; services hold the rules and call it, routes call one service (docs/decisions/166). Types from either may be imported anywhere.",
       from: {
         path: '^apps/server/src/modules/',
-        pathNot: [
-          '\\.repository\\.ts$',
-          // Issue 26 item 4 (decision 163) moves its last query into the livestream repository.
-          '^apps/server/src/modules/livestream/livestream-management\\.service\\.ts$',
-        ],
+        pathNot: '\\.repository\\.ts$',
       },
       to: {
         path: [

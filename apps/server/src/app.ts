@@ -57,7 +57,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { inlineSourceHashes, staticSpaPlugin } from './plugins/static-spa.ts';
 import { hostedPagesPlugin } from '@farmcam/billing-engine';
 import { isOutboxMailer } from './providers/mail/outbox-mailer.ts';
-import { livestreamPublicPlugin } from './modules/livestream/livestream.plugin.ts';
+import { livestreamPublicPlugin } from './modules/public-playback/public-playback.plugin.ts';
 import { livestreamManagementRoutes } from './modules/livestream/livestream-management.routes.ts';
 import { livestreamSetupRoutes } from './modules/livestream/livestream-setup.routes.ts';
 import { livestreamShowcaseRoutes } from './modules/recording/showcase.routes.ts';

@@ -115,7 +115,7 @@ import {
 import {
   createLivestreamPlaybackService,
   type LivestreamPlaybackService,
-} from '../modules/livestream/livestream-playback.service.ts';
+} from '../modules/public-playback/public-playback.service.ts';
 import {
   createLivestreamSetupService,
   type LivestreamSetupService,

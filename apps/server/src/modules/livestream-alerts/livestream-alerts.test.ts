@@ -11,7 +11,7 @@ import { createTestContext, type TestContext } from '../../../test/helpers/test-
 import { cameraWatchSettings, clips, customers, livestreams, outbox } from '../../db/schema.ts';
 import { demoIccid, seedDemoData } from '../../seed/demo.ts';
 import { createLivestreamAlertsService } from './livestream-alerts.service.ts';
-import { livestreamRepository } from '../livestream/livestream.repository.ts';
+import { publicPlaybackRepository } from '../public-playback/public-playback.repository.ts';
 import { chooseCameraAlertEmails, testNotifier } from '../../../test/helpers/notifications.ts';
 import { newPublicId } from '../livestream/livestream-setup.service.ts';
 
@@ -69,7 +69,11 @@ describe('the day-7 warning before the switch-off', () => {
     expect(message!.text).toContain('unless it is seen on your website');
 
     // Seen on a website: the warning is cleared; 7 days later it goes out again.
-    await livestreamRepository.markSeenOnSite(context.database.db, row!.id, context.clock.now());
+    await publicPlaybackRepository.markSeenOnSite(
+      context.database.db,
+      row!.id,
+      context.clock.now(),
+    );
     const [seen] = await context.database.db
       .select()
       .from(livestreams)

@@ -5,8 +5,6 @@
  */
 import type { LivestreamCamera, LivestreamCamerasResponse } from '@farmcam/contract';
 import { cameraNameOf } from '@farmcam/contract/rules';
-import { eq } from 'drizzle-orm';
-import { customers } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { renderEmail } from '../../providers/mail/mail.ts';
@@ -110,10 +108,7 @@ export function createLivestreamManagementService(deps: LivestreamManagementDepe
       const code = buildEmbedCode(deps.publicUrl, livestream.publicId);
       const cameraName = cameraNameOf(plan.nickname, input.iccid);
       // The recipient learns who sent it (the farm's name and address), and replies go to them.
-      const [sender] = await db
-        .select({ email: customers.email, name: customers.name })
-        .from(customers)
-        .where(eq(customers.id, scope.customerId));
+      const sender = await repository.findSender(db, scope.customerId);
       const senderName = sender?.name?.trim()
         ? `${sender.name.trim()} (${sender.email})`
         : (sender?.email ?? 'A Farmcam customer');

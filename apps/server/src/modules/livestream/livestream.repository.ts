@@ -1,12 +1,14 @@
 /**
  * SQL of the livestream module: cameras with the facts eligibility needs (the questions recording
  * and public playback ask through livestream.service.ts too), livestream rows, and what the
- * customer's summary reads of clips and daily views.
+ * customer's summary reads of clips and daily views. What public playback writes and reads for
+ * itself is in public-playback/public-playback.repository.ts.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { currentPlanOf } from '../../db/current-subscription.ts';
-import { clips, livestreams, type SimState, type SubscriptionStatus } from '../../db/schema.ts';
+import type { clips } from '../../db/schema.ts';
+import { customers, livestreams, type SimState, type SubscriptionStatus } from '../../db/schema.ts';
 
 export type LivestreamRow = typeof livestreams.$inferSelect;
 export type ClipRow = typeof clips.$inferSelect;
@@ -40,9 +42,6 @@ const cameraPlanSelect = sql`
 export interface DueLivestreamRow extends CameraPlanRow {
   livestream_id: string;
 }
-
-/** Where views from sites past a day's bound are counted (not a host name: it has spaces). */
-export const otherSitesHost = '(other sites)';
 
 export interface ViewsDayRow {
   livestream_id: string;
@@ -94,14 +93,6 @@ export const livestreamRepository = {
 
   async findById(executor: Executor, id: string): Promise<LivestreamRow | undefined> {
     const [row] = await executor.select().from(livestreams).where(eq(livestreams.id, id));
-    return row;
-  },
-
-  async findByPublicId(executor: Executor, publicId: string): Promise<LivestreamRow | undefined> {
-    const [row] = await executor
-      .select()
-      .from(livestreams)
-      .where(eq(livestreams.publicId, publicId));
     return row;
   },
 
@@ -167,20 +158,6 @@ export const livestreamRepository = {
     );
   },
 
-  /**
-   * The clip the embed plays: the newest ready one, preferring real recordings to the setup's
-   * silent 5-second preview.
-   */
-  async latestPlayableClip(executor: Executor, livestreamId: string): Promise<ClipRow | undefined> {
-    const [row] = await executor
-      .select()
-      .from(clips)
-      .where(and(eq(clips.livestreamId, livestreamId), eq(clips.status, 'ready')))
-      .orderBy(sql`(${clips.slot} like 'preview:%')`, desc(clips.recordedAt))
-      .limit(1);
-    return row;
-  },
-
   async clipStats(
     executor: Executor,
     livestreamIds: string[],
@@ -211,40 +188,16 @@ export const livestreamRepository = {
     );
   },
 
-  // ── Views ──────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * One view on a day from a site. A stream records at most `sitesPerDay` distinct sites a day;
-   * views from further sites are counted together under `otherSitesHost`, so invented sites
-   * cannot add rows without bound.
-   */
-  async countView(
+  /** Who shares a livestream's code by e-mail: the farm's name and address, for the recipient. */
+  async findSender(
     executor: Executor,
-    values: { livestreamId: string; day: string; referrerHost: string; sitesPerDay: number },
-  ): Promise<void> {
-    const { livestreamId, day, referrerHost } = values;
-    await executor.execute(
-      sql`insert into livestream_views (livestream_id, day, referrer_host, views)
-          select ${livestreamId}::uuid, ${day}::date,
-            case when exists (
-                select 1 from livestream_views
-                where livestream_id = ${livestreamId} and day = ${day} and referrer_host = ${referrerHost}
-              ) or (
-                select count(*) from livestream_views
-                where livestream_id = ${livestreamId} and day = ${day}
-              ) < ${values.sitesPerDay}
-              then ${referrerHost}::text else ${otherSitesHost}::text end,
-            1
-          on conflict (livestream_id, day, referrer_host) do update set views = livestream_views.views + 1`,
-    );
-  },
-
-  async markSeenOnSite(executor: Executor, livestreamId: string, at: Date): Promise<void> {
-    await executor
-      .update(livestreams)
-      // Seen again: a new 10-day grace, whose day-7 warning may go out again (decision 096).
-      .set({ lastSeenOnSiteAt: at, switchOffWarnedAt: null })
-      .where(eq(livestreams.id, livestreamId));
+    customerId: string,
+  ): Promise<{ email: string; name: string | null } | undefined> {
+    const [row] = await executor
+      .select({ email: customers.email, name: customers.name })
+      .from(customers)
+      .where(eq(customers.id, customerId));
+    return row;
   },
 
   async viewsByDay(

@@ -435,7 +435,7 @@ describe('livestreaming endpoints', () => {
     it('counts views per UK day and network, and notes the code is on a website', async () => {
       // A view counts once per network and UK day, from browsers only; its site only from the
       // embed page's page-load token, never from a site= value, a Referer or an Origin alone
-      // (decision 100; more in livestream.public-routes.test.ts). A player's Origin still notes
+      // (decision 100; more in public-playback/public-playback.routes.test.ts). A player's Origin still notes
       // that the code is on a website (the 10-day rule, decision 063).
       const browser = {
         'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156',

@@ -8,6 +8,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { livestreamLinkLimits } from '@farmcam/contract';
 import { AppError } from '../../errors.ts';
 
+/** The viewer-days and views subject of a livestream's own code (a link's is the link's id). */
+export const ownCodeSubject = (livestreamId: string) => `stream:${livestreamId}`;
+
+/** Where views from sites past a day's bound are counted (not a host name: it has spaces). */
+export const otherSitesHost = '(other sites)';
+
 /** An unguessable link token, told apart from a livestream's own public id (ls_) by its prefix. */
 export const newLinkToken = () => `lk_${randomBytes(18).toString('base64url')}`;
 export const isLinkToken = (id: string) => id.startsWith('lk_');

@@ -24,11 +24,10 @@ import {
 } from './livestream-access.ts';
 import type { LivestreamRow } from './livestream.repository.ts';
 import {
-  ownCodeSubject,
   publicLinksRepository as links,
   type LivestreamLinkRow,
 } from './public-links.repository.ts';
-import { newLinkToken, normaliseDomains } from './public-links.rules.ts';
+import { newLinkToken, normaliseDomains, ownCodeSubject } from './public-links.rules.ts';
 
 type Dependencies = Pick<LivestreamServiceDependencies, 'db' | 'clock' | 'publicUrl'>;
 

@@ -28,7 +28,7 @@ import {
   normaliseDomain,
   viewerDayHash,
 } from './public-links.rules.ts';
-import { pageLoadTokenSeconds } from './page-load-token.ts';
+import { pageLoadTokenSeconds } from '../public-playback/page-load-token.ts';
 
 let context: TestContext;
 let actors: Actors;

@@ -5,29 +5,39 @@
  * (docs/decisions/063).
  */
 import { ukPartsOf } from '@farmcam/contract/rules';
+import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { eligibilityOf } from './eligibility.ts';
-import type { LivestreamServiceDependencies } from './livestream-access.ts';
-import { livestreamRepository as repository } from './livestream.repository.ts';
-import { nextRecordingAfter, toSchedule, ukWallClock } from './schedule.ts';
 import { businessDay } from '../../lib/business-calendar.ts';
-import { deriveSubStatus } from '../cameras/camera-state.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { ClipStorage } from '../../providers/storage/storage.ts';
 import { dataPausedUntil } from '../budget/data-caps.service.ts';
+import { deriveSubStatus } from '../cameras/camera-state.ts';
+import { eligibilityOf } from '../livestream/eligibility.ts';
+import {
+  findLivestream,
+  findLivestreamCamera,
+  type CameraPlanRow,
+  type LivestreamRow,
+} from '../livestream/livestream.service.ts';
+import {
+  isLinkToken,
+  isSiteAllowed,
+  ownCodeSubject,
+  viewerDayHash,
+} from '../livestream/public-links.rules.ts';
+import { nextRecordingAfter, toSchedule, ukWallClock } from '../livestream/schedule.ts';
+import type { PageLoadProof } from './page-load-token.ts';
+import { publicPlaybackRepository as repository } from './public-playback.repository.ts';
 import {
   publicNotice,
   publicNoticeHeaders,
   type PublicNotice,
   type PublicState,
 } from './public-notice.ts';
-import { ensureDatabaseSecret } from '../../lib/database-secret.ts';
-import {
-  ownCodeSubject,
-  publicLinksRepository as links,
-  type LivestreamLinkRow,
-} from './public-links.repository.ts';
-import { isLinkToken, isSiteAllowed, viewerDayHash } from './public-links.rules.ts';
-import type { CameraPlanRow, LivestreamRow } from './livestream.repository.ts';
-import type { PageLoadProof } from './page-load-token.ts';
+
+type LivestreamLinkRow = NonNullable<Awaited<ReturnType<typeof repository.findLinkByToken>>>;
 
 /**
  * Why a public link does not play (decisions 096, 100); the player shows the sentence as a poster.
@@ -50,10 +60,13 @@ const viewerKeyName = 'livestream-viewer-key';
 /** The viewer-days subject of a livestream's 14-day chart (every code and link together). */
 const chartSubject = (livestreamId: string) => `chart:${livestreamId}`;
 
-export type LivestreamPlaybackDependencies = Pick<
-  LivestreamServiceDependencies,
-  'db' | 'clock' | 'rateLimiter' | 'storage' | 'publicUrl'
->;
+export interface LivestreamPlaybackDependencies {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  storage: ClipStorage;
+  publicUrl: string;
+}
 
 /**
  * Bounds on the anonymous livestream-url and embed page (docs/decisions/063). A player asks once
@@ -108,11 +121,11 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
     id: string,
   ): Promise<{ livestream: LivestreamRow; link: LivestreamLinkRow | null } | null> {
     if (!isLinkToken(id)) {
-      const livestream = await repository.findByPublicId(db, id);
+      const livestream = await repository.findLivestreamByPublicId(db, id);
       return livestream ? { livestream, link: null } : null;
     }
-    const link = await links.findByToken(db, id);
-    const livestream = link ? await repository.findById(db, link.livestreamId) : undefined;
+    const link = await repository.findLinkByToken(db, id);
+    const livestream = link ? await findLivestream(db, link.livestreamId) : undefined;
     return link && livestream ? { livestream, link } : null;
   }
 
@@ -188,7 +201,7 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
   async function isFirstToday(subject: string, viewer: PublicViewer, day: string) {
     viewerKey ??= ensureDatabaseSecret(db, viewerKeyName);
     const viewerHash = viewerDayHash(await viewerKey, viewer.network, day);
-    return links.noteViewerDay(db, { subject, day, viewerHash });
+    return repository.noteViewerDay(db, { subject, day, viewerHash });
   }
 
   /**
@@ -209,7 +222,7 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
     const subject = linkId ?? ownCodeSubject(livestream.id);
     const siteHost = site ?? 'direct';
     if (await isFirstToday(column === 'views' ? subject : `refused:${subject}`, viewer, day)) {
-      await links.count(db, {
+      await repository.countSubjectView(db, {
         subject,
         livestreamId: livestream.id,
         day,
@@ -254,7 +267,7 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       if (!found.link) return { hasAudio, refusal: null, allowedDomains: [] };
       const refusal = refusalOf(found.link, { site, isCurrent: true }, clock.now());
       const cameraName = mayNameCamera(found.link, site)
-        ? ((await repository.findCameraPlanByLivestream(db, found.livestream.id))?.nickname ?? null)
+        ? ((await findLivestreamCamera(db, found.livestream.id))?.nickname ?? null)
         : null;
       return {
         hasAudio,
@@ -291,7 +304,7 @@ export function createLivestreamPlaybackService(deps: LivestreamPlaybackDependen
       // Only a current proof names a site; a lapsed one proves nothing now.
       const proof = input.proof?.isCurrent ? input.proof : null;
       const provenSite = proof?.site ?? null;
-      const plan = await repository.findCameraPlanByLivestream(db, livestream.id);
+      const plan = await findLivestreamCamera(db, livestream.id);
       // The camera's name only for a viewer who may know it: nothing about the camera reaches a
       // page that has not proved it may play this link (decision 120).
       const cameraName = mayNameCamera(link, input.proof?.site) ? (plan?.nickname ?? null) : null;

@@ -17,9 +17,9 @@ import {
   rateLimits,
 } from '../../db/schema.ts';
 import { livestreamAlertsRepository } from '../livestream-alerts/livestream-alerts.repository.ts';
-import { otherSitesHost } from './livestream.repository.ts';
-import { publicLivestreamLimits, recordedAtCaption } from './livestream-playback.service.ts';
-import { newPublicId } from './livestream-setup.service.ts';
+import { otherSitesHost } from '../livestream/public-links.rules.ts';
+import { publicLivestreamLimits, recordedAtCaption } from './public-playback.service.ts';
+import { newPublicId } from '../livestream/livestream-setup.service.ts';
 import { pageLoadTokenSeconds } from './page-load-token.ts';
 
 let context: TestContext;

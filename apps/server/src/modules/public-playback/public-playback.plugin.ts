@@ -10,8 +10,8 @@ import {
   type FilesystemStorage,
 } from '../../providers/storage/filesystem-storage.ts';
 import type { ClipStorage } from '../../providers/storage/storage.ts';
-import { livestreamPublicRoutes } from './livestream.public-routes.ts';
-import type { LivestreamPlaybackService } from './livestream-playback.service.ts';
+import { livestreamPublicRoutes } from './public-playback.routes.ts';
+import type { LivestreamPlaybackService } from './public-playback.service.ts';
 
 export async function livestreamPublicPlugin(
   app: FastifyInstance,

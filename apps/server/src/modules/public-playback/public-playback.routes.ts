@@ -26,9 +26,13 @@ import {
   renderEmbedPage,
   renderMissingEmbedPage,
   renderRefusedEmbedPage,
-} from './embed.ts';
-import { frameAncestorSources, isBrowserRequest, isLinkToken } from './public-links.rules.ts';
-import type { LivestreamPlaybackService } from './livestream-playback.service.ts';
+} from '../livestream/embed.ts';
+import {
+  frameAncestorSources,
+  isBrowserRequest,
+  isLinkToken,
+} from '../livestream/public-links.rules.ts';
+import type { LivestreamPlaybackService } from './public-playback.service.ts';
 import { publicNotice } from './public-notice.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';

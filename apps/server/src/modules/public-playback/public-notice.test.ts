@@ -17,7 +17,7 @@ import {
   sims,
   subscriptions,
 } from '../../db/schema.ts';
-import { newLinkToken } from './public-links.rules.ts';
+import { newLinkToken } from '../livestream/public-links.rules.ts';
 import { publicNotice, whenInWords } from './public-notice.ts';
 
 let context: TestContext;
