@@ -35,8 +35,12 @@ test.describe('dashboard at scale', () => {
     await expect(account).toBeVisible();
     await page.evaluate(() => performance.clearMarks());
     const session = await page.context().newCDPSession(page);
-    await session.send('Performance.enable');
+    // Durations in the page's own CPU time (thread ticks), not the wall clock: in CI another
+    // journey decodes live video on the same two cores, and the page waits for a core as long as
+    // it works (1.2 s of wall clock there for 0.4 s of work).
+    await session.send('Performance.enable', { timeDomain: 'threadTicks' });
     const layoutsBefore = await layoutCount(session);
+    const cpuBefore = await mainThreadSeconds(session);
 
     // The activation page may already hold the answer (it lists the cameras too), so the
     // render is timed from whichever came last: the answer or the click that asks for the grid.
@@ -55,6 +59,7 @@ test.describe('dashboard at scale', () => {
       { polling: 250 },
     );
     const layouts = (await layoutCount(session)) - layoutsBefore;
+    const cpuMs = ((await mainThreadSeconds(session)) - cpuBefore) * 1000;
     const timing = await page.evaluate(() => {
       const mark = performance.getEntriesByName('camera-grid:rendered').at(-1);
       const response = performance
@@ -74,10 +79,14 @@ test.describe('dashboard at scale', () => {
     const renderMs = timing.markAt! - Math.max(timing.responseEnd!, timing.clickedAt!);
     testInfo.annotations.push({
       type: 'performance',
-      description: `1,000 cards: ${renderMs.toFixed(0)} ms from the answer (or the click, if later) to the rendered grid; ${layouts} layouts`,
+      description: `1,000 cards: ${renderMs.toFixed(0)} ms from the answer (or the click, if later) to the rendered grid, ${cpuMs.toFixed(0)} ms of the page's CPU from the click; ${layouts} layouts`,
     });
-    console.log(`1,000 cards: ${renderMs.toFixed(0)} ms after the answer, ${layouts} layouts`);
-    expect(renderMs).toBeLessThan(1000);
+    console.log(
+      `1,000 cards: ${renderMs.toFixed(0)} ms after the answer, ${cpuMs.toFixed(0)} ms of CPU, ${layouts} layouts`,
+    );
+    // Under a second of the page's work from the click to the grid (the wall clock matches it on
+    // a quiet machine; the bench's figures in bench/README.md are taken there).
+    expect(cpuMs).toBeLessThan(1000);
     // A handful of layouts for the whole navigation, not one per card.
     expect(layouts).toBeLessThan(20);
     await expect(page.getByRole('heading', { name: 'My cameras (1000)' })).toBeVisible();
@@ -117,6 +126,16 @@ test.describe('dashboard at scale', () => {
     expect(filterMs).toBeLessThan(1000);
   });
 });
+
+/** The page's main thread's CPU time so far, in seconds. */
+async function mainThreadSeconds(session: CDPSession): Promise<number> {
+  const { metrics } = (await session.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  const value = metrics.find((metric) => metric.name === 'ThreadTime')?.value;
+  if (value === undefined) throw new Error('Chromium reports no ThreadTime');
+  return value;
+}
 
 async function layoutCount(session: CDPSession): Promise<number> {
   const { metrics } = (await session.send('Performance.getMetrics')) as {
