@@ -45,7 +45,7 @@ describe('POST /login-link (the sign-in form without JavaScript)', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     expect(response.body).toContain(
-      '<p class="notice success" role="status">Login link sent, please check your e-mail</p>',
+      '<p class="notice success" id="notice" role="status">Login link sent, please check your e-mail</p>',
     );
     expect(response.body).toContain('<form method="post" action="/login-link">');
     expect(response.body).not.toContain('<script');
@@ -69,7 +69,9 @@ describe('POST /login-link (the sign-in form without JavaScript)', () => {
     const response = await postForm('email=%22%3E%3Cb%3Enot+an+address');
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('role="alert">Please enter a valid e-mail address.</p>');
-    expect(response.body).toContain('value="&#34;&#62;&#60;b&#62;not an address"');
+    expect(response.body).toContain(
+      'value="&#34;&#62;&#60;b&#62;not an address" aria-invalid="true" aria-describedby="notice">',
+    );
     const empty = await postForm('');
     expect(empty.statusCode).toBe(400);
     expect(empty.body).toContain('Please enter your e-mail address.');

@@ -38,6 +38,8 @@ function page(notice: Notice, typed: string): string {
   const role = notice.kind === 'error' ? 'alert' : 'status';
   // After a success the field starts empty again; after a mistake it keeps what was typed.
   const value = notice.kind === 'error' ? ` value="${escapeHtml(typed)}"` : '';
+  // A mistake is told to the field too, as the app's form does: a screen reader reads it there.
+  const described = notice.kind === 'error' ? ' aria-invalid="true" aria-describedby="notice"' : '';
   return `<!doctype html>
 <html lang="en-GB">
 <head>
@@ -53,9 +55,9 @@ function page(notice: Notice, typed: string): string {
 <a href="/"><img class="logo" src="/logo.svg" alt="Farmcam Portal home" width="80" height="80"></a>
 <h1>Sign in</h1>
 <section>
-<p class="notice ${notice.kind}" role="${role}">${escapeHtml(notice.text)}</p>
+<p class="notice ${notice.kind}" id="notice" role="${role}">${escapeHtml(notice.text)}</p>
 <form method="post" action="${signInFormPath}">
-<label>E-mail address<input name="email" type="text" inputmode="email" autocomplete="email" autocapitalize="none" spellcheck="false"${value}></label>
+<label>E-mail address<input name="email" type="text" inputmode="email" autocomplete="email" autocapitalize="none" spellcheck="false"${value}${described}></label>
 <button type="submit">Send login link</button>
 </form>
 <p class="back"><a href="/">Back to Farmcam Portal</a></p>
