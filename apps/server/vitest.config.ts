@@ -10,7 +10,7 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    setupFiles: ['./test/helpers/fail-on-console-error.ts'],
+    setupFiles: ['./test/helpers/fail-on-console-error.ts', './test/helpers/fresh-connections.ts'],
     globalSetup: ['./test/helpers/pglite-template.ts'],
   },
 });

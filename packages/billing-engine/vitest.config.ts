@@ -15,7 +15,10 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    setupFiles: ['../../apps/server/test/helpers/fail-on-console-error.ts'],
+    setupFiles: [
+      '../../apps/server/test/helpers/fail-on-console-error.ts',
+      '../../apps/server/test/helpers/fresh-connections.ts',
+    ],
     globalSetup: ['../../apps/server/test/helpers/pglite-template.ts'],
   },
 });
