@@ -39,8 +39,7 @@ test.describe('dashboard at scale', () => {
     // journey decodes live video on the same two cores, and the page waits for a core as long as
     // it works (1.2 s of wall clock there for 0.4 s of work).
     await session.send('Performance.enable', { timeDomain: 'threadTicks' });
-    const layoutsBefore = await layoutCount(session);
-    const cpuBefore = await mainThreadSeconds(session);
+    const before = await pageMetrics(session);
 
     // The activation page may already hold the answer (it lists the cameras too), so the
     // render is timed from whichever came last: the answer or the click that asks for the grid.
@@ -58,8 +57,9 @@ test.describe('dashboard at scale', () => {
       undefined,
       { polling: 250 },
     );
-    const layouts = (await layoutCount(session)) - layoutsBefore;
-    const cpuMs = ((await mainThreadSeconds(session)) - cpuBefore) * 1000;
+    const after = await pageMetrics(session);
+    const layouts = after.layouts - before.layouts;
+    const cpuMs = (after.cpuSeconds - before.cpuSeconds) * 1000;
     const timing = await page.evaluate(() => {
       const mark = performance.getEntriesByName('camera-grid:rendered').at(-1);
       const response = performance
@@ -127,19 +127,13 @@ test.describe('dashboard at scale', () => {
   });
 });
 
-/** The page's main thread's CPU time so far, in seconds. */
-async function mainThreadSeconds(session: CDPSession): Promise<number> {
+/** How many layouts the page has done, and its main thread's CPU time so far (seconds). */
+async function pageMetrics(session: CDPSession): Promise<{ layouts: number; cpuSeconds: number }> {
   const { metrics } = (await session.send('Performance.getMetrics')) as {
     metrics: { name: string; value: number }[];
   };
-  const value = metrics.find((metric) => metric.name === 'ThreadTime')?.value;
-  if (value === undefined) throw new Error('Chromium reports no ThreadTime');
-  return value;
-}
-
-async function layoutCount(session: CDPSession): Promise<number> {
-  const { metrics } = (await session.send('Performance.getMetrics')) as {
-    metrics: { name: string; value: number }[];
-  };
-  return metrics.find((metric) => metric.name === 'LayoutCount')?.value ?? 0;
+  const valueOf = (name: string) => metrics.find((metric) => metric.name === name)?.value;
+  const cpuSeconds = valueOf('ThreadTime');
+  if (cpuSeconds === undefined) throw new Error('Chromium reports no ThreadTime');
+  return { layouts: valueOf('LayoutCount') ?? 0, cpuSeconds };
 }

@@ -63,7 +63,7 @@ export function embedContentSecurityPolicy(
 
 /**
  * The page the embed code frames; the player script fills in the video. `pageLoad` is the signed
- * token that proves this page load to livestream-url (page-load-token.ts): the website that
+ * token that proves this page load to livestream-url (public-playback/page-load-token.ts): the website that
  * framed it, if any. The script sends it with its first request; a public link's answers renew
  * it, and the script sends the newest with every request after (decision 100).
  */

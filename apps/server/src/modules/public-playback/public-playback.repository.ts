@@ -10,7 +10,7 @@ import { clips, livestreamLinks, livestreams, livestreamViewerDays } from '../..
 import { otherSitesHost } from '../livestream/public-links.rules.ts';
 
 type LivestreamRow = typeof livestreams.$inferSelect;
-type LivestreamLinkRow = typeof livestreamLinks.$inferSelect;
+export type LivestreamLinkRow = typeof livestreamLinks.$inferSelect;
 type ClipRow = typeof clips.$inferSelect;
 
 export const publicPlaybackRepository = {

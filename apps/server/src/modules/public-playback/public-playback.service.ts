@@ -29,15 +29,16 @@ import {
 } from '../livestream/public-links.rules.ts';
 import { nextRecordingAfter, toSchedule, ukWallClock } from '../livestream/schedule.ts';
 import type { PageLoadProof } from './page-load-token.ts';
-import { publicPlaybackRepository as repository } from './public-playback.repository.ts';
+import {
+  publicPlaybackRepository as repository,
+  type LivestreamLinkRow,
+} from './public-playback.repository.ts';
 import {
   publicNotice,
   publicNoticeHeaders,
   type PublicNotice,
   type PublicState,
 } from './public-notice.ts';
-
-type LivestreamLinkRow = NonNullable<Awaited<ReturnType<typeof repository.findLinkByToken>>>;
 
 /**
  * Why a public link does not play (decisions 096, 100); the player shows the sentence as a poster.
