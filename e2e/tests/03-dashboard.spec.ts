@@ -211,6 +211,8 @@ test.describe('dashboard', () => {
       return count;
     });
     expect(painted).toBeGreaterThan(1000);
+    // The Alerts card above loads on its own and grows: clicking before it has would miss.
+    await expect(page.getByRole('button', { name: 'Save alerts' })).toBeVisible();
     await page.getByText('Daily figures').click();
     await expect(page.getByRole('table')).toContainText('GB');
     await expectAccessible(page);

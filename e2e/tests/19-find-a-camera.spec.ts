@@ -177,6 +177,8 @@ test.describe('honest numbers', () => {
       .click();
     const summary = page.getByText(/ GB used from 1 \w{3} to \d+ \w{3} \(so far\)$/);
     await expect(summary).toBeVisible();
+    // The Alerts card above loads on its own and grows: clicking before it has would miss.
+    await expect(page.getByRole('button', { name: 'Save alerts' })).toBeVisible();
     await page.getByText('Daily figures').click();
     const rows = page.getByRole('table', { name: 'Data used per day, in GB' }).getByRole('row');
     await expect(rows.last()).toContainText('(so far)');
