@@ -37,6 +37,8 @@ export const chromium = {
 
 export default defineConfig({
   testDir: './tests',
+  // One seeded database for the run; each spec file's server starts from a copy (decision 150).
+  globalSetup: './global-setup.ts',
   outputDir: './test-results',
   // CI runs on two cores with two browsers and two servers at once: what takes 20 s here can
   // take a minute there, so a test gets 2 minutes and a wait 15 s (a missing element still fails).
@@ -48,7 +50,10 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   use: {
-    trace: 'retain-on-failure',
+    // Recording a trace for every test took a fifth of the journeys' time (DOM snapshots and
+    // a screencast at each step). CI, which retries once, records the retry: a failure keeps its
+    // screenshot and page snapshot, and a second failure its whole trace (decision 150).
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: chromium,
   },

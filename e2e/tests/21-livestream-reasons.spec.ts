@@ -117,10 +117,15 @@ test.describe('livestream screens that tell the viewer why', () => {
       locale: 'en-GB',
     });
     const visitor = await visitorContext.newPage();
+    // The page's timers run on a clock the test can move on: its back-off and its once-a-minute
+    // check are waited for without waiting out the minutes.
+    await visitor.clock.install();
     try {
       // The network fails for the first tries: the page says so and tries again by itself.
       let failures = 0;
+      let tries = 0;
       await visitor.route('**/api/livestreaming/livestream-url**', async (route) => {
+        tries += 1;
         if (failures < 2) {
           failures += 1;
           await route.abort('internetdisconnected');
@@ -134,6 +139,12 @@ test.describe('livestream screens that tell the viewer why', () => {
       );
       await visitor.screenshot({ path: testInfo.outputPath('link-unreachable-1280.png') });
       // Backing off (5 s, then 10 s): the third try goes through, with no reload.
+      await expect
+        .poll(async () => {
+          await visitor.clock.fastForward(5_000);
+          return tries;
+        })
+        .toBeGreaterThanOrEqual(3);
       await expectClipOrReason(visitor);
       expect(failures).toBe(2);
       await visitor.screenshot({ path: testInfo.outputPath('link-open-1280.png') });
@@ -147,7 +158,12 @@ test.describe('livestream screens that tell the viewer why', () => {
       const revoked = visitor.getByText(
         'This link to Calving pen has been switched off. Ask the farm for a new one.',
       );
-      await expect(revoked).toBeVisible({ timeout: 75_000 });
+      await expect
+        .poll(async () => {
+          await visitor.clock.fastForward(15_000);
+          return revoked.isVisible();
+        })
+        .toBe(true);
       expect(await visitor.locator('video').evaluate((video: HTMLVideoElement) => video.src)).toBe(
         '',
       );
@@ -160,7 +176,6 @@ test.describe('livestream screens that tell the viewer why', () => {
       visitor.on('request', (request) => {
         if (request.url().includes('/api/livestreaming/livestream-url')) asked += 1;
       });
-      await visitor.clock.install();
       await visitor.clock.runFor(10 * 60_000);
       expect(asked).toBe(0);
     } finally {
