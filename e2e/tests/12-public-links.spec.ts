@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium as playwrightChromium, type Browser, type Page } from '@playwright/test';
 import { chromium } from '../playwright.config.ts';
-import { expect, expectAccessible, test } from '../fixtures/portal.ts';
+import { expect, expectAccessible, moveClockUntil, test } from '../fixtures/portal.ts';
 import { expectVideoPlaying } from '../fixtures/video.ts';
 
 const browserUserAgent =
@@ -258,12 +258,7 @@ test.describe('public links', () => {
       const switchedOff = leftOpen.page
         .frameLocator('iframe')
         .getByText('This link to Calving pen has been switched off. Ask the farm for a new one.');
-      await expect
-        .poll(async () => {
-          await leftOpen.page.clock.fastForward(15_000);
-          return switchedOff.isVisible();
-        })
-        .toBe(true);
+      await moveClockUntil(leftOpen.page, 15_000, () => switchedOff.isVisible());
       await expect(playing).toHaveCount(1);
       expect(await playing.evaluate((video: HTMLVideoElement) => video.src)).toBe('');
       await leftOpen.page.screenshot({ path: testInfo.outputPath('embed-revoked-open-1280.png') });

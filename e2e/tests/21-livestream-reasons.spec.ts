@@ -10,7 +10,7 @@
  * own (labelled "Journey 21 …") and it revokes them itself, so it runs in any order.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, test } from '../fixtures/portal.ts';
+import { expect, expectAccessible, moveClockUntil, test } from '../fixtures/portal.ts';
 import { card, openPortalAs, screensAtBothWidths } from './dashboard-helpers.ts';
 
 const owner = 'demo@example.com';
@@ -139,12 +139,7 @@ test.describe('livestream screens that tell the viewer why', () => {
       );
       await visitor.screenshot({ path: testInfo.outputPath('link-unreachable-1280.png') });
       // Backing off (5 s, then 10 s): the third try goes through, with no reload.
-      await expect
-        .poll(async () => {
-          await visitor.clock.fastForward(5_000);
-          return tries;
-        })
-        .toBeGreaterThanOrEqual(3);
+      await moveClockUntil(visitor, 5_000, () => tries >= 3);
       await expectClipOrReason(visitor);
       expect(failures).toBe(2);
       await visitor.screenshot({ path: testInfo.outputPath('link-open-1280.png') });
@@ -158,12 +153,7 @@ test.describe('livestream screens that tell the viewer why', () => {
       const revoked = visitor.getByText(
         'This link to Calving pen has been switched off. Ask the farm for a new one.',
       );
-      await expect
-        .poll(async () => {
-          await visitor.clock.fastForward(15_000);
-          return revoked.isVisible();
-        })
-        .toBe(true);
+      await moveClockUntil(visitor, 15_000, () => revoked.isVisible());
       expect(await visitor.locator('video').evaluate((video: HTMLVideoElement) => video.src)).toBe(
         '',
       );
