@@ -1,6 +1,6 @@
 /**
  * Preact with its React compatibility layer in place of React and React DOM (decision 088): the
- * same API for our code and for React Router, TanStack Query, react-toastify and react-chartjs-2,
+ * same API for our code and for TanStack Query, react-toastify and react-chartjs-2,
  * at about 10 KB gzip instead of 67. The build and `vite dev` resolve these imports through
  * `vite.config.ts`, the component tests through `vitest.config.ts` and, for the libraries Node
  * loads itself, `src/test/preact-in-node.ts`: what is tested is what ships. TypeScript keeps

@@ -163,7 +163,7 @@ export function prerenderPages(): Plugin {
         resolve: { alias: preactCompatAliases },
         // The libraries that import React are run through the aliases too; the rest (Preact
         // itself among them) Node loads once, as they are.
-        ssr: { noExternal: ['react-router', '@tanstack/react-query'] },
+        ssr: { noExternal: ['@tanstack/react-query'] },
         appType: 'custom',
         server: { middlewareMode: true, hmr: false, ws: false, watch: null },
       });
@@ -171,10 +171,10 @@ export function prerenderPages(): Plugin {
       let shellMarkup: string;
       try {
         const pages = (await server.ssrLoadModule('/src/prerender.tsx')) as {
-          renderLanding: () => Promise<string>;
+          renderLanding: () => string;
           renderShell: () => string;
         };
-        landingMarkup = await pages.renderLanding();
+        landingMarkup = pages.renderLanding();
         shellMarkup = pages.renderShell();
       } finally {
         await server.close();

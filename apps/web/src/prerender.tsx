@@ -8,12 +8,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'preact-render-to-string';
 import type { ReactElement } from 'react';
-import {
-  createStaticHandler,
-  createStaticRouter,
-  StaticRouter,
-  StaticRouterProvider,
-} from 'react-router';
+import { createMemoryRouter, MemoryRouter, RouterProvider } from './lib/router/index.ts';
 import { AppShell } from './app/layout/app-shell.tsx';
 import { routes } from './app/router.tsx';
 import { paths } from './config/paths.ts';
@@ -23,24 +18,25 @@ import { paths } from './config/paths.ts';
 const render = (element: ReactElement) =>
   renderToString(element as unknown as Parameters<typeof renderToString>[0]);
 
-export async function renderLanding(): Promise<string> {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request('http://localhost/'));
-  if (context instanceof Response) {
-    throw new Error(`The landing page answered ${context.status} instead of rendering`);
+export function renderLanding(): string {
+  // The sign-in page is in the first bundle (no code to wait for), so its route renders at once.
+  const router = createMemoryRouter(routes, { initialEntries: ['/'] });
+  if (!router.state.initialized) throw new Error('The landing page did not render at once');
+  try {
+    return render(
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  } finally {
+    router.dispose();
   }
-  const router = createStaticRouter(handler.dataRoutes, context);
-  return render(
-    <QueryClientProvider client={new QueryClient()}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
-    </QueryClientProvider>,
-  );
 }
 
 export function renderShell(): string {
   return render(
-    <StaticRouter location={paths.dashboard.href()}>
+    <MemoryRouter initialEntries={[paths.dashboard.href()]}>
       <AppShell />
-    </StaticRouter>,
+    </MemoryRouter>,
   );
 }

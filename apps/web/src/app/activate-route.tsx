@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../lib/router/index.ts';
 import { Card } from '../components/ui/card.tsx';
 import { paths } from '../config/paths.ts';
 import { ActivatePage } from '../features/activation/components/activate-page.tsx';

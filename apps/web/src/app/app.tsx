@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { RouterProvider } from 'react-router/dom';
+import { RouterProvider } from '../lib/router/index.ts';
 import { paths } from '../config/paths.ts';
 import { onSessionExpired } from '../lib/api-client.ts';
 import { queryClient } from '../lib/query-client.ts';

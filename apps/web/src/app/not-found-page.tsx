@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../lib/router/index.ts';
 import { paths } from '../config/paths.ts';
 
 /** Any path not in the route table. */

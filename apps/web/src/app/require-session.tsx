@@ -1,4 +1,4 @@
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet } from '../lib/router/index.ts';
 import { paths } from '../config/paths.ts';
 import { useIsSignedIn } from '../lib/auth-store.ts';
 

@@ -1,4 +1,4 @@
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet } from '../lib/router/index.ts';
 import { Loader } from '../components/ui/spinner.tsx';
 import { paths } from '../config/paths.ts';
 import { errorMessage } from '../lib/api-client.ts';

@@ -1,4 +1,4 @@
-import { useRouteError } from 'react-router';
+import { useRouteError } from '../lib/router/index.ts';
 import { Button } from '../components/ui/button.tsx';
 import { ChunkLoadError } from './chunk-loading.ts';
 import styles from './route-error-screen.module.css';

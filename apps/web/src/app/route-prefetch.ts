@@ -1,5 +1,5 @@
 import type { FetchQueryOptions, QueryKey } from '@tanstack/react-query';
-import type { LoaderFunction } from 'react-router';
+import type { LoaderFunction } from '../lib/router/index.ts';
 import { dataUsageQueryOptions } from '../features/cameras/api/get-data-usage.ts';
 import { simInfoQueryOptions } from '../features/cameras/api/get-sim-info.ts';
 import { currentMonthUsageRange } from '../features/cameras/usage-range.ts';

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter } from 'react-router';
-import type { LoaderFunction, RouteObject } from 'react-router';
+import { createBrowserRouter } from '../lib/router/index.ts';
+import type { LoaderFunction, RouteObject } from '../lib/router/index.ts';
 import { Loader } from '../components/ui/spinner.tsx';
 import { paths } from '../config/paths.ts';
 import { LoginPage } from '../features/auth/components/login-page.tsx';

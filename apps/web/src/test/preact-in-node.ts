@@ -1,7 +1,7 @@
 import { registerHooks } from 'node:module';
 import { reactToPreact } from '../../preact-compat.ts';
 
-// Vitest leaves packages in node_modules to Node (React Router, TanStack Query, Testing Library,
+// Vitest leaves packages in node_modules to Node (TanStack Query, Testing Library,
 // which `require`s React), out of reach of Vite's aliases; this resolve hook gives them Preact as
 // the build does, so one copy of Preact renders everything. Once per worker process.
 const marker = Symbol.for('farmcam.preact-in-node');

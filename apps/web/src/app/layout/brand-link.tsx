@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/router/index.ts';
 import styles from './brand-link.module.css';
 
 /** The small logo and product name at the top of the sidebar and of the mobile bar. */

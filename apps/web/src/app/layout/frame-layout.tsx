@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Link, Outlet, useLocation, useMatches } from 'react-router';
+import { Link, Outlet, useLocation, useMatches } from '../../lib/router/index.ts';
 import { classNames } from '../../components/ui/class-names.ts';
 import { paths } from '../../config/paths.ts';
 import { ImpersonationBanner } from '../../features/auth/components/impersonation-banner.tsx';

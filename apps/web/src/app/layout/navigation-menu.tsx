@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { NavLink } from '../../lib/router/index.ts';
 import { Chip } from '../../components/ui/chip.tsx';
 import { classNames } from '../../components/ui/class-names.ts';
 import { companyWebsiteUrl, paths } from '../../config/paths.ts';

@@ -1,4 +1,4 @@
-import type { UIMatch } from 'react-router';
+import type { UIMatch } from '../../lib/router/index.ts';
 
 /** What a route tells the page frame (docs/requirements.md#screens): its title and, optionally, where Back goes. */
 export interface RouteHandle {

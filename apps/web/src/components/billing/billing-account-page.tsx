@@ -1,7 +1,7 @@
 import { cameraLabelOf } from '@farmcam/contract/rules';
 import type { BillingAccountResponse } from '@farmcam/contract';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router/index.ts';
 import { paths } from '../../config/paths.ts';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';

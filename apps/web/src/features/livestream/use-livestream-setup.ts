@@ -1,6 +1,6 @@
 import type { LivestreamSummary } from '@farmcam/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router/index.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.tsx';
 import { useConfigureRtsp } from './api/configure-rtsp.ts';

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router/index.ts';
 import { paths } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { authStore } from '../../../lib/auth-store.ts';

@@ -8,7 +8,7 @@ import type {
 import { cameraNameOf, formatDay, formatMoney } from '@farmcam/contract/rules';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../../lib/router/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Chip, type ChipTone } from '../../../components/ui/chip.tsx';

@@ -14,7 +14,7 @@ import {
   useSaveAlertSettings,
   useSetMyCameraAlerts,
 } from '../api/camera-alert-settings.ts';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { paths } from '../../../config/paths.ts';
 import styles from './camera-alerts-card.module.css';
 import infoStyles from './info-card.module.css';

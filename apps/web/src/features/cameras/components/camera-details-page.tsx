@@ -1,6 +1,6 @@
 import { cameraNameOf } from '@farmcam/contract/rules';
 import { lazy, Suspense, useMemo, useRef } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../../lib/router/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';

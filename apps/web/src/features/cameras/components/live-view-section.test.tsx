@@ -2,7 +2,7 @@ import type { LiveViewStatusResponse } from '@farmcam/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router/index.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
 import { jsonResponse, mockFetch } from '../../../test/test-utils.tsx';

@@ -1,6 +1,6 @@
 import type { LiveViewAllowance, StartLiveViewResponse } from '@farmcam/contract';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router/index.ts';
 import { LatestStill } from '../../../components/camera-still/latest-still.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';

@@ -1,6 +1,6 @@
 import type { SimInfo } from '@farmcam/contract';
 import { formatDay } from '@farmcam/contract/rules';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { paths } from '../../../config/paths.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../../lib/router/index.ts';
 import { companyWebsiteUrl } from '../../../config/paths.ts';
 import styles from './coverage-page-layout.module.css';
 

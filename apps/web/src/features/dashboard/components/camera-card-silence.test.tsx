@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router/index.ts';
 import { describe, expect, it } from 'vitest';
 import { buildCamera } from '../testing/build-camera.ts';
 import { CameraCard } from './camera-card.tsx';

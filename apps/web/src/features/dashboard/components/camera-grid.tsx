@@ -1,6 +1,6 @@
 import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { useCallback, useEffect, useState, type MouseEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router/index.ts';
 import { useLiveViewCameras } from '../api/get-live-view-cameras.ts';
 import { CameraCard } from './camera-card.tsx';
 import styles from './camera-grid.module.css';

@@ -1,7 +1,7 @@
 import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { cameraFindStateLabels } from '@farmcam/contract/rules';
 import { useMemo, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../../lib/router/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import {

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '../../../lib/router/index.ts';
 import { paths } from '../../../config/paths.ts';
 import { fetchPlans, plansQueryKey } from '../api/get-plans.ts';
 

@@ -1,5 +1,5 @@
 import type { Invoice } from '@farmcam/contract';
-import { useParams } from 'react-router';
+import { useParams } from '../../../lib/router/index.ts';
 import { BillingAccountPage } from '../../../components/billing/billing-account-page.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';

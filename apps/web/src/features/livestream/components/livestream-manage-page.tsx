@@ -1,6 +1,6 @@
 import { cameraNameOf } from '@farmcam/contract/rules';
 import type { LivestreamSummary } from '@farmcam/contract';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../../lib/router/index.ts';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';

@@ -1,5 +1,5 @@
 import { formatUkTime } from '@farmcam/contract/rules';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader, Spinner } from '../../../components/ui/spinner.tsx';

@@ -1,6 +1,6 @@
 import { cameraNameOf } from '@farmcam/contract/rules';
 import type { LivestreamCamera } from '@farmcam/contract';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Chip } from '../../../components/ui/chip.tsx';

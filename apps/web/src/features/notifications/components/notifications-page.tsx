@@ -1,5 +1,5 @@
 import { formatUkDayMonthTime } from '@farmcam/contract/rules';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';

@@ -1,6 +1,6 @@
 import type { EligiblePlan } from '@farmcam/contract';
 import { useId, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../../lib/router/index.ts';
 import { useActivePause } from '../../../components/billing/api/check-active-pause.ts';
 import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
 import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal.tsx';
