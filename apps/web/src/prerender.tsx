@@ -21,7 +21,10 @@ const render = (element: ReactElement) =>
 export function renderLanding(): string {
   // The sign-in page is in the first bundle (no code to wait for), so its route renders at once.
   const router = createMemoryRouter(routes, { initialEntries: ['/'] });
-  if (!router.state.initialized) throw new Error('The landing page did not render at once');
+  const waiting = router.state.matches.some(
+    ({ route }) => route.lazy && !router.loadedComponent(route),
+  );
+  if (waiting) throw new Error('The landing page has code to wait for: it cannot be prerendered');
   try {
     return render(
       <QueryClientProvider client={new QueryClient()}>

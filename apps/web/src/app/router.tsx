@@ -19,6 +19,9 @@ import { RequireSession } from './require-session.tsx';
 import { RequireStaff } from './require-staff.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
 
+/** Said where a page goes while its code loads; journeys wait for it to go before judging a page. */
+export const pageCodeLoadingLabel = 'Opening the page…';
+
 /**
  * A page whose code loads on first visit (within the chunk time-out). The title is known at
  * once, so the frame shows it while the code loads; a failure shows the retry screen in the frame.
@@ -42,7 +45,8 @@ export const routes: RouteObject[] = [
   {
     path: paths.login.pattern,
     errorElement: <RouteErrorScreen />,
-    hydrateFallbackElement: <Loader />,
+    // Where a page goes while its code is on its way (the frame and its title show meanwhile).
+    hydrateFallbackElement: <Loader label={pageCodeLoadingLabel} />,
     children: [
       {
         element: <FrameLayout navigation="customer" />,

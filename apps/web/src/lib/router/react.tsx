@@ -70,8 +70,8 @@ class RouteErrorBoundary extends Component<BoundaryProps, { error: unknown; rese
 
 /**
  * The matched routes, each inside its parent's `<Outlet />`. A failed route shows the nearest
- * error element at or above it; a route whose code is still on its way while the app starts
- * shows the nearest fallback above it, inside the routes above it (the page frame and its title).
+ * error element at or above it; a route whose code is still on its way shows the nearest
+ * fallback at or above it, inside the routes above it (the page frame and its title).
  */
 function renderMatches(router: Router, state: RouterState): ReactNode {
   const { matches, errors } = state;

@@ -247,12 +247,16 @@ describe('pages whose code loads on first visit', () => {
     expect((await screen.findByRole('heading')).textContent).toContain('lazy');
   });
 
-  it('keeps the page on screen until the next one has loaded, and loads it once', async () => {
+  it('answers a tap at once: the address, the frame and the title, then the page; loads once', async () => {
     const page = lazyRoute('/lazy');
     const router = renderRouter(table([page.route]), '/dashboard');
-    const navigation = router.navigate('/lazy');
-    expect(screen.getByRole('heading').textContent).toContain('dashboard');
-    expect(router.state.location.pathname).toBe('/dashboard');
+    let navigation = Promise.resolve();
+    act(() => {
+      navigation = router.navigate('/lazy');
+    });
+    expect(router.state.location.pathname).toBe('/lazy');
+    expect(screen.getByText('title: Lazy')).toBeTruthy();
+    expect(screen.getByText('loading')).toBeTruthy();
     await act(async () => {
       page.arrive();
       await navigation;
@@ -262,6 +266,22 @@ describe('pages whose code loads on first visit', () => {
     await act(() => router.navigate('/lazy'));
     expect(screen.getByRole('heading').textContent).toContain('lazy');
     expect(page.lazy).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits for a loader that returns a promise before the address changes', async () => {
+    let release = () => {};
+    const held = new Promise<null>((resolve) => (release = () => resolve(null)));
+    const router = renderRouter(
+      table([{ path: '/held', loader: () => held, element: <Page name="held" /> }]),
+      '/dashboard',
+    );
+    const navigation = router.navigate('/held');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    await act(async () => {
+      release();
+      await navigation;
+    });
+    expect(screen.getByRole('heading').textContent).toContain('held');
   });
 
   it('lets a later navigation overtake one still loading', async () => {
@@ -274,6 +294,7 @@ describe('pages whose code loads on first visit', () => {
       await slow;
     });
     expect(router.state.location.pathname).toBe('/camera/9');
+    expect(screen.queryByText('loading')).toBeNull();
     expect(screen.getByRole('heading').textContent).toContain('camera');
   });
 

@@ -17,7 +17,7 @@ export interface RouterState {
   matches: RouteMatch[];
   /** What failed, by route: its code, its loader. */
   errors: ReadonlyMap<RouteObject, unknown>;
-  /** False until the first address's code is in; the routes still loading show their fallback. */
+  /** False until the first navigation has shown its address. */
   initialized: boolean;
   /** The navigation asked to keep the scroll position (e.g. a step of the same page). */
   preventScrollReset: boolean;
@@ -43,9 +43,10 @@ export interface Router {
 /**
  * The portal's router (decision 126): the shape of React Router's data router, with what the
  * portal uses of it. A navigation matches its routes, runs their loaders and fetches the code of
- * routes not yet loaded; the page on screen stays until that code (and any loader's promise) is
- * in, then the address and the page change together, in the same task when nothing is awaited.
- * A later navigation overtakes an earlier one.
+ * routes not yet loaded. The address changes at once, in the same task: the frame and the new
+ * page's title show, with the loader where the page goes until its code is in (on one bar of
+ * signal a tap must answer before a chunk arrives). A loader that returns a promise is waited for
+ * first, as React Router did. A later navigation overtakes an earlier one.
  */
 function createRouter(routes: RouteObject[], history: History): Router {
   const listeners = new Set<(state: RouterState) => void>();
@@ -148,30 +149,34 @@ function createRouter(routes: RouteObject[], history: History): Router {
     const matches = matchRoutes(routes, location.pathname) ?? [];
     const errors = new Map<RouteObject, unknown>();
     const loaderWaits = startLoaders(matches, location, errors);
-    const finish = () => {
+    const show = () => {
       if (id !== navigationId) return;
-      if (write === 'push') history.push(location);
-      if (write === 'replace') history.replace(location);
       commit({
         location,
         historyAction: navigationType,
         matches,
-        errors,
+        errors: new Map(errors),
         initialized: true,
         preventScrollReset,
       });
     };
-    const waits = [
-      ...loaderWaits,
-      ...matches
-        .filter(({ route }) => route.lazy && !loaded.has(route))
-        .map(({ route }) => load(route, errors)),
-    ];
-    if (waits.length === 0) {
-      finish();
-      lastNavigation = Promise.resolve();
+    const arrive = () => {
+      if (id !== navigationId) return;
+      if (write === 'push') history.push(location);
+      if (write === 'replace') history.replace(location);
+      show();
+    };
+    const codeWaits = matches
+      .filter(({ route }) => route.lazy && !loaded.has(route))
+      .map(({ route }) => load(route, errors));
+    if (loaderWaits.length > 0) {
+      // A loader's promise is waited for, with the code, before the address changes.
+      lastNavigation = Promise.all([...loaderWaits, ...codeWaits]).then(arrive);
     } else {
-      lastNavigation = Promise.all(waits).then(finish);
+      // The address, the frame and the new page's title at once; its code shows when it is in.
+      arrive();
+      lastNavigation =
+        codeWaits.length === 0 ? Promise.resolve() : Promise.all(codeWaits).then(show);
     }
     return lastNavigation;
   };

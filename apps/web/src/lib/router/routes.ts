@@ -31,7 +31,7 @@ export interface RouteObject {
   handle?: unknown;
   /** Shown instead of the route when its code, its loader or its rendering failed. */
   errorElement?: ReactNode;
-  /** Shown where a route's code is still on its way while the app starts. */
+  /** Shown where a route's code is still on its way (React Router's name for it). */
   hydrateFallbackElement?: ReactNode;
 }
 
