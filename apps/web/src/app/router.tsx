@@ -20,7 +20,7 @@ import { RequireStaff } from './require-staff.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
 
 /** Said where a page goes while its code loads; journeys wait for it to go before judging a page. */
-export const pageCodeLoadingLabel = 'Opening the page…';
+const pageCodeLoadingLabel = 'Opening the page…';
 
 /**
  * A page whose code loads on first visit (within the chunk time-out). The title is known at

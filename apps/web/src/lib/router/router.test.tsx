@@ -352,5 +352,9 @@ describe('loaders', () => {
     expect(frameLoader).toHaveBeenCalledTimes(1);
     await act(() => router.navigate('/dashboard?refresh=true'));
     expect(frameLoader).toHaveBeenCalledTimes(2);
+    await act(() => router.navigate('/dashboard?refresh=true#main-content'));
+    expect(frameLoader).toHaveBeenCalledTimes(2);
+    await act(() => router.navigate('/dashboard?refresh=true#main-content'));
+    expect(frameLoader).toHaveBeenCalledTimes(3);
   });
 });

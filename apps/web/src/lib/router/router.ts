@@ -17,8 +17,6 @@ export interface RouterState {
   matches: RouteMatch[];
   /** What failed, by route: its code, its loader. */
   errors: ReadonlyMap<RouteObject, unknown>;
-  /** False until the first navigation has shown its address. */
-  initialized: boolean;
   /** The navigation asked to keep the scroll position (e.g. a step of the same page). */
   preventScrollReset: boolean;
 }
@@ -61,9 +59,10 @@ function createRouter(routes: RouteObject[], history: History): Router {
     historyAction: 'POP',
     matches: matchRoutes(routes, initialLocation.pathname) ?? [],
     errors: new Map(),
-    initialized: false,
     preventScrollReset: false,
   };
+  // Until the first navigation has shown its address, no route is on screen yet.
+  let hasShown = false;
 
   const commit = (next: RouterState) => {
     state = next;
@@ -73,7 +72,8 @@ function createRouter(routes: RouteObject[], history: History): Router {
   /**
    * React Router's default: a route's loader runs when the route is new to the screen or takes
    * another part of the address (`/camera/1` to `/camera/2`), when the query changed, or when
-   * the same address is asked for again.
+   * the same address is asked for again; a move to another fragment alone (the skip link) runs
+   * none.
    */
   const startLoaders = (
     matches: RouteMatch[],
@@ -81,12 +81,12 @@ function createRouter(routes: RouteObject[], history: History): Router {
     errors: Map<RouteObject, unknown>,
   ): Promise<void>[] => {
     const waits: Promise<void>[] = [];
-    const previous = state.initialized ? state.matches : [];
-    const sameAddress =
-      state.initialized &&
-      previous.length > 0 &&
+    const previous = hasShown ? state.matches : [];
+    const samePathAndQuery =
+      hasShown &&
       state.location.pathname === location.pathname &&
       state.location.search === location.search;
+    if (samePathAndQuery && state.location.hash !== location.hash) return waits;
     const searchChanged = state.location.search !== location.search;
     const origin = typeof window === 'undefined' ? 'http://localhost' : window.location.origin;
     const request = new Request(new URL(createHref(location), origin));
@@ -95,7 +95,7 @@ function createRouter(routes: RouteObject[], history: History): Router {
       if (!loader) continue;
       const before = previous.find((candidate) => candidate.route === match.route);
       const shouldRun =
-        !before || before.pathname !== match.pathname || searchChanged || sameAddress;
+        !before || before.pathname !== match.pathname || searchChanged || samePathAndQuery;
       if (!shouldRun) continue;
       try {
         const result = loader({ request, params: match.params });
@@ -151,12 +151,12 @@ function createRouter(routes: RouteObject[], history: History): Router {
     const loaderWaits = startLoaders(matches, location, errors);
     const show = () => {
       if (id !== navigationId) return;
+      hasShown = true;
       commit({
         location,
         historyAction: navigationType,
         matches,
         errors: new Map(errors),
-        initialized: true,
         preventScrollReset,
       });
     };
