@@ -407,8 +407,17 @@ describe.skipIf(!serverUrl)(
         { timeoutMs: 60_000, watch: running() },
       );
       expect(clip.status).toBe('ready');
-      const recordJobs = await query<{ state: string }>(
-        "select state from pgboss.job where name = 'livestream-record-clip'",
+      // The handler marks the clip ready; pg-boss marks its job completed just after the handler
+      // returns, so on a busy machine the job can still read 'active' for a moment.
+      const recordJobs = await waitFor(
+        'the record job completed',
+        async () => {
+          const rows = await query<{ state: string }>(
+            "select state from pgboss.job where name = 'livestream-record-clip'",
+          );
+          return rows.some((row) => row.state === 'active') ? undefined : rows;
+        },
+        { timeoutMs: 15_000, watch: running() },
       );
       expect(recordJobs).toEqual([{ state: 'completed' }]);
     }, 75_000);
