@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from '../fixtures/axe.ts';
 import { expect, test } from '../fixtures/portal.ts';
 import { cameraNamed } from './dashboard-helpers.ts';
 
@@ -32,16 +32,6 @@ async function everySignedInRoute(page: Page): Promise<string[]> {
     `/subscription/${topGate.STRIPE_CUSTOMER_ID}`,
     `/invoices/${topGate.STRIPE_CUSTOMER_ID}`,
   ];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-    );
 }
 
 /** Visible interactive elements shorter than 44 px (a thumb's width) on the current page. */
