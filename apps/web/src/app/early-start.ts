@@ -81,15 +81,8 @@ export function earlyStartScript(
     for (var i = 0; i < starts.length; i++) {
       var match = new RegExp(starts[i].path).exec(location.pathname);
       if (!match) continue;
-      starts[i].preload.forEach(function (href) {
-        var link = document.createElement('link');
-        var isStyle = /\\.css$/.test(href);
-        link.rel = isStyle ? 'preload' : 'modulepreload';
-        if (isStyle) link.as = 'style';
-        link.crossOrigin = '';
-        link.href = href;
-        document.head.appendChild(link);
-      });
+      // The answers first: on HTTP/1.1 a browser opens six connections to a server, and what is
+      // asked for first is sent first (the page's code is asked for by the app as well).
       var answers = {};
       starts[i].answers.forEach(function (path) {
         var url = path.replace('$1', match[1] || '');
@@ -102,6 +95,15 @@ export function earlyStartScript(
         });
         answer.catch(function () {});
         answers[url] = answer;
+      });
+      starts[i].preload.forEach(function (href) {
+        var link = document.createElement('link');
+        var isStyle = /\\.css$/.test(href);
+        link.rel = isStyle ? 'preload' : 'modulepreload';
+        if (isStyle) link.as = 'style';
+        link.crossOrigin = '';
+        link.href = href;
+        document.head.appendChild(link);
       });
       window[${JSON.stringify(earlyAnswersGlobal)}] = { token: token, at: Date.now(), answers: answers };
       return;
