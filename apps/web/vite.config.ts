@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compileHints } from './compile-hints-plugin.ts';
 import { precompress } from './precompress-plugin.ts';
 import { preactCompatAliases } from './preact-compat.ts';
 import { prerenderPages } from './prerender-plugin.ts';
@@ -40,6 +41,7 @@ export default defineConfig({
   plugins: [
     react({ refreshExclude: /./ }),
     prerenderPages(),
+    compileHints(),
     // The web app manifest and the service worker (decision 117); registered by the app itself
     // (lib/install.ts) in the build only, never under `vite dev`.
     VitePWA({
