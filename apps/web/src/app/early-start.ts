@@ -31,7 +31,7 @@ export const earlyStarts: EarlyStart[] = [
   {
     path: '^/camera/([^/]+)$',
     page: 'src/features/cameras/components/camera-details-page.tsx',
-    answers: [userData, '/api/cameras/sim-info/$1'],
+    answers: [userData, '/api/cameras/sim-info/$1', '/api/live-view/$1'],
   },
   {
     path: '^/livestreaming$',

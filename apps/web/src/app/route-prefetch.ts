@@ -2,6 +2,7 @@ import type { FetchQueryOptions, QueryKey } from '@tanstack/react-query';
 import type { LoaderFunction } from '../lib/router/index.ts';
 import { dataUsageQueryOptions } from '../features/cameras/api/get-data-usage.ts';
 import { simInfoQueryOptions } from '../features/cameras/api/get-sim-info.ts';
+import { liveViewStatusQueryOptions } from '../features/cameras/api/live-view.ts';
 import { currentMonthUsageRange } from '../features/cameras/usage-range.ts';
 import { coverageSourceQueryOptions } from '../features/coverage/api/get-coverage-source.ts';
 import { plansQueryOptions } from '../features/dashboard/api/get-plans.ts';
@@ -59,13 +60,14 @@ export const prefetchLivestreaming: Prefetch = () => {
 };
 
 /**
- * /camera/{id}: the SIM card and this month's usage. The router card is asked for only when the
+ * /camera/{id}: the SIM card, whether it can be watched live, and this month's usage. The router card is asked for only when the
  * SIM is active and unbarred (docs/requirements.md#states), so it waits for the SIM as before.
  */
 export const prefetchCamera: Prefetch = ({ params }) => {
   const iccid = params.cameraId;
   if (!isSignedIn() || !iccid) return;
   startQuery(simInfoQueryOptions(iccid));
+  startQuery(liveViewStatusQueryOptions(iccid));
   startQuery(dataUsageQueryOptions(iccid, currentMonthUsageRange(new Date())));
 };
 

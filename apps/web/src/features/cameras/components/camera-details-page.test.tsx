@@ -38,9 +38,11 @@ function mockCameraApi(
   simInfo: SimInfoResponse | (() => Response | Promise<Response>),
   dailyGB: Record<string, number>,
   todaySoFar: string | null = null,
+  liveView?: () => Response | Promise<Response>,
 ) {
   return mockFetch((url) => {
     if (url.pathname === '/api/auth/user-data') return jsonResponse(200, { data: customer });
+    if (url.pathname === `/api/live-view/${iccid}` && liveView) return liveView();
     if (url.pathname === `/api/cameras/sim-info/${iccid}`) {
       return typeof simInfo === 'function' ? simInfo() : jsonResponse(200, simInfo);
     }
@@ -181,6 +183,60 @@ describe('Camera details', () => {
       startDate: '2026-03-01',
       endDate: '2026-03-31',
     });
+  });
+
+  it('shows the page with Watch live, not before it: its late answer pushed the cards down', async () => {
+    authStore.signIn('token');
+    let answerLiveView = () => {};
+    const liveViewAnswered = new Promise<void>((resolve) => (answerLiveView = resolve));
+    const fetchMock = mockCameraApi(activeSim, {}, null, () =>
+      liveViewAnswered.then(() =>
+        jsonResponse(200, {
+          iccid,
+          canWatch: false,
+          reason: 'Live view is turned off for this camera.',
+          action: null,
+          isEnabled: false,
+          canChangeSetting: false,
+          viewersNow: 0,
+          allowance: {
+            hoursIncluded: null,
+            secondsUsed: 0,
+            secondsLeft: null,
+            dataAllowanceBytes: null,
+            dataUsedBytes: 0,
+            dataLeftBytes: null,
+          },
+          still: null,
+        }),
+      ),
+    );
+    renderRoute(`/camera/${iccid}`);
+    expect(await screen.findByText('Fetching info...')).toBeDefined();
+    // The SIM is in; the page still waits for whether the camera can be watched live.
+    await vi.waitFor(() =>
+      expect(calledPaths(fetchMock).map((url) => url.pathname)).toContain(
+        `/api/cameras/sim-info/${iccid}`,
+      ),
+    );
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('heading', { name: 'SIM information' })).toBeNull();
+    expect(screen.getByText('Fetching info...')).toBeDefined();
+
+    answerLiveView();
+    expect(await screen.findByRole('heading', { name: 'SIM information' })).toBeDefined();
+    expect(screen.getByText('Live view is turned off for this camera.')).toBeDefined();
+    expect(screen.queryByText('Checking live view…')).toBeNull();
+  });
+
+  it('does not wait for Watch live once its first try has failed', async () => {
+    authStore.signIn('token');
+    mockCameraApi(activeSim, {}, null, () =>
+      jsonResponse(503, { code: 'UNAVAILABLE', message: 'Please try again in a minute.' }),
+    );
+    renderRoute(`/camera/${iccid}`);
+    // The section retries on its own; the rest of the page is there meanwhile.
+    expect(await screen.findByRole('heading', { name: 'SIM information' })).toBeDefined();
   });
 
   it('says when a switched-off SIM went off, in words that agree, and offers a new SIM', async () => {
