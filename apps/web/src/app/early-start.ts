@@ -26,7 +26,9 @@ export const earlyStarts: EarlyStart[] = [
   {
     path: '^/dashboard$',
     page: 'src/features/dashboard/components/dashboard-page.tsx',
-    answers: [userData, '/api/cameras/plansV2'],
+    // The cards' Watch live and latest stills (camera-grid.tsx) with the list, not after it: an
+    // account with no camera leaves this small answer unused.
+    answers: [userData, '/api/cameras/plansV2', '/api/live-view'],
   },
   {
     path: '^/camera/([^/]+)$',

@@ -5,6 +5,7 @@ import { simInfoQueryOptions } from '../features/cameras/api/get-sim-info.ts';
 import { liveViewStatusQueryOptions } from '../features/cameras/api/live-view.ts';
 import { currentMonthUsageRange } from '../features/cameras/usage-range.ts';
 import { coverageSourceQueryOptions } from '../features/coverage/api/get-coverage-source.ts';
+import { liveViewCamerasQueryOptions } from '../features/dashboard/api/get-live-view-cameras.ts';
 import { plansQueryOptions } from '../features/dashboard/api/get-plans.ts';
 import { demoCameraQueryOptions } from '../features/livestream/api/demo-camera.ts';
 import { livestreamCamerasQueryOptions } from '../features/livestream/api/livestream-cameras.ts';
@@ -44,11 +45,15 @@ export const prefetchCurrentUser: Prefetch = () => {
   if (isSignedIn()) startQuery(currentUserQueryOptions);
 };
 
-/** /dashboard: plansV2. `?refresh=true` reloads the list itself (use-refresh-request.ts). */
+/**
+ * /dashboard: plansV2 and the cards' live view. `?refresh=true` reloads the list itself
+ * (use-refresh-request.ts).
+ */
 export const prefetchDashboard: Prefetch = ({ request }) => {
   if (!isSignedIn()) return;
   if (new URL(request.url).searchParams.get('refresh') === 'true') return;
   startQuery(plansQueryOptions);
+  startQuery(liveViewCamerasQueryOptions);
 };
 
 /** /livestreaming: the customer's livestreams, the demo clip and whether the demo camera runs. */

@@ -140,6 +140,7 @@ describe('the early-start script', () => {
     expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
       '/api/auth/user-data',
       '/api/cameras/plansV2',
+      '/api/live-view',
     ]);
     expect(requestHeaders(fetchMock.mock.calls[0]![1]).get('Authorization')).toBe(
       'Bearer session-token',

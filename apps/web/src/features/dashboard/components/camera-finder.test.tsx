@@ -36,6 +36,8 @@ describe('Finding a camera on the dashboard (decision 140)', () => {
     serve(Object.values(camerasInEveryState()));
     renderRoute('/dashboard');
     await screen.findByRole('search', { name: 'Find a camera' });
+    // The cards past the first screen follow once it is painted (camera-grid.tsx).
+    await waitFor(() => expect(cardNames()).toHaveLength(11));
     // Most urgent first (the server's stateOrder), then by name; the two without a plan last.
     expect(cardNames().slice(0, 4)).toEqual([
       'Old barn',

@@ -10,6 +10,37 @@ import { RenameCameraModal } from './rename-camera-modal.tsx';
 export const cardsRenderedMark = 'camera-grid:rendered';
 
 /**
+ * The cards a first screen can show (a row of three on a computer; on a phone the first card is
+ * already below the combined plan): the rest are built once that screen is painted.
+ */
+export const firstScreenCards = 3;
+
+/**
+ * How many cards to build now: all of them once the first screen has been painted, or at once
+ * when a search or filter hides some (the first ones in order may not be the ones on show).
+ */
+function useCardsBuilt(total: number, isFiltered: boolean): number {
+  const [isFirstScreenPainted, setIsFirstScreenPainted] = useState(false);
+  const isWaiting = !isFirstScreenPainted && !isFiltered && total > firstScreenCards;
+  useEffect(() => {
+    if (!isWaiting) return;
+    // After the frame that paints the first cards (a task queued in the animation frame runs
+    // after its paint), or soon anyway where frames are not drawn (a tab in the background).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setIsFirstScreenPainted(true), 0);
+    });
+    const fallback = setTimeout(() => setIsFirstScreenPainted(true), 250);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      clearTimeout(fallback);
+    };
+  }, [isWaiting]);
+  return isWaiting ? firstScreenCards : total;
+}
+
+/**
  * The cards (docs/requirements.md#screens: columns at least 18rem wide). One rename dialog for the whole grid, and
  * memoised cards that keep nothing of their own, so a grid of a thousand stays quick.
  */
@@ -49,14 +80,16 @@ export function CameraGrid({
     [navigate],
   );
 
+  const built = useCardsBuilt(cameras.length, shownIds !== null);
+  const isComplete = built === cameras.length;
   useEffect(() => {
-    performance.mark(cardsRenderedMark, { detail: { cards: cameras.length } });
-  }, [cameras]);
+    if (isComplete) performance.mark(cardsRenderedMark, { detail: { cards: cameras.length } });
+  }, [cameras, isComplete]);
 
   return (
     <>
       <ul className={styles.grid} onClick={followRoute}>
-        {cameras.map((camera) => (
+        {cameras.slice(0, built).map((camera) => (
           <li
             key={camera.SIM_ICCID}
             className={styles.item}

@@ -1,5 +1,5 @@
 import type { PlansResponse } from '@farmcam/contract';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store.ts';
@@ -7,6 +7,7 @@ import { queryClient } from '../../../lib/query-client.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { jsonResponse, mockFetch, ownerAccess, renderRoute } from '../../../test/test-utils.tsx';
 import { plansQueryKey } from '../api/get-plans.ts';
+import { cardsRenderedMark, firstScreenCards } from './camera-grid.tsx';
 import { buildCamera, buildPlans, camerasInEveryState } from '../testing/build-camera.ts';
 
 const customer = {
@@ -227,6 +228,34 @@ describe('Dashboard', () => {
     const barred = await cardOf('Barred one');
     expect(within(barred).getByText('Barred')).toBeDefined();
     expect(barred.textContent).toContain('The network provider has disabled this SIM.');
+  });
+
+  it('builds the cards of the first screen first, then the rest, and marks the grid done once', async () => {
+    authStore.signIn('token');
+    const cameras = Array.from({ length: firstScreenCards + 4 }, (_, index) =>
+      buildCamera({
+        SIM_ICCID: `89441100000000020${String(index).padStart(2, '0')}`,
+        nicknameInDatabase: `Camera ${index + 1}`,
+      }),
+    );
+    mockPortalApi(buildPlans(cameras));
+    performance.clearMarks(cardsRenderedMark);
+    let cardsInFirstRender: number | null = null;
+    const seen = new MutationObserver(() => {
+      const count = document.querySelectorAll('article').length;
+      if (cardsInFirstRender === null && count > 0) cardsInFirstRender = count;
+    });
+    seen.observe(document.body, { childList: true, subtree: true });
+    renderRoute('/dashboard');
+    await cardOf(`Camera ${cameras.length}`);
+    seen.disconnect();
+    expect(cardsInFirstRender).toBe(firstScreenCards);
+    expect(screen.getAllByRole('article')).toHaveLength(cameras.length);
+    const marked = () =>
+      (performance.getEntriesByName(cardsRenderedMark) as PerformanceMark[]).map(
+        (mark) => (mark.detail as { cards: number }).cards,
+      );
+    await waitFor(() => expect(marked()).toEqual([cameras.length]));
   });
 
   it("follows a card's links inside the app", async () => {
