@@ -3,8 +3,10 @@ import { compileHint, compileHintMaxBytes, compileHints } from './compile-hints-
 
 type Output = {
   type: 'chunk' | 'asset';
+  fileName?: string;
   code?: string;
   map?: { mappings: string } | null;
+  source?: string;
 };
 
 /** Runs the plugin's generateBundle on a bundle of the given outputs, as Vite would. */
@@ -27,6 +29,25 @@ describe('compile hints', () => {
     expect(entry!.code).toBe(`${compileHint}\nimport"./page.js";x()`);
     expect(entry!.map!.mappings).toBe(';AAAA,CAAC');
     expect(page!.code!.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
+  });
+
+  it('moves the source map file Rolldown has already put in the bundle, which is what it writes', () => {
+    const bundle = generate({
+      'assets/page.js': {
+        type: 'chunk',
+        fileName: 'assets/page.js',
+        code: 'export const y=1',
+        map: { mappings: 'AAAA' },
+      },
+      'assets/page.js.map': {
+        type: 'asset',
+        fileName: 'assets/page.js.map',
+        source: JSON.stringify({ version: 3, sources: ['page.ts'], mappings: 'AAAA,CAAC' }),
+      },
+    });
+    const written = JSON.parse(bundle['assets/page.js.map']!.source!) as Record<string, unknown>;
+    expect(written).toEqual({ version: 3, sources: ['page.ts'], mappings: ';AAAA,CAAC' });
+    expect(bundle['assets/page.js']!.map!.mappings).toBe(';AAAA');
   });
 
   it('leaves large chunks, which run little of themselves at once, and assets alone', () => {

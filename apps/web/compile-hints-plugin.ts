@@ -27,8 +27,16 @@ export function compileHints(): Plugin {
         for (const output of Object.values(bundle)) {
           if (output.type !== 'chunk' || output.code.length > compileHintMaxBytes) continue;
           output.code = `${compileHint}\n${output.code}`;
-          // Every generated line moves down one: so do the source map's.
+          // Every generated line moves down one: so do the source map's. Rolldown has already
+          // put the map in the bundle as a file of its own by now, and writes that file, not the
+          // chunk's `map`: both move.
           if (output.map) output.map.mappings = `;${output.map.mappings}`;
+          const mapFile = bundle[`${output.fileName}.map`];
+          if (mapFile?.type === 'asset' && typeof mapFile.source === 'string') {
+            const map = JSON.parse(mapFile.source) as { mappings: string };
+            map.mappings = `;${map.mappings}`;
+            mapFile.source = JSON.stringify(map);
+          }
         }
       },
     },
