@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
+import { afterNextPaint } from './after-paint.ts';
 
 /**
  * The installable app's browser side (decision 117): the service worker is registered once the
@@ -85,7 +86,7 @@ export function useInstallOffer(): InstallOffer {
 
 /**
  * Registers /sw.js (built from service-worker/sw.ts) in the production build, once the page has
- * loaded and its first API answers are in: the worker then downloads the whole app for later
+ * loaded and its first API answers are in and painted: the worker then downloads the whole app for later
  * visits, which on one bar of signal must not slow down the first one.
  */
 export function registerServiceWorker(queryClient: QueryClient): void {
@@ -95,15 +96,16 @@ export function registerServiceWorker(queryClient: QueryClient): void {
       console.warn('The service worker could not be registered:', error);
     });
   };
+  // Once the answers are in, after the frame that paints them.
   const whenSettled = () => {
     if (queryClient.isFetching() === 0) {
-      register();
+      afterNextPaint(register);
       return;
     }
     const unsubscribe = queryClient.getQueryCache().subscribe(() => {
       if (queryClient.isFetching() > 0) return;
       unsubscribe();
-      register();
+      afterNextPaint(register);
     });
   };
   if (document.readyState === 'complete') whenSettled();

@@ -1,5 +1,6 @@
 import type { AccessAbilities, Camera } from '@farmcam/contract';
 import { useCallback, useEffect, useState, type MouseEvent } from 'react';
+import { useIsFirstScreenPainted } from '../../../lib/after-paint.ts';
 import { useNavigate } from '../../../lib/router/index.ts';
 import { useLiveViewCameras } from '../api/get-live-view-cameras.ts';
 import { CameraCard } from './camera-card.tsx';
@@ -20,24 +21,8 @@ export const firstScreenCards = 3;
  * when a search or filter hides some (the first ones in order may not be the ones on show).
  */
 function useCardsBuilt(total: number, isFiltered: boolean): number {
-  const [isFirstScreenPainted, setIsFirstScreenPainted] = useState(false);
-  const isWaiting = !isFirstScreenPainted && !isFiltered && total > firstScreenCards;
-  useEffect(() => {
-    if (!isWaiting) return;
-    // After the frame that paints the first cards (a task queued in the animation frame runs
-    // after its paint), or soon anyway where frames are not drawn (a tab in the background).
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setIsFirstScreenPainted(true), 0);
-    });
-    const fallback = setTimeout(() => setIsFirstScreenPainted(true), 250);
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-      clearTimeout(fallback);
-    };
-  }, [isWaiting]);
-  return isWaiting ? firstScreenCards : total;
+  const isFirstScreenPainted = useIsFirstScreenPainted();
+  return isFirstScreenPainted || isFiltered ? total : Math.min(total, firstScreenCards);
 }
 
 /**

@@ -5,6 +5,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Loader } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useAbilities, useAccess } from '../../../lib/access.ts';
+import { useIsFirstScreenPainted } from '../../../lib/after-paint.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { usePlans } from '../api/get-plans.ts';
@@ -22,6 +23,9 @@ export function DashboardPage() {
   const [isHelpOpen, setIsHelpOpen] = useState(false);
   const abilities = useAbilities();
   const access = useAccess();
+  // The spend alert sits below the cameras, off a phone's first screen: it and its answer wait
+  // until that screen is painted (decision 174).
+  const isFirstScreenPainted = useIsFirstScreenPainted();
   // A member sees cameras someone else owns and pays for: the page says whose (decision 141).
   const sharedBy = access && access.role !== 'owner' ? access.accountEmail : null;
   usePageTitle(sharedBy ? `Cameras shared by ${sharedBy}` : null);
@@ -107,7 +111,7 @@ export function DashboardPage() {
             </div>
           }
         />
-        {abilities.manageBilling && <SpendAlertCard />}
+        {abilities.manageBilling && isFirstScreenPainted && <SpendAlertCard />}
       </>
     );
   }
