@@ -86,8 +86,8 @@ export function useInstallOffer(): InstallOffer {
 
 /**
  * Registers /sw.js (built from service-worker/sw.ts) in the production build, once the page has
- * loaded and its first API answers are in and painted: the worker then downloads the whole app for later
- * visits, which on one bar of signal must not slow down the first one.
+ * loaded and its first API answers are in and painted: the worker then downloads the whole app
+ * for later visits, which on one bar of signal must not slow down the first one.
  */
 export function registerServiceWorker(queryClient: QueryClient): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from '../../../lib/router/index.ts';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -16,6 +16,14 @@ import { SpendAlertCard } from './spend-alert-card.tsx';
 import styles from './dashboard-page.module.css';
 import { useRefreshRequest } from './use-refresh-request.ts';
 
+/**
+ * Its children once the screen it first shows on has been painted: the spend alert sits below the
+ * cameras, off a phone's first screen, and it and its answer wait for that screen (decision 174).
+ */
+function AfterFirstScreen({ children }: { children: ReactNode }) {
+  return useIsFirstScreenPainted() ? children : null;
+}
+
 /** Account (/dashboard): the combined plan and the customer's cameras (docs/requirements.md#screens). */
 export function DashboardPage() {
   const plans = usePlans();
@@ -23,9 +31,6 @@ export function DashboardPage() {
   const [isHelpOpen, setIsHelpOpen] = useState(false);
   const abilities = useAbilities();
   const access = useAccess();
-  // The spend alert sits below the cameras, off a phone's first screen: it and its answer wait
-  // until that screen is painted (decision 174).
-  const isFirstScreenPainted = useIsFirstScreenPainted();
   // A member sees cameras someone else owns and pays for: the page says whose (decision 141).
   const sharedBy = access && access.role !== 'owner' ? access.accountEmail : null;
   usePageTitle(sharedBy ? `Cameras shared by ${sharedBy}` : null);
@@ -111,7 +116,11 @@ export function DashboardPage() {
             </div>
           }
         />
-        {abilities.manageBilling && isFirstScreenPainted && <SpendAlertCard />}
+        {abilities.manageBilling && (
+          <AfterFirstScreen>
+            <SpendAlertCard />
+          </AfterFirstScreen>
+        )}
       </>
     );
   }
