@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterNextPaint } from './after-paint.ts';
+import { QueryClient } from '@tanstack/react-query';
+import { afterAnswersPainted, afterNextPaint } from './after-paint.ts';
 
 describe('afterNextPaint', () => {
   afterEach(() => {
@@ -39,6 +40,93 @@ describe('afterNextPaint', () => {
     const cancel = afterNextPaint(cancelled);
     cancel();
     vi.advanceTimersByTime(1000);
+    expect(cancelled).not.toHaveBeenCalled();
+  });
+});
+
+describe('afterAnswersPainted', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  /** Frames painted by hand, idle callbacks at once when asked (happy-dom has none: a timer). */
+  function setUp() {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => {
+      frames.push(callback);
+      return frames.length;
+    });
+    vi.spyOn(window, 'cancelAnimationFrame').mockImplementation(() => undefined);
+    const paint = () => {
+      for (const frame of frames.splice(0)) frame(0);
+      vi.advanceTimersByTime(0);
+    };
+    return { paint, queryClient: new QueryClient() };
+  }
+
+  /** A query whose answer comes when `answer` is called. */
+  function pendingQuery(queryClient: QueryClient, key: string) {
+    let answer: (value: string) => void = () => {};
+    void queryClient.fetchQuery({
+      queryKey: [key],
+      queryFn: () => new Promise<string>((resolve) => (answer = resolve)),
+    });
+    return (value: string) => answer(value);
+  }
+
+  it('waits for the answers, the frame that paints them and an idle moment', async () => {
+    const { paint, queryClient } = setUp();
+    const answer = pendingQuery(queryClient, 'plans');
+    const callback = vi.fn();
+    afterAnswersPainted(queryClient, callback);
+    paint();
+    vi.advanceTimersByTime(3000);
+    expect(callback).not.toHaveBeenCalled();
+
+    answer('ten cameras');
+    await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(callback).not.toHaveBeenCalled();
+    paint();
+    vi.advanceTimersByTime(2000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits again when the page asked for more after the frame, even if answered at once', async () => {
+    const { paint, queryClient } = setUp();
+    const callback = vi.fn();
+    // Only who is signed in so far: the page's own query starts once its code has run, and an
+    // answer its early start already holds comes back at once.
+    afterAnswersPainted(queryClient, callback);
+    paint();
+    await queryClient.fetchQuery({ queryKey: ['plans'], queryFn: () => 'ten cameras' });
+    vi.advanceTimersByTime(3000);
+    expect(callback).not.toHaveBeenCalled();
+
+    paint();
+    vi.advanceTimersByTime(2000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits for the page to load, and does nothing once cancelled', () => {
+    const { paint, queryClient } = setUp();
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    const callback = vi.fn();
+    afterAnswersPainted(queryClient, callback);
+    paint();
+    vi.advanceTimersByTime(3000);
+    expect(callback).not.toHaveBeenCalled();
+    window.dispatchEvent(new Event('load'));
+    paint();
+    vi.advanceTimersByTime(2000);
+    expect(callback).toHaveBeenCalledTimes(1);
+
+    const cancelled = vi.fn();
+    const cancel = afterAnswersPainted(queryClient, cancelled);
+    cancel();
+    paint();
+    vi.advanceTimersByTime(3000);
     expect(cancelled).not.toHaveBeenCalled();
   });
 });

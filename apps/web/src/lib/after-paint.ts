@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 /** Where frames are not drawn (a tab in the background), the callback runs after this anyway. */
@@ -38,4 +39,71 @@ export function useIsFirstScreenPainted(): boolean {
     return afterNextPaint(() => setIsPainted(true));
   }, [isPainted]);
   return isPainted;
+}
+
+/** Runs `callback` when the browser is next idle (in a few seconds at most). */
+export function whenIdle(callback: () => void): () => void {
+  if ('requestIdleCallback' in window) {
+    const handle = window.requestIdleCallback(callback, { timeout: idleTimeoutMs });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(callback, noIdleCallbackMs);
+  return () => clearTimeout(timer);
+}
+
+const idleTimeoutMs = 5000;
+const noIdleCallbackMs = 2000;
+
+/**
+ * Runs `callback` once the page has loaded, its answers are in and the frame that shows them has
+ * been painted, with the browser idle after it and no query started meanwhile (a page's own
+ * queries start only once its code and who is signed in are there, so one quiet moment is not
+ * enough): for what a page's first screen never needs (the service worker, the saving of what the
+ * device knew, the toasts' code). Started any earlier, such work shares one bar of signal with the
+ * page's own files and answers (decisions 174, 175). Returns a function that cancels it.
+ */
+export function afterAnswersPainted(queryClient: QueryClient, callback: () => void): () => void {
+  let isLoaded = document.readyState === 'complete';
+  let hasActivity = false;
+  let cancelWait: (() => void) | undefined;
+  let isDone = false;
+  const finish = () => {
+    isDone = true;
+    stopWatching();
+    window.removeEventListener('load', onLoad);
+    cancelWait?.();
+  };
+  const check = () => {
+    if (isDone || !isLoaded || cancelWait || queryClient.isFetching() > 0) return;
+    hasActivity = false;
+    let cancelIdle = () => {};
+    const cancelPaint = afterNextPaint(() => {
+      cancelIdle = whenIdle(() => {
+        cancelWait = undefined;
+        if (hasActivity || queryClient.isFetching() > 0) {
+          check();
+          return;
+        }
+        finish();
+        callback();
+      });
+    });
+    cancelWait = () => {
+      cancelPaint();
+      cancelIdle();
+    };
+  };
+  const stopWatching = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'added' || (event.type === 'updated' && event.action.type === 'fetch')) {
+      hasActivity = true;
+    }
+    check();
+  });
+  const onLoad = () => {
+    isLoaded = true;
+    check();
+  };
+  if (!isLoaded) window.addEventListener('load', onLoad, { once: true });
+  check();
+  return finish;
 }

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { afterNextPaint } from './after-paint.ts';
+import { afterAnswersPainted } from './after-paint.ts';
 
 /**
  * The installable app's browser side (decision 117): the service worker is registered once the
@@ -97,17 +97,5 @@ export function registerServiceWorker(queryClient: QueryClient): void {
     });
   };
   // Once the answers are in, after the frame that paints them.
-  const whenSettled = () => {
-    if (queryClient.isFetching() === 0) {
-      afterNextPaint(register);
-      return;
-    }
-    const unsubscribe = queryClient.getQueryCache().subscribe(() => {
-      if (queryClient.isFetching() > 0) return;
-      unsubscribe();
-      afterNextPaint(register);
-    });
-  };
-  if (document.readyState === 'complete') whenSettled();
-  else window.addEventListener('load', whenSettled, { once: true });
+  afterAnswersPainted(queryClient, register);
 }

@@ -3,12 +3,13 @@
  * TanStack Query's persister over IndexedDB (idb-keyval), for the signed-in session only.
  */
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
-import type { QueryClient } from '@tanstack/react-query';
-import { persistQueryClient } from '@tanstack/react-query-persist-client';
+import type { Query, QueryClient } from '@tanstack/react-query';
+import { persistQueryClient, persistQueryClientSave } from '@tanstack/react-query-persist-client';
 import { createStore, del, get, set } from 'idb-keyval';
 import { authStore } from './auth-store.ts';
 import {
   isPersistedQueryKey,
+  keptStateMarkerKey,
   lastKnownMaxAgeMs,
   pageStartedAt,
   persistedKeyPrefixes,
@@ -29,6 +30,16 @@ export function sessionFingerprint(token: string): string {
 }
 
 const storageKey = 'last-known';
+
+/** The marker beside the saved answers (last-known-keys.ts); storage refused: no marker, no harm. */
+function markKept(isKept: boolean): void {
+  try {
+    if (isKept) window.localStorage.setItem(keptStateMarkerKey, '1');
+    else window.localStorage.removeItem(keptStateMarkerKey);
+  } catch {
+    // The next page loads this code after its first screen and restores then.
+  }
+}
 let store: ReturnType<typeof createStore> | undefined;
 const lastKnownStore = () => (store ??= createStore('farmcam', 'last-known'));
 
@@ -43,8 +54,13 @@ export function keepOnDevice(queryClient: QueryClient): Promise<void> {
       getItem: (key) => get<string>(key, lastKnownStore()).then((value) => value ?? null),
       // A save still waiting from the session before is dropped (see serialize).
       setItem: (key, value) =>
-        value === '' ? Promise.resolve() : set(key, value, lastKnownStore()),
-      removeItem: (key) => del(key, lastKnownStore()),
+        value === ''
+          ? Promise.resolve()
+          : set(key, value, lastKnownStore()).then(() => markKept(true)),
+      removeItem: (key) => {
+        markKept(false);
+        return del(key, lastKnownStore());
+      },
     },
     key: storageKey,
     throttleTime: 1000,
@@ -62,27 +78,37 @@ export function keepOnDevice(queryClient: QueryClient): Promise<void> {
     currentBuster = token === null ? null : sessionFingerprint(token);
     // Signed out (also before this chunk had loaded): nothing of the last session stays.
     if (currentBuster === null) return Promise.resolve(persister.removeClient());
-    const [unsubscribe, restored] = persistQueryClient({
+    const options = {
       queryClient,
       persister,
       buster: currentBuster,
       maxAge: lastKnownMaxAgeMs,
       dehydrateOptions: {
         // An answer stays kept after a refresh failed (offline): it is still what we knew.
-        shouldDehydrateQuery: (query) =>
+        shouldDehydrateQuery: (query: Query) =>
           query.state.data !== undefined && isPersistedQueryKey(query.queryKey),
       },
-    });
+    };
+    const [unsubscribe, restored] = persistQueryClient(options);
     stopSaving = unsubscribe;
-    // What came from the device is shown at once and asked for again, however recent: a reload
-    // must show what the server says now (a bill paid in another tab), not a copy.
     return restored
-      .then(() =>
-        queryClient.invalidateQueries({
+      .then(() => {
+        // This code may arrive after the page's first answers (decision 175): those are kept
+        // now, not at the next change.
+        const hasNewAnswers = queryClient
+          .getQueryCache()
+          .findAll({ predicate: (query) => isPersistedQueryKey(query.queryKey) })
+          .some(
+            (query) => query.state.data !== undefined && query.state.dataUpdatedAt >= pageStartedAt,
+          );
+        if (hasNewAnswers) void persistQueryClientSave(options);
+        // What came from the device is shown at once and asked for again, however recent: a
+        // reload must show what the server says now (a bill paid in another tab), not a copy.
+        return queryClient.invalidateQueries({
           predicate: (query) =>
             isPersistedQueryKey(query.queryKey) && query.state.dataUpdatedAt < pageStartedAt,
-        }),
-      )
+        });
+      })
       .catch((error: unknown) => {
         console.warn('What this device knew could not be read:', error);
       });

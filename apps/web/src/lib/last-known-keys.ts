@@ -23,3 +23,19 @@ export const isPersistedQueryKey = (key: QueryKey): boolean =>
 
 /** When this page started: answers older than that came from the device, not this visit. */
 export const pageStartedAt = Date.now();
+
+/**
+ * A local storage entry that is there while the device keeps a session's answers
+ * (keep-on-device.ts writes and deletes it with them). Without it there is nothing to restore, and
+ * a page loads the saving code after its first screen instead of beside it (decision 175).
+ */
+export const keptStateMarkerKey = 'farmcam-last-known';
+
+/** Whether this device may keep answers to restore; true when storage cannot be read. */
+export function mayHaveKeptState(): boolean {
+  try {
+    return window.localStorage.getItem(keptStateMarkerKey) !== null;
+  } catch {
+    return true;
+  }
+}

@@ -2,7 +2,13 @@ import { onlineManager, type Query, type QueryClient } from '@tanstack/react-que
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { ApiError } from './api-client.ts';
 import { authStore } from './auth-store.ts';
-import { hasPrefix, isPersistedQueryKey, pageStartedAt } from './last-known-keys.ts';
+import { afterAnswersPainted } from './after-paint.ts';
+import {
+  hasPrefix,
+  isPersistedQueryKey,
+  mayHaveKeptState,
+  pageStartedAt,
+} from './last-known-keys.ts';
 
 export { pageStartedAt };
 
@@ -19,7 +25,9 @@ export { pageStartedAt };
 
 /**
  * Restores the signed-in session's saved answers and keeps saving them (keep-on-device.ts),
- * loaded only once someone is signed in: a visitor on `/` downloads none of it.
+ * loaded only once someone is signed in: a visitor on `/` downloads none of it. With nothing kept
+ * on the device (a first visit, a new session) there is nothing to restore, and the code waits
+ * until the page's first answers are painted, as the service worker does (decision 175).
  */
 export function keepLastKnownState(queryClient: QueryClient): void {
   if (typeof indexedDB === 'undefined') return;
@@ -28,14 +36,17 @@ export function keepLastKnownState(queryClient: QueryClient): void {
       ({ keepOnDevice }) => keepOnDevice(queryClient),
       (error: unknown) => console.warn('What this device knew could not be read:', error),
     );
+  const loadAfterFirstScreen = () => void afterAnswersPainted(queryClient, load);
   if (authStore.getState().token !== null) {
-    load();
+    if (mayHaveKeptState()) load();
+    else loadAfterFirstScreen();
     return;
   }
+  // Whoever signs in next starts a session of their own: nothing of it is kept yet.
   const stop = authStore.subscribe(() => {
     if (authStore.getState().token === null) return;
     stop();
-    load();
+    loadAfterFirstScreen();
   });
 }
 

@@ -1,7 +1,13 @@
-import { render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render as renderAlone, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { DeferredToastContainer, toast, ToastDismissButton } from './toast.tsx';
+
+/** The container sits in the page frame, inside the app's query client (frame-layout.tsx). */
+const render = (element: ReactNode) =>
+  renderAlone(<QueryClientProvider client={new QueryClient()}>{element}</QueryClientProvider>);
 
 describe('toasts', () => {
   it('loads react-toastify on the first toast and shows it', async () => {

@@ -1,14 +1,17 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ComponentType } from 'react';
 import type * as Toastify from 'react-toastify/unstyled';
+import { afterAnswersPainted } from './after-paint.ts';
 import type * as ToastifyWithStyles from './toastify-with-styles.ts';
 
 /**
  * Toasts through react-toastify, whose code loads after the first paint: no page needs a toast
  * to show, and its 6.6 KB (gzip) would push the first load of / past the 120 KB budget. It loads
- * when the browser is first idle (so it is there when the connection drops later), or at the
- * first toast if that comes sooner; react-toastify queues toasts raised before its container
- * mounts.
+ * once the page's first answers are painted and the browser is idle (so it is there when
+ * the connection drops later, and does not share the first screen's bar of signal, decision 175),
+ * or at the first toast if that comes sooner; react-toastify queues toasts raised before its
+ * container mounts.
  */
 let toastifyModule: Promise<typeof ToastifyWithStyles> | undefined;
 
@@ -60,15 +63,6 @@ const ToastifyContainer = lazy(
   },
 );
 
-function whenIdle(callback: () => void): () => void {
-  if ('requestIdleCallback' in window) {
-    const handle = window.requestIdleCallback(callback, { timeout: 5000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(callback, 2000);
-  return () => clearTimeout(timer);
-}
-
 /**
  * A toast's close button: a 44 × 44 px target a thumb can hit (WCAG 2.5.5), where react-toastify's
  * own is a 14 px cross (decision 115).
@@ -88,19 +82,23 @@ export function ToastDismissButton({ closeToast }: { closeToast: () => void }) {
   );
 }
 
-/** The toast container, mounted once the browser is idle or a toast is raised. */
+/**
+ * The toast container, mounted once the page's first answers are painted and the browser is idle,
+ * or when a toast is raised.
+ */
 export function DeferredToastContainer(props: Toastify.ToastContainerProps) {
+  const queryClient = useQueryClient();
   const [isRequested, setIsRequested] = useState(false);
 
   useEffect(() => {
     const request = () => setIsRequested(true);
     containerRequests.add(request);
-    const cancelIdle = whenIdle(request);
+    const cancelWait = afterAnswersPainted(queryClient, request);
     return () => {
       containerRequests.delete(request);
-      cancelIdle();
+      cancelWait();
     };
-  }, []);
+  }, [queryClient]);
 
   return isRequested ? (
     <Suspense fallback={null}>
