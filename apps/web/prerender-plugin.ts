@@ -5,12 +5,16 @@ import react from '@vitejs/plugin-react';
 import { createServer, type Plugin, type Rolldown } from 'vite';
 import { preactCompatAliases } from './preact-compat.ts';
 import { earlyStarts, earlyStartScript } from './src/app/early-start.ts';
+import { manifestPath } from './src/lib/manifest-path.ts';
 import { tokenStorageKey } from './src/lib/token-storage-key.ts';
 
 /** Where the prerendered landing page goes; the server answers `/` with it (static-spa.ts). */
 export const landingFileName = 'landing.html';
 
 const rootElement = '<div id="root"></div>';
+const faviconLinkTag = '<link rel="icon" type="image/svg+xml" href="/logo.svg" />';
+/** As vite-plugin-pwa writes it; the app links the manifest after its first screen (install.ts). */
+const manifestLinkTag = `<link rel="manifest" href="${manifestPath}">`;
 const themeScriptTag = '<script src="/theme-init.js"></script>';
 
 /**
@@ -197,8 +201,23 @@ export function prerenderPages(): Plugin {
       );
       // The app's own style sheet too (about 3.5 KB compressed): the frame paints as soon as the
       // page has arrived, instead of after a second request shared with everything else.
+      // The manifest is linked by the app once the first screen is painted (lib/install.ts):
+      // in the head, the browser fetched it and its 7.5 KB icon beside the page's first files.
+      if (!built.includes(manifestLinkTag)) throw new Error(`index.html has no ${manifestLinkTag}`);
+      if (!built.includes(faviconLinkTag)) throw new Error(`index.html has no ${faviconLinkTag}`);
+      // The favicon in the page too: the browser asked for it as the page loaded, one more
+      // request on one bar (public/logo.svg stays the file, for the app's larger logos).
+      const logo = (await fs.readFile(path.join(root, 'public', 'logo.svg'), 'utf8'))
+        .replace(/\n\s*/g, '')
+        .trim();
       const index = await withInlineStyleSheet(
-        built.replace(themeScriptTag, inlineScript(themeScript)),
+        built
+          .replace(themeScriptTag, inlineScript(themeScript))
+          .replace(
+            faviconLinkTag,
+            `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(logo)}" />`,
+          )
+          .replace(new RegExp(`\\s*${manifestLinkTag}`), ''),
         outDir,
       );
       const appStart = appStartFiles(bundle, path.join(root, 'index.html'));

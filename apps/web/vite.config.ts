@@ -5,6 +5,7 @@ import { compileHints } from './compile-hints-plugin.ts';
 import { precompress } from './precompress-plugin.ts';
 import { preactCompatAliases } from './preact-compat.ts';
 import { prerenderPages } from './prerender-plugin.ts';
+import { manifestPath } from './src/lib/manifest-path.ts';
 
 /**
  * What makes the portal installable (decision 117): its names, the icons a phone or a desktop
@@ -49,7 +50,7 @@ export default defineConfig({
       srcDir: 'service-worker',
       filename: 'sw.ts',
       injectRegister: false,
-      manifestFilename: 'manifest.webmanifest',
+      manifestFilename: manifestPath.slice(1),
       manifest: webAppManifest,
       injectManifest: {
         // The shell, the landing page, every script and style sheet, the logo and the icons;

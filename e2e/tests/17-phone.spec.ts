@@ -267,6 +267,16 @@ test.describe("the farmer's phone, a first visit", () => {
   }, testInfo) => {
     await page.setViewportSize(phone);
     await signIn('demo@example.com');
+    // Signing in showed the dashboard, and the device kept it: a first visit has nothing kept.
+    // Off the app first, or its saving would write it all again.
+    await page.goto('/api/healthz');
+    await page.evaluate(async () => {
+      localStorage.removeItem('farmcam-last-known');
+      await new Promise((resolve) => {
+        const deleting = indexedDB.deleteDatabase('farmcam');
+        deleting.onsuccess = deleting.onerror = deleting.onblocked = resolve;
+      });
+    });
     // One bar with a 4x slower CPU, and the app's script held, so what paints is the HTML alone.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
@@ -284,9 +294,11 @@ test.describe("the farmer's phone, a first visit", () => {
       await route.continue();
     });
     const listRequests: string[] = [];
+    const requested: string[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/cameras/plansV2')
-        listRequests.push(request.url());
+      const { pathname } = new URL(request.url());
+      requested.push(pathname);
+      if (pathname === '/api/cameras/plansV2') listRequests.push(request.url());
     });
     await page.goto('/dashboard', { waitUntil: 'commit' });
     // The page's early start (decision 118) asks for the camera list before the app has arrived.
@@ -299,9 +311,25 @@ test.describe("the farmer's phone, a first visit", () => {
     await page.screenshot({ path: testInfo.outputPath('shell-one-bar-390.png') });
     release();
     await expect(page.getByRole('article', { name: 'Top gate' })).toBeVisible({ timeout: 30_000 });
+    const beforeCards = [...requested];
     await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
     // The app used that answer: the list was asked for once.
     expect(listRequests).toHaveLength(1);
     await page.screenshot({ path: testInfo.outputPath('cards-one-bar-390.png') });
+    // Until the cards showed, the bar carried only what they need (decision 175): no logo or
+    // favicon file, no manifest and its icon, nothing kept from a visit there was none of, no
+    // toasts' code.
+    expect(
+      beforeCards.filter((path) =>
+        /^\/(logo\.svg|manifest\.webmanifest|icons\/|sw\.js)|keep-on-device|toastify/.test(path),
+      ),
+    ).toEqual([]);
+    // They follow once the screen is painted: the saving of what the device knew, and the
+    // manifest that makes the page installable.
+    await expect.poll(() => requested.some((path) => path.includes('keep-on-device'))).toBe(true);
+    await expect(page.locator('head link[rel="manifest"]')).toHaveAttribute(
+      'href',
+      '/manifest.webmanifest',
+    );
   });
 });

@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import './styles/global.css';
 import { App } from './app/app.tsx';
 import { authStore } from './lib/auth-store.ts';
-import { listenForInstallOffer, registerServiceWorker } from './lib/install.ts';
+import { listenForInstallOffer, becomeInstallable } from './lib/install.ts';
 import { keepLastKnownState } from './lib/persisted-queries.ts';
 import { queryClient } from './lib/query-client.ts';
 
@@ -36,4 +36,4 @@ if (isVisitorLanding) {
   createRoot(rootElement).render(app);
 }
 
-registerServiceWorker(queryClient);
+becomeInstallable(queryClient);

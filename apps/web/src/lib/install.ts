@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { afterAnswersPainted } from './after-paint.ts';
+import { manifestPath } from './manifest-path.ts';
 
 /**
  * The installable app's browser side (decision 117): the service worker is registered once the
@@ -85,17 +86,24 @@ export function useInstallOffer(): InstallOffer {
 }
 
 /**
- * Registers /sw.js (built from service-worker/sw.ts) in the production build, once the page has
- * loaded and its first API answers are in and painted: the worker then downloads the whole app
- * for later visits, which on one bar of signal must not slow down the first one.
+ * Makes the page installable in the production build, once it has loaded and its first API
+ * answers are in and painted: links the web app manifest (which the built pages leave out,
+ * prerender-plugin.ts: the browser then fetches it and its icon, 9 KB) and registers /sw.js (built
+ * from service-worker/sw.ts), which downloads the whole app for later visits. On one bar of
+ * signal neither may slow down the first screen (decision 175).
  */
-export function registerServiceWorker(queryClient: QueryClient): void {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  const register = () => {
+export function becomeInstallable(queryClient: QueryClient): void {
+  if (!import.meta.env.PROD) return;
+  afterAnswersPainted(queryClient, () => {
+    if (!document.querySelector('link[rel="manifest"]')) {
+      const link = document.createElement('link');
+      link.rel = 'manifest';
+      link.href = manifestPath;
+      document.head.appendChild(link);
+    }
+    if (!('serviceWorker' in navigator)) return;
     navigator.serviceWorker.register('/sw.js').catch((error: unknown) => {
       console.warn('The service worker could not be registered:', error);
     });
-  };
-  // Once the answers are in, after the frame that paints them.
-  afterAnswersPainted(queryClient, register);
+  });
 }
