@@ -38,22 +38,36 @@ export const earlyStarts: EarlyStart[] = [
   {
     path: '^/livestreaming$',
     page: 'src/features/livestream/components/livestreaming-page.tsx',
-    answers: [userData],
+    answers: [
+      userData,
+      '/api/livestreaming/cameras',
+      '/api/livestreaming/showcase',
+      '/api/livestreaming/demo-camera',
+    ],
   },
+  // A camera's billing account first (billing-account-page.tsx), and what the page under it asks
+  // for once the account is found, whatever the person's role: with the account, not a round
+  // trip after it (decision 175). What only some roles are shown (the saved cards, the team, the
+  // activity) the app asks for once user-data has said who may see it.
   {
-    path: '^/subscription/[^/]+$',
+    path: '^/subscription/([^/]+)$',
     page: 'src/features/subscription/components/subscription-page.tsx',
-    answers: [userData],
+    answers: [
+      userData,
+      '/api/billing/account/$1',
+      '/api/subscriptions/fetch-eligible-plans/$1',
+      '/api/pause/check-active-pause/$1',
+    ],
   },
   {
-    path: '^/invoices/[^/]+$',
+    path: '^/invoices/([^/]+)$',
     page: 'src/features/invoices/components/invoices-page.tsx',
-    answers: [userData],
+    answers: [userData, '/api/billing/account/$1', '/api/invoices/fetch-invoices/$1'],
   },
   {
     path: '^/notifications$',
     page: 'src/features/notifications/components/notifications-page.tsx',
-    answers: [userData],
+    answers: [userData, '/api/notifications/settings'],
   },
   { path: '^/team$', page: 'src/features/team/components/team-page.tsx', answers: [userData] },
   {
@@ -83,6 +97,9 @@ export function earlyStartScript(
     for (var i = 0; i < starts.length; i++) {
       var match = new RegExp(starts[i].path).exec(location.pathname);
       if (!match) continue;
+      // An id as the portal writes them (a SIM's digits, a billing account's cus_…); anything
+      // else, such as an escaped dot, is left to the app, which encodes it.
+      if (match[1] !== undefined && !/^[A-Za-z0-9_-]+$/.test(match[1])) return;
       // The answers first: on HTTP/1.1 a browser opens six connections to a server, and what is
       // asked for first is sent first (the page's code is asked for by the app as well).
       var answers = {};

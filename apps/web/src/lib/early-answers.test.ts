@@ -161,6 +161,35 @@ describe('the early-start script', () => {
     );
   });
 
+  it("asks for a billing account's page with the account, not a round trip after it", () => {
+    window.localStorage.setItem(tokenStorageKey, 'session-token');
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+    run('/invoices/cus_IzkOZYBfG7HRMr');
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/api/auth/user-data',
+      '/api/billing/account/cus_IzkOZYBfG7HRMr',
+      '/api/invoices/fetch-invoices/cus_IzkOZYBfG7HRMr',
+    ]);
+    fetchMock.mockClear();
+    run('/subscription/cus_IzkOZYBfG7HRMr');
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/api/auth/user-data',
+      '/api/billing/account/cus_IzkOZYBfG7HRMr',
+      '/api/subscriptions/fetch-eligible-plans/cus_IzkOZYBfG7HRMr',
+      '/api/pause/check-active-pause/cus_IzkOZYBfG7HRMr',
+    ]);
+  });
+
+  it('leaves an id it would not write itself to the app', () => {
+    window.localStorage.setItem(tokenStorageKey, 'session-token');
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+    // An escaped dot would take the request up a level (/api/billing/).
+    run('/invoices/%2e%2e');
+    run('/camera/8944%20110');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(added).toHaveLength(0);
+  });
+
   it('does nothing signed out, on pages it does not know, or with a query string', () => {
     const fetchMock = mockFetch(() => jsonResponse(200, {}));
     run('/dashboard');
