@@ -1,3 +1,5 @@
+import { trackPageCodeLoad } from '../lib/page-code-loads.ts';
+
 /** docs/requirements.md#api: a page's script chunk may take up to 120 seconds (slow rural connections). */
 export const chunkLoadTimeoutMs = 120_000;
 
@@ -7,7 +9,7 @@ export class ChunkLoadError extends Error {
 }
 
 export function loadChunk<T>(load: () => Promise<T>, timeoutMs = chunkLoadTimeoutMs): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+  const loading = new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new ChunkLoadError(`Page code did not load within ${timeoutMs} ms`)),
       timeoutMs,
@@ -18,4 +20,6 @@ export function loadChunk<T>(load: () => Promise<T>, timeoutMs = chunkLoadTimeou
       )
       .finally(() => clearTimeout(timer));
   });
+  // What waits for the first screen waits for the page's code too (lib/after-paint.ts).
+  return trackPageCodeLoad(loading);
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { afterAnswersPainted, afterNextPaint } from './after-paint.ts';
+import { pendingPageCodeLoads, trackPageCodeLoad } from './page-code-loads.ts';
 
 describe('afterNextPaint', () => {
   afterEach(() => {
@@ -106,6 +107,42 @@ describe('afterAnswersPainted', () => {
 
     paint();
     vi.advanceTimersByTime(2000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits for a page's code on its way, with no answer pending meanwhile", async () => {
+    const { paint, queryClient } = setUp();
+    let arrive: (code: string) => void = () => {};
+    void trackPageCodeLoad(new Promise<string>((resolve) => (arrive = resolve)));
+    const callback = vi.fn();
+    afterAnswersPainted(queryClient, callback);
+    paint();
+    vi.advanceTimersByTime(3000);
+    expect(callback).not.toHaveBeenCalled();
+
+    arrive('dashboard-page.js');
+    await vi.waitFor(() => expect(pendingPageCodeLoads()).toBe(0));
+    paint();
+    vi.advanceTimersByTime(2000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits no longer than 15 s after the load for a page that keeps asking', async () => {
+    const { paint, queryClient } = setUp();
+    const callback = vi.fn();
+    afterAnswersPainted(queryClient, callback);
+    // A clip being recorded: its status is asked for every second.
+    for (let second = 0; second < 14; second += 1) {
+      await queryClient.fetchQuery({ queryKey: ['clip', second], queryFn: () => 'recording' });
+      paint();
+      vi.advanceTimersByTime(1000);
+    }
+    expect(callback).not.toHaveBeenCalled();
+    for (let second = 14; second < 18; second += 1) {
+      await queryClient.fetchQuery({ queryKey: ['clip', second], queryFn: () => 'recording' });
+      paint();
+      vi.advanceTimersByTime(1000);
+    }
     expect(callback).toHaveBeenCalledTimes(1);
   });
 

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { onPageCodeLoads, pendingPageCodeLoads } from './page-code-loads.ts';
 
 /** Where frames are not drawn (a tab in the background), the callback runs after this anyway. */
 const noFrameFallbackMs = 250;
@@ -53,34 +54,41 @@ export function whenIdle(callback: () => void): () => void {
 
 const idleTimeoutMs = 5000;
 const noIdleCallbackMs = 2000;
+/** A page that keeps asking (a clip being recorded, polled each second) waits no longer. */
+const settleLimitMs = 15_000;
 
 /**
- * Runs `callback` once the page has loaded, its answers are in and the frame that shows them has
- * been painted, with the browser idle after it and no query started meanwhile (a page's own
- * queries start only once its code and who is signed in are there, so one quiet moment is not
- * enough): for what a page's first screen never needs (the service worker, the saving of what the
+ * Runs `callback` once the page has loaded, its answers and its code are in and the frame that
+ * shows them has been painted, with the browser idle after it and nothing started meanwhile (a
+ * page's own queries start only once its code and who is signed in are there, so one quiet moment
+ * is not enough): for what a page's first screen never needs (the service worker, the saving of what the
  * device knew, the toasts' code). Started any earlier, such work shares one bar of signal with the
  * page's own files and answers (decisions 174, 175). Returns a function that cancels it.
  */
 export function afterAnswersPainted(queryClient: QueryClient, callback: () => void): () => void {
-  let isLoaded = document.readyState === 'complete';
+  let loadedAt = document.readyState === 'complete' ? Date.now() : null;
   let hasActivity = false;
   let cancelWait: (() => void) | undefined;
   let isDone = false;
+  const isBusy = () => queryClient.isFetching() > 0 || pendingPageCodeLoads() > 0;
   const finish = () => {
     isDone = true;
     stopWatching();
+    stopWatchingCode();
     window.removeEventListener('load', onLoad);
     cancelWait?.();
   };
   const check = () => {
-    if (isDone || !isLoaded || cancelWait || queryClient.isFetching() > 0) return;
+    if (isDone || loadedAt === null || cancelWait) return;
+    const isPastLimit = Date.now() - loadedAt > settleLimitMs;
+    if (isBusy() && !isPastLimit) return;
     hasActivity = false;
     let cancelIdle = () => {};
     const cancelPaint = afterNextPaint(() => {
       cancelIdle = whenIdle(() => {
         cancelWait = undefined;
-        if (hasActivity || queryClient.isFetching() > 0) {
+        const isQuiet = !hasActivity && !isBusy();
+        if (!isQuiet && Date.now() - (loadedAt ?? 0) <= settleLimitMs) {
           check();
           return;
         }
@@ -99,11 +107,15 @@ export function afterAnswersPainted(queryClient: QueryClient, callback: () => vo
     }
     check();
   });
+  const stopWatchingCode = onPageCodeLoads(() => {
+    hasActivity = true;
+    check();
+  });
   const onLoad = () => {
-    isLoaded = true;
+    loadedAt = Date.now();
     check();
   };
-  if (!isLoaded) window.addEventListener('load', onLoad, { once: true });
+  if (loadedAt === null) window.addEventListener('load', onLoad, { once: true });
   check();
   return finish;
 }
