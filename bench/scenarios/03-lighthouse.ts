@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { Simulation } from 'lighthouse/core/lib/lantern/lantern.js';
 import { onAbnormalExit } from '../lib/processes.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
 
@@ -45,6 +46,27 @@ interface RunSummary {
   /** Performance audits with estimated savings, biggest first: where the score goes. */
   opportunities: string[];
   runWarnings: string[];
+  /** With BENCH_LIGHTHOUSE_GRAPH=1: Lantern's LCP graph as simulated, a line per node. */
+  lcpGraph: string[];
+}
+
+/**
+ * The nodes of Lantern's optimistic LCP graph as its last simulation timed them (decisions 174,
+ * 175): every request and main-thread task that ended before the unthrottled run's LCP, replayed on
+ * the model phone. The last node to end is the simulated LCP; what ends before it shares the
+ * bandwidth and the six connections.
+ */
+function lcpGraph(origin: string): string[] {
+  const timings = Simulation.Simulator.allNodeTimings.get('optimisticLargestContentfulPaint');
+  if (!timings) return ['(no LCP graph was simulated)'];
+  return [...timings.entries()].map(([node, timing]) => {
+    const span = `${Math.round(timing.startTime)}-${Math.round(timing.endTime)} ms`.padStart(14);
+    if (node.type === 'network') {
+      const { request } = node;
+      return `${span} ${request.priority} ${request.resourceType ?? ''} ${request.url.replace(origin, '')} (${request.transferSize} B)`;
+    }
+    return `${span} main thread ${Math.round(node.duration / 1000)} ms${node.didPerformLayout() ? ', layout' : ''}`;
+  });
 }
 
 /**
@@ -204,6 +226,7 @@ async function runOnce(url: string, sessionToken?: string): Promise<RunSummary> 
         .map((ref) => `${ref.id}: ${lhr.audits[ref.id]?.title ?? ''}`),
       opportunities,
       runWarnings: lhr.runWarnings,
+      lcpGraph: process.env.BENCH_LIGHTHOUSE_GRAPH === '1' ? lcpGraph(new URL(url).origin) : [],
     };
   } finally {
     clearTimeout(timer);
@@ -317,6 +340,7 @@ const scenario: Scenario = {
               context.log(`  opportunity: ${opportunity}`);
             }
           }
+          for (const line of summary.lcpGraph) context.log(`  LCP graph: ${line}`);
         } catch (error) {
           failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
           const message = error instanceof Error ? error.message : String(error);
