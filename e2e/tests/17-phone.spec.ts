@@ -294,13 +294,22 @@ test.describe("the farmer's phone, a first visit", () => {
       await route.continue();
     });
     const listRequests: string[] = [];
-    const requested: string[] = [];
     page.on('request', (request) => {
-      const { pathname } = new URL(request.url());
-      requested.push(pathname);
-      if (pathname === '/api/cameras/plansV2') listRequests.push(request.url());
+      if (new URL(request.url()).pathname === '/api/cameras/plansV2')
+        listRequests.push(request.url());
     });
-    await page.goto('/dashboard', { waitUntil: 'commit' });
+    // When the first card is put on the page, on the page's own clock (its resource timings').
+    await page.addInitScript(() => {
+      const watching = new MutationObserver(() => {
+        if (!document.querySelector('article')) return;
+        (window as unknown as { cardsAt: number }).cardsAt = performance.now();
+        watching.disconnect();
+      });
+      watching.observe(document, { childList: true, subtree: true });
+    });
+    const response = await page.goto('/dashboard', { waitUntil: 'commit' });
+    // The manifest is not in the HTML: the app links it once the first screen is painted.
+    expect(await response?.text()).not.toContain('rel="manifest"');
     // The page's early start (decision 118) asks for the camera list before the app has arrived.
     await expect.poll(() => listRequests.length).toBe(1);
     // The app shell (decision 118): the phone's top bar with the brand and a loading line.
@@ -311,22 +320,32 @@ test.describe("the farmer's phone, a first visit", () => {
     await page.screenshot({ path: testInfo.outputPath('shell-one-bar-390.png') });
     release();
     await expect(page.getByRole('article', { name: 'Top gate' })).toBeVisible({ timeout: 30_000 });
-    const beforeCards = [...requested];
     await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
     // The app used that answer: the list was asked for once.
     expect(listRequests).toHaveLength(1);
     await page.screenshot({ path: testInfo.outputPath('cards-one-bar-390.png') });
-    // Until the cards showed, the bar carried only what they need (decision 175): no logo or
-    // favicon file, no manifest and its icon, nothing kept from a visit there was none of, no
-    // toasts' code.
-    expect(
-      beforeCards.filter((path) =>
-        /^\/(logo\.svg|manifest\.webmanifest|icons\/|sw\.js)|keep-on-device|toastify/.test(path),
-      ),
-    ).toEqual([]);
-    // They follow once the screen is painted: the saving of what the device knew, and the
-    // manifest that makes the page installable.
-    await expect.poll(() => requested.some((path) => path.includes('keep-on-device'))).toBe(true);
+    // Until the cards were on the page, the bar carried only what they need (decision 175): no
+    // logo file, nothing kept from a visit there was none of, no toasts' code. They follow once
+    // the screen is painted, with the manifest that makes the page installable.
+    const extras = () =>
+      page.evaluate(() => {
+        const { cardsAt } = window as unknown as { cardsAt: number };
+        return performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/logo\.svg|\/icons\/|keep-on-device|toastify/.test(entry.name))
+          .map((entry) => ({
+            file: new URL(entry.name).pathname.replace(/-[\w-]{8}\.(js|css)$/, '.$1'),
+            isAfterCards: entry.startTime > cardsAt,
+          }));
+      });
+    await expect
+      .poll(async () => (await extras()).map(({ file }) => file).sort())
+      .toEqual([
+        '/assets/keep-on-device.js',
+        '/assets/toastify-with-styles.css',
+        '/assets/toastify-with-styles.js',
+      ]);
+    expect((await extras()).every(({ isAfterCards }) => isAfterCards)).toBe(true);
     await expect(page.locator('head link[rel="manifest"]')).toHaveAttribute(
       'href',
       '/manifest.webmanifest',
