@@ -64,7 +64,19 @@ describe('afterAnswersPainted', () => {
       for (const frame of frames.splice(0)) frame(0);
       vi.advanceTimersByTime(0);
     };
-    return { paint, queryClient: new QueryClient() };
+    /** A painted frame and three seconds go by, and `callback` has still not run. */
+    const expectStillWaiting = (callback: () => void) => {
+      paint();
+      vi.advanceTimersByTime(3000);
+      expect(callback).not.toHaveBeenCalled();
+    };
+    /** The next painted frame and idle moment run `callback`, once. */
+    const expectRunAfterNextFrame = (callback: () => void) => {
+      paint();
+      vi.advanceTimersByTime(2000);
+      expect(callback).toHaveBeenCalledTimes(1);
+    };
+    return { paint, expectStillWaiting, expectRunAfterNextFrame, queryClient: new QueryClient() };
   }
 
   /** A query whose answer comes when `answer` is called. */
@@ -78,24 +90,20 @@ describe('afterAnswersPainted', () => {
   }
 
   it('waits for the answers, the frame that paints them and an idle moment', async () => {
-    const { paint, queryClient } = setUp();
+    const { expectStillWaiting, expectRunAfterNextFrame, queryClient } = setUp();
     const answer = pendingQuery(queryClient, 'plans');
     const callback = vi.fn();
     afterAnswersPainted(queryClient, callback);
-    paint();
-    vi.advanceTimersByTime(3000);
-    expect(callback).not.toHaveBeenCalled();
+    expectStillWaiting(callback);
 
     answer('ten cameras');
     await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
     expect(callback).not.toHaveBeenCalled();
-    paint();
-    vi.advanceTimersByTime(2000);
-    expect(callback).toHaveBeenCalledTimes(1);
+    expectRunAfterNextFrame(callback);
   });
 
   it('waits again when the page asked for more after the frame, even if answered at once', async () => {
-    const { paint, queryClient } = setUp();
+    const { paint, expectRunAfterNextFrame, queryClient } = setUp();
     const callback = vi.fn();
     // Only who is signed in so far: the page's own query starts once its code has run, and an
     // answer its early start already holds comes back at once.
@@ -105,26 +113,20 @@ describe('afterAnswersPainted', () => {
     vi.advanceTimersByTime(3000);
     expect(callback).not.toHaveBeenCalled();
 
-    paint();
-    vi.advanceTimersByTime(2000);
-    expect(callback).toHaveBeenCalledTimes(1);
+    expectRunAfterNextFrame(callback);
   });
 
   it("waits for a page's code on its way, with no answer pending meanwhile", async () => {
-    const { paint, queryClient } = setUp();
+    const { expectStillWaiting, expectRunAfterNextFrame, queryClient } = setUp();
     let arrive: (code: string) => void = () => {};
     void trackPageCodeLoad(new Promise<string>((resolve) => (arrive = resolve)));
     const callback = vi.fn();
     afterAnswersPainted(queryClient, callback);
-    paint();
-    vi.advanceTimersByTime(3000);
-    expect(callback).not.toHaveBeenCalled();
+    expectStillWaiting(callback);
 
     arrive('dashboard-page.js');
     await vi.waitFor(() => expect(pendingPageCodeLoads()).toBe(0));
-    paint();
-    vi.advanceTimersByTime(2000);
-    expect(callback).toHaveBeenCalledTimes(1);
+    expectRunAfterNextFrame(callback);
   });
 
   it('waits no longer than 15 s after the load for a page that keeps asking', async () => {
@@ -132,38 +134,34 @@ describe('afterAnswersPainted', () => {
     const callback = vi.fn();
     afterAnswersPainted(queryClient, callback);
     // A clip being recorded: its status is asked for every second.
-    for (let second = 0; second < 14; second += 1) {
-      await queryClient.fetchQuery({ queryKey: ['clip', second], queryFn: () => 'recording' });
-      paint();
-      vi.advanceTimersByTime(1000);
-    }
+    const pollFor = async (seconds: number) => {
+      for (let second = 0; second < seconds; second += 1) {
+        await queryClient.fetchQuery({
+          queryKey: ['clip', Date.now()],
+          queryFn: () => 'recording',
+        });
+        paint();
+        vi.advanceTimersByTime(1000);
+      }
+    };
+    await pollFor(14);
     expect(callback).not.toHaveBeenCalled();
-    for (let second = 14; second < 18; second += 1) {
-      await queryClient.fetchQuery({ queryKey: ['clip', second], queryFn: () => 'recording' });
-      paint();
-      vi.advanceTimersByTime(1000);
-    }
+    await pollFor(4);
     expect(callback).toHaveBeenCalledTimes(1);
   });
 
   it('waits for the page to load, and does nothing once cancelled', () => {
-    const { paint, queryClient } = setUp();
+    const { expectStillWaiting, expectRunAfterNextFrame, queryClient } = setUp();
     vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
     const callback = vi.fn();
     afterAnswersPainted(queryClient, callback);
-    paint();
-    vi.advanceTimersByTime(3000);
-    expect(callback).not.toHaveBeenCalled();
+    expectStillWaiting(callback);
     window.dispatchEvent(new Event('load'));
-    paint();
-    vi.advanceTimersByTime(2000);
-    expect(callback).toHaveBeenCalledTimes(1);
+    expectRunAfterNextFrame(callback);
 
     const cancelled = vi.fn();
     const cancel = afterAnswersPainted(queryClient, cancelled);
     cancel();
-    paint();
-    vi.advanceTimersByTime(3000);
-    expect(cancelled).not.toHaveBeenCalled();
+    expectStillWaiting(cancelled);
   });
 });
