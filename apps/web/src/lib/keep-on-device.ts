@@ -101,7 +101,11 @@ export function keepOnDevice(queryClient: QueryClient): Promise<void> {
           .some(
             (query) => query.state.data !== undefined && query.state.dataUpdatedAt >= pageStartedAt,
           );
-        if (hasNewAnswers) void persistQueryClientSave(options);
+        if (hasNewAnswers) {
+          persistQueryClientSave(options).catch((error: unknown) => {
+            console.warn('What this page shows could not be kept on the device:', error);
+          });
+        }
         // What came from the device is shown at once and asked for again, however recent: a
         // reload must show what the server says now (a bill paid in another tab), not a copy.
         return queryClient.invalidateQueries({
