@@ -42,6 +42,9 @@ export function useIsFirstScreenPainted(): boolean {
   return isPainted;
 }
 
+const idleTimeoutMs = 5000;
+const noIdleCallbackMs = 2000;
+
 /** Runs `callback` when the browser is next idle (in a few seconds at most). */
 export function whenIdle(callback: () => void): () => void {
   if ('requestIdleCallback' in window) {
@@ -52,8 +55,6 @@ export function whenIdle(callback: () => void): () => void {
   return () => clearTimeout(timer);
 }
 
-const idleTimeoutMs = 5000;
-const noIdleCallbackMs = 2000;
 /** A page that keeps asking (a clip being recorded, polled each second) waits no longer. */
 const settleLimitMs = 15_000;
 
@@ -71,6 +72,7 @@ export function afterAnswersPainted(queryClient: QueryClient, callback: () => vo
   let cancelWait: (() => void) | undefined;
   let isDone = false;
   const isBusy = () => queryClient.isFetching() > 0 || pendingPageCodeLoads() > 0;
+  const isPastLimit = () => loadedAt !== null && Date.now() - loadedAt > settleLimitMs;
   const finish = () => {
     isDone = true;
     stopWatching();
@@ -80,15 +82,14 @@ export function afterAnswersPainted(queryClient: QueryClient, callback: () => vo
   };
   const check = () => {
     if (isDone || loadedAt === null || cancelWait) return;
-    const isPastLimit = Date.now() - loadedAt > settleLimitMs;
-    if (isBusy() && !isPastLimit) return;
+    if (isBusy() && !isPastLimit()) return;
     hasActivity = false;
     let cancelIdle = () => {};
     const cancelPaint = afterNextPaint(() => {
       cancelIdle = whenIdle(() => {
         cancelWait = undefined;
         const isQuiet = !hasActivity && !isBusy();
-        if (!isQuiet && Date.now() - (loadedAt ?? 0) <= settleLimitMs) {
+        if (!isQuiet && !isPastLimit()) {
           check();
           return;
         }
