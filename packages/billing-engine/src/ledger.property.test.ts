@@ -449,7 +449,9 @@ describe('sequences that once broke the ledger', () => {
 });
 
 describe('the ledger under random use', () => {
-  it('keeps its invariants after every step', { timeout: 120_000 }, async () => {
+  // 80 sequences take 29 s on PGlite; on PostgreSQL, beside three other files in CI's pass, 75 s
+  // and, on a machine half as fast (2026-11-29), more than 120 s. The bound only ends a failure.
+  it('keeps its invariants after every step', { timeout: 300_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 12 }), async (steps) => {
         await playAndCheck(steps);
