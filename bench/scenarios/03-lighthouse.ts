@@ -197,10 +197,9 @@ async function launchChromium() {
 
 /**
  * One unmeasured load of the page, in a browser of its own, before its measured runs. Lantern
- * adds the server's response time, as it saw it, to every request it simulates: the first load
- * of a page's routes after the portal started answered in 180 ms where later ones took 6 ms
- * (2026-11-29), which made the first run of a page 0.4-0.7 s slower than the next two. A
- * portal in production has answered these routes many times before a farmer's phone asks.
+ * adds the server's response time, as it saw it, to every request it simulates, and a fresh
+ * portal's first answers to a page's routes are slow (the figures are in decision 176). A portal
+ * in production has answered these routes many times before a farmer's phone asks.
  */
 async function warmUpServer(url: string, sessionToken?: string): Promise<void> {
   const chrome = await launchChromium();
@@ -368,9 +367,8 @@ const scenario: Scenario = {
     const metrics: Metric[] = [];
     const results: PageResult[] = [];
     // Lighthouse runs in this process, beside the browser it measures: its first run compiles its
-    // own code on the same two cores while the page loads (2026-11-29: 10.1 s of the page's
-    // main-thread work against 4.5-5.1 s in the next runs, LCP 3.5 s against 2.1 s). One run,
-    // not counted, before the measured ones.
+    // own code on the same two cores while the page loads (decision 176). One run, not counted,
+    // before the measured ones.
     const first = pages[0];
     if (first) {
       const started = Date.now();
