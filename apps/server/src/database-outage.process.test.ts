@@ -17,7 +17,9 @@ import {
   sleep,
   startServerProcess,
   stopServerProcess,
+  START_UP_MS,
   waitFor,
+  waitUntilReady,
   type ServerProcess,
 } from '../test/helpers/server-processes.ts';
 import {
@@ -87,13 +89,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !postgresBinaries())(
         name: 'the worker',
         environment: { ...environment, ROLE: 'worker' },
       });
-      for (const server of [api, worker]) {
-        await waitFor(`${server.name} ready`, async () => (await readyz(server)).status === 200, {
-          timeoutMs: 60_000,
-          watch: [api, worker],
-        });
-      }
-    }, 90_000);
+      await Promise.all([api, worker].map((server) => waitUntilReady(server)));
+    }, START_UP_MS + 10_000);
 
     afterAll(async () => {
       for (const server of [api, worker]) {

@@ -20,6 +20,7 @@ import {
   stopServerProcess,
   waitFor,
   waitUntilReady,
+  START_UP_MS,
   withApplicationName,
   type ServerProcess,
 } from '../test/helpers/server-processes.ts';
@@ -191,11 +192,11 @@ describe.skipIf(!serverUrl)(
       everyProcess.push(apiA, apiB);
       await Promise.all([startWorker('worker-1'), startWorker('worker-2')]);
       database = new pg.Pool({ connectionString: scratch.url, max: 4 });
-      await Promise.all(running().map((server) => waitUntilReady(server, 90_000)));
+      await Promise.all(running().map((server) => waitUntilReady(server)));
       boss = new PgBoss({ connectionString: scratch.url, supervise: false, schedule: false });
       boss.on('error', () => undefined);
       await boss.start();
-    }, 120_000);
+    }, START_UP_MS + 30_000);
 
     afterAll(async () => {
       // Every child, on success or failure: SIGTERM, then the process group's SIGKILL.
@@ -579,7 +580,7 @@ describe.skipIf(!serverUrl)(
         await holder.end();
       }
       await startWorker(billingWorker!.name, billingWorker!.dataDir);
-      await Promise.all(running().map((server) => waitUntilReady(server, 60_000)));
+      await Promise.all(running().map((server) => waitUntilReady(server)));
       // The cron's next run (every 10 minutes) finds the cycle where the killed one left it.
       const nextCycle = await queueBillingCycle();
       await waitFor(
@@ -639,7 +640,7 @@ describe.skipIf(!serverUrl)(
       ).toEqual([]);
       expect(await query("select id from clips where status = 'recording'")).toEqual([]);
       await expectNoDuplicateMails();
-    }, 150_000);
+    }, 300_000);
 
     it('refuses a session on one API as soon as it is logged out on the other', async () => {
       const loggedOut = await post(apiA, '/api/auth/logout', {});

@@ -78,7 +78,7 @@ describe.skipIf(!serverUrl)(
         environment,
       });
       started.push(server);
-      await waitUntilReady(server, 90_000);
+      await waitUntilReady(server);
       return server;
     }
 
@@ -188,6 +188,6 @@ describe.skipIf(!serverUrl)(
       // Within the restored ledger too, each period was charged at most once.
       const periods = (await charges()).map(periodKey);
       expect(periods.length).toBe(new Set(periods).size);
-    }, 240_000);
+    }, 540_000);
   },
 );

@@ -11,6 +11,7 @@ import {
   createScratchDatabase,
   startServerProcess,
   stopServerProcess,
+  START_UP_MS,
   waitFor,
   type ServerProcess,
 } from '../../test/helpers/server-processes.ts';
@@ -49,8 +50,8 @@ describe.skipIf(!serverUrl)(
       });
       database = new pg.Client({ connectionString: databaseUrl });
       await database.connect();
-      await until(api, 'the API ready', isReady(api), 40_000);
-    }, 45_000);
+      await until(api, 'the API ready', isReady(api), START_UP_MS);
+    }, START_UP_MS + 10_000);
 
     afterAll(async () => {
       await Promise.all([stopServerProcess(api, 10_000), stopServerProcess(worker, 10_000)]);
@@ -89,14 +90,14 @@ describe.skipIf(!serverUrl)(
           ));
           return sent.length > 0;
         },
-        40_000,
+        START_UP_MS,
       );
       expect(sent).toHaveLength(1);
       // Sent after the worker came, though the API had it queued all along.
       expect(sent[0]!.created_at.getTime()).toBeGreaterThanOrEqual(workerStartedAt.getTime());
       const schedulesNow = await database.query('select name from pgboss.schedule');
       expect(schedulesNow.rowCount).toBeGreaterThan(0);
-    }, 50_000);
+    }, 200_000);
 
     it('serves the probes and metrics on the worker, and no customer route', async () => {
       const running = worker as ServerProcess;

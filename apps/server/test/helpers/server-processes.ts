@@ -131,6 +131,16 @@ export async function startServerProcess(
   return { name, baseUrl, child, dataDir, output: () => output, exited };
 }
 
+/**
+ * How long a server process may take to come up: tsx compiles the server as it starts, and in CI
+ * four test files share two cores while other processes start too (the API took over 40 s there
+ * once). One budget for every start-up wait, so a slower machine changes one number, not one per
+ * file; a failure still fails, the deadline only bounds how long it takes to say so. A test that
+ * starts a process inside it gives itself this much on top of its own work (a literal, which the
+ * formatter keeps beside the test).
+ */
+export const START_UP_MS = 150_000;
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const hasExited = (server: ServerProcess) =>
@@ -170,7 +180,10 @@ export async function waitFor<T>(
 }
 
 /** /api/readyz answers 200: database migrated, job queue there (decision 070). */
-export async function waitUntilReady(server: ServerProcess, timeoutMs: number): Promise<void> {
+export async function waitUntilReady(
+  server: ServerProcess,
+  timeoutMs = START_UP_MS,
+): Promise<void> {
   await waitFor(
     `${server.name} ready`,
     async () => (await fetch(`${server.baseUrl}/api/readyz`)).status === 200,
@@ -179,7 +192,10 @@ export async function waitUntilReady(server: ServerProcess, timeoutMs: number): 
 }
 
 /** /api/healthz answers 200 (the process is up; says nothing of the database). */
-export async function waitUntilHealthy(server: ServerProcess, timeoutMs: number): Promise<void> {
+export async function waitUntilHealthy(
+  server: ServerProcess,
+  timeoutMs = START_UP_MS,
+): Promise<void> {
   await waitFor(
     `${server.name} healthy`,
     async () => (await fetch(`${server.baseUrl}/api/healthz`)).ok,

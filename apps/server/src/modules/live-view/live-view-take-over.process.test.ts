@@ -17,6 +17,7 @@ import {
   stopServerProcess,
   waitFor,
   waitUntilHealthy,
+  START_UP_MS,
   type ServerProcess,
 } from '../../../test/helpers/server-processes.ts';
 import { demoIccid } from '../../seed/demo.ts';
@@ -53,7 +54,10 @@ describe.skipIf(!serverUrl)(
         dataDir,
         environment: { ROLE: 'api' },
       });
-      await waitUntilHealthy(api, 60_000);
+      await waitUntilHealthy(api);
+    }, START_UP_MS + 10_000);
+
+    beforeAll(async () => {
       for (const name of ['worker A', 'worker B']) {
         workers.push(
           await startServerProcess(scratch.url, {
@@ -63,10 +67,10 @@ describe.skipIf(!serverUrl)(
           }),
         );
       }
-      await Promise.all(workers.map((worker) => waitUntilHealthy(worker, 60_000)));
+      await Promise.all(workers.map((worker) => waitUntilHealthy(worker)));
       database = new pg.Client({ connectionString: scratch.url });
       await database.connect();
-    }, 120_000);
+    }, START_UP_MS + 10_000);
 
     afterAll(async () => {
       isWatching = false;

@@ -17,6 +17,7 @@ import {
   freePort,
   killServerProcess,
   startServerProcess,
+  START_UP_MS,
   waitFor,
   type ServerProcess,
 } from '../../../test/helpers/server-processes.ts';
@@ -77,7 +78,7 @@ describe.skipIf(!serverUrl)(
       await until(
         'the first server ready',
         async () => ((await fetch(`${first.baseUrl}/api/readyz`)).ok ? true : undefined),
-        60_000,
+        START_UP_MS,
         servers,
       );
       database = new pg.Client({ connectionString: databaseUrl });
@@ -178,6 +179,6 @@ describe.skipIf(!serverUrl)(
         (await database.query('select id from instances where id = $1', [secondId])).rows,
       ).toEqual([]);
       expect(fs.existsSync(path.join(dataDir, 'tmp', secondId))).toBe(false);
-    }, 240_000);
+    }, 390_000);
   },
 );

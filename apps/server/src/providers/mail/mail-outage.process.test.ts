@@ -16,6 +16,7 @@ import {
   stopServerProcess,
   waitFor,
   waitUntilReady,
+  START_UP_MS,
   type ServerProcess,
 } from '../../../test/helpers/server-processes.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/helpers/smtp-sink.ts';
@@ -65,9 +66,8 @@ describe.skipIf(!serverUrl)(
       });
       database = new pg.Client({ connectionString: scratch.url });
       await database.connect();
-      await waitUntilReady(api, 60_000);
-      await waitUntilReady(worker, 60_000);
-    }, 90_000);
+      await Promise.all([waitUntilReady(api), waitUntilReady(worker)]);
+    }, START_UP_MS + 10_000);
 
     afterAll(async () => {
       await Promise.all([
@@ -134,7 +134,7 @@ describe.skipIf(!serverUrl)(
         name: 'the second worker',
         environment: environment('worker'),
       });
-      await waitUntilReady(secondWorker, 60_000);
+      await waitUntilReady(secondWorker);
 
       await sink.start();
       await waitFor(
@@ -158,6 +158,6 @@ describe.skipIf(!serverUrl)(
         'select status, body from mail_queue',
       );
       expect(settled.rows.every((row) => row.status === 'sent' && row.body === null)).toBe(true);
-    }, 150_000);
+    }, 300_000);
   },
 );
