@@ -137,7 +137,7 @@ export async function startServerProcess(
  * once). One budget for every start-up wait, so a slower machine changes one number, not one per
  * file; a failure still fails, the deadline only bounds how long it takes to say so. A test that
  * starts a process inside it gives itself this much on top of its own work (a literal, which the
- * formatter keeps beside the test).
+ * formatter keeps beside the test; decision 177).
  */
 export const START_UP_MS = 150_000;
 
