@@ -6,7 +6,10 @@ import { card, openPortalAs } from './dashboard-helpers.ts';
 test.use({ trace: 'off' });
 
 test.describe('dashboard at scale', () => {
-  test('renders 1,000 cards in under a second without layout thrash', async ({
+  // What the page does with 1,000 cameras: every card there, a handful of layouts, the finder's
+  // answers. How fast is judged by `npm run bench` (scenario dashboard-scale, decision 177): on a
+  // loaded CI machine the page's own CPU time for the same render varied from 0.35 to 1.17 s.
+  test('renders 1,000 cards without layout thrash, and finds one among them', async ({
     page,
     signIn,
   }, testInfo) => {
@@ -84,20 +87,15 @@ test.describe('dashboard at scale', () => {
     console.log(
       `1,000 cards: ${renderMs.toFixed(0)} ms after the answer, ${cpuMs.toFixed(0)} ms of CPU, ${layouts} layouts`,
     );
-    // Under a second of the page's work from the click to the grid (the wall clock matches it on
-    // a quiet machine; the bench's figures in bench/README.md are taken there).
-    expect(cpuMs).toBeLessThan(1000);
     // A handful of layouts for the whole navigation, not one per card.
     expect(layouts).toBeLessThan(20);
     await expect(page.getByRole('heading', { name: 'My cameras (1000)' })).toBeVisible();
     await expect(card(page, 'Camera 1000')).toBeAttached();
     await page.screenshot({ path: testInfo.outputPath('dashboard-1000-1280.png') });
 
-    // Finding one among them (decision 140): typing narrows the grid, clearing brings all back,
-    // each within a second of the key. Judged like the render, on the page's own CPU time plus
-    // the 150 ms the grid waits for typing to pause: the wall clock is printed beside it, and on
-    // a quiet machine the two agree; in CI the other worker's video took the cores (1,020 ms of
-    // wall clock once for a search that was a third of that in work).
+    // Finding one among them (decision 140): typing narrows the grid, clearing brings all back.
+    // The figures are printed (page CPU plus the 150 ms the grid waits for typing to pause); the
+    // bench judges them.
     const search = page.getByRole('searchbox', { name: 'Find a camera' });
     const status = page.getByRole('status').filter({ hasText: / cameras$/ });
     const typingPauseMs = 150;
@@ -130,9 +128,6 @@ test.describe('dashboard at scale', () => {
     const findings = `1,000 cards, page CPU + ${typingPauseMs} ms pause: ${found('search', narrow)}, ${found('cleared', widen)}, ${found('filter', filter)}`;
     testInfo.annotations.push({ type: 'performance', description: findings });
     console.log(findings);
-    expect(narrow.ms).toBeLessThan(1000);
-    expect(widen.ms).toBeLessThan(1500);
-    expect(filter.ms).toBeLessThan(1000);
   });
 });
 
