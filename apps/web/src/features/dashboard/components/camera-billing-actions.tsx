@@ -1,6 +1,6 @@
 import type { Camera } from '@farmcam/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useOpenBillingPortal } from '../../../components/billing/api/create-portal-session.ts';
 import { CancelPauseModal } from '../../../components/billing/cancel-pause-modal.tsx';
 import { PauseSubscriptionModal } from '../../../components/billing/pause-subscription-modal.tsx';
@@ -19,7 +19,6 @@ const reloadDelayMs = 1000;
  */
 export function CameraBillingActions({ camera }: { camera: Camera }) {
   const queryClient = useQueryClient();
-  const portal = useOpenBillingPortal();
   const [openModal, setOpenModal] = useState<'pause' | 'cancel-pause' | null>(null);
   const billingId = camera.STRIPE_CUSTOMER_ID;
   if (!billingId) return null;
@@ -34,11 +33,7 @@ export function CameraBillingActions({ camera }: { camera: Camera }) {
 
   return (
     <>
-      {camera.canPayNow && (
-        <Button onClick={() => portal.open(billingId, 'pay')} isLoading={portal.isPending}>
-          Pay now{about}
-        </Button>
-      )}
+      {camera.canPayNow && <PayNowButton billingId={billingId}>{about}</PayNowButton>}
       {camera.canPause && (
         <Button variant="secondary" onClick={() => setOpenModal('pause')}>
           Pause subscription{about}
@@ -73,6 +68,19 @@ export function CameraBillingActions({ camera }: { camera: Camera }) {
         />
       )}
     </>
+  );
+}
+
+/**
+ * Pay now opens the billing portal (a new tab): the call's state lives only on the cards that
+ * offer it, so a dashboard of a thousand cards keeps no thousand idle calls (decision 177).
+ */
+function PayNowButton({ billingId, children }: { billingId: string; children: ReactNode }) {
+  const portal = useOpenBillingPortal();
+  return (
+    <Button onClick={() => portal.open(billingId, 'pay')} isLoading={portal.isPending}>
+      Pay now{children}
+    </Button>
   );
 }
 
