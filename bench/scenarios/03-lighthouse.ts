@@ -14,6 +14,7 @@ import lighthouse from 'lighthouse';
 import { Simulation } from 'lighthouse/core/lib/lantern/lantern.js';
 import { onAbnormalExit } from '../lib/processes.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
+import { median } from '../lib/median.ts';
 
 const name = 'lighthouse';
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -285,15 +286,6 @@ async function runOnce(url: string, sessionToken?: string): Promise<RunSummary> 
     chrome.kill();
     forget();
   }
-}
-
-function median(values: (number | null)[]): number | null {
-  const numbers = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
-  if (numbers.length === 0) return null;
-  const middle = Math.floor(numbers.length / 2);
-  return numbers.length % 2
-    ? (numbers[middle] ?? null)
-    : ((numbers[middle - 1] ?? 0) + (numbers[middle] ?? 0)) / 2;
 }
 
 interface Page {

@@ -16,6 +16,7 @@
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { onAbnormalExit } from '../lib/processes.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
+import { median } from '../lib/median.ts';
 
 const name = 'phone';
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -136,15 +137,6 @@ async function runOnce(baseUrl: string, token: string, isThrottled: boolean): Pr
     await browser.close();
     forget();
   }
-}
-
-function median(values: (number | null)[]): number | null {
-  const numbers = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
-  if (numbers.length === 0) return null;
-  const middle = Math.floor(numbers.length / 2);
-  return numbers.length % 2
-    ? (numbers[middle] ?? null)
-    : ((numbers[middle - 1] ?? 0) + (numbers[middle] ?? 0)) / 2;
 }
 
 const scenario: Scenario = {

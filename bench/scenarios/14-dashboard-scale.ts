@@ -17,6 +17,7 @@
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { onAbnormalExit } from '../lib/processes.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
+import { median } from '../lib/median.ts';
 
 const name = 'dashboard-scale';
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -138,15 +139,6 @@ async function runOnce(baseUrl: string, token: string): Promise<RunResult> {
     await browser.close();
     forget();
   }
-}
-
-function median(values: number[]): number | null {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] ?? null)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 const scenario: Scenario = {
