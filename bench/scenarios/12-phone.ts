@@ -13,13 +13,12 @@
  *   has arrived and the "Updated … ago" notice has gone.
  * Each figure is the median of BENCH_PHONE_RUNS (3) runs, each in a fresh browser.
  */
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { onAbnormalExit } from '../lib/processes.ts';
+import { type BrowserContext, type Page } from 'playwright-core';
+import { keepSession, withChromium } from '../lib/browser.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
 import { median } from '../lib/median.ts';
 
 const name = 'phone';
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const oneBar = { kbps: 400, latencyMs: 400, cpuSlowdown: 4 };
 
 /** Times (ms since navigation start) the page records for itself, from before its first byte. */
@@ -104,21 +103,14 @@ interface RunResult {
 }
 
 async function runOnce(baseUrl: string, token: string, isThrottled: boolean): Promise<RunResult> {
-  const browser = await chromium.launch({
-    executablePath: chromePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
-  const forget = onAbnormalExit(() => void browser.close());
-  try {
+  return withChromium(async (browser) => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
     });
     const page = await context.newPage();
-    // The session as the SPA keeps it after the e-mailed link (lib/auth-store.ts).
-    await page.goto(`${baseUrl}/api/healthz`);
-    await page.evaluate((value) => localStorage.setItem('token', value), token);
+    await keepSession(page, baseUrl, token);
     await page.addInitScript(recorder);
     if (isThrottled) await throttle(context, page);
     const first = await visit(page, `${baseUrl}/dashboard`, false);
@@ -133,10 +125,7 @@ async function runOnce(baseUrl: string, token: string, isThrottled: boolean): Pr
     await page.waitForTimeout(1500);
     const repeat = await visit(page, `${baseUrl}/dashboard`, true);
     return { first, repeat };
-  } finally {
-    await browser.close();
-    forget();
-  }
+  });
 }
 
 const scenario: Scenario = {

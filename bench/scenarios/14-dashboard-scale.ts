@@ -14,13 +14,12 @@
  * checks what the page does at that size (all cards there, a handful of layouts, the finder's
  * answers), not how fast a loaded CI machine does it.
  */
-import { chromium, type CDPSession, type Page } from 'playwright-core';
-import { onAbnormalExit } from '../lib/processes.ts';
+import { type CDPSession, type Page } from 'playwright-core';
+import { keepSession, withChromium } from '../lib/browser.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
 import { median } from '../lib/median.ts';
 
 const name = 'dashboard-scale';
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const cardCount = 1000;
 const typingPauseMs = 150;
 
@@ -69,17 +68,10 @@ interface RunResult {
 }
 
 async function runOnce(baseUrl: string, token: string): Promise<RunResult> {
-  const browser = await chromium.launch({
-    executablePath: chromePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
-  const forget = onAbnormalExit(() => void browser.close());
-  try {
+  return withChromium(async (browser) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    // The session as the SPA keeps it after the e-mailed link (lib/auth-store.ts).
-    await page.goto(`${baseUrl}/api/healthz`);
-    await page.evaluate((value) => localStorage.setItem('token', value), token);
+    await keepSession(page, baseUrl, token);
     const session = await context.newCDPSession(page);
     await session.send('Performance.enable', { timeDomain: 'threadTicks' });
 
@@ -135,10 +127,7 @@ async function runOnce(baseUrl: string, token: string): Promise<RunResult> {
       clearMs,
       filterMs,
     };
-  } finally {
-    await browser.close();
-    forget();
-  }
+  });
 }
 
 const scenario: Scenario = {
