@@ -1,5 +1,6 @@
 import type { FetchQueryOptions, QueryKey } from '@tanstack/react-query';
 import type { LoaderFunction } from '../lib/router/index.ts';
+import { alertSettingsQueryOptions } from '../features/cameras/api/get-alert-settings.ts';
 import { dataUsageQueryOptions } from '../features/cameras/api/get-data-usage.ts';
 import { simInfoQueryOptions } from '../features/cameras/api/get-sim-info.ts';
 import { liveViewStatusQueryOptions } from '../features/cameras/api/live-view.ts';
@@ -65,7 +66,7 @@ export const prefetchLivestreaming: Prefetch = () => {
 };
 
 /**
- * /camera/{id}: the SIM card, whether it can be watched live, and this month's usage. The router
+ * /camera/{id}: the SIM card, whether it can be watched live, its alerts and this month's usage. The router
  * card is asked for only when the SIM is active and unbarred (docs/requirements.md#states), so it
  * waits for the SIM as before.
  */
@@ -74,6 +75,7 @@ export const prefetchCamera: Prefetch = ({ params }) => {
   if (!isSignedIn() || !iccid) return;
   startQuery(simInfoQueryOptions(iccid));
   startQuery(liveViewStatusQueryOptions(iccid));
+  startQuery(alertSettingsQueryOptions(iccid));
   startQuery(dataUsageQueryOptions(iccid, currentMonthUsageRange(new Date())));
 };
 

@@ -3,24 +3,12 @@ import type {
   CameraAlertSettingsResponse,
   MyCameraAlertsResponse,
 } from '@farmcam/contract';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { applyDataChange } from '../../../lib/data-changes.ts';
+import { alertSettingsKey, alertSettingsQueryOptions } from './get-alert-settings.ts';
 
-const settingsKey = (iccid: string) => ['cameras', 'alert-settings', iccid] as const;
 const myAlertsKey = ['team', 'me', 'camera-alerts'] as const;
-
-/** GET /api/cameras/alert-settings/{iccid}: the camera's alerts and its open silence. */
-export function alertSettingsQueryOptions(iccid: string) {
-  return queryOptions({
-    queryKey: settingsKey(iccid),
-    queryFn: ({ signal }) =>
-      apiRequest<CameraAlertSettingsResponse>(
-        `/api/cameras/alert-settings/${encodeURIComponent(iccid)}`,
-        { signal },
-      ),
-  });
-}
 
 export function useAlertSettings(iccid: string) {
   return useQuery(alertSettingsQueryOptions(iccid));
@@ -36,8 +24,8 @@ export function useSaveAlertSettings(iccid: string) {
         { method: 'PUT', body },
       ),
     onSuccess: (response) => {
-      queryClient.setQueryData(settingsKey(iccid), response);
-      return applyDataChange(queryClient, 'alerts', { patched: [settingsKey(iccid)] });
+      queryClient.setQueryData(alertSettingsKey(iccid), response);
+      return applyDataChange(queryClient, 'alerts', { patched: [alertSettingsKey(iccid)] });
     },
   });
 }
