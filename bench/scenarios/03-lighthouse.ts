@@ -7,11 +7,17 @@
  * A Lighthouse failure is reported as unmeasured metrics with the reason; it does not stop the
  * rest of the bench. Each metric is the median of BENCH_LIGHTHOUSE_RUNS runs (default 3);
  * BENCH_LIGHTHOUSE_PAGES (e.g. `/,/dashboard`) picks pages by their label.
+ *
+ * Each page is measured two ways in (decision 178), BENCH_LIGHTHOUSE_WAYS (`front,direct`):
+ * through the production front (Caddy with TLS and HTTP/2, bench/lib/front.ts), as a farmer's
+ * phone reaches the portal, which the targets judge; and straight to the portal's own port over
+ * plain HTTP/1.1, as every stop before measured it, beside it without a target.
  */
 import fs from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { Simulation } from 'lighthouse/core/lib/lantern/lantern.js';
+import { frontUnavailable, startFront } from '../lib/front.ts';
 import { onAbnormalExit } from '../lib/processes.ts';
 import { metric, type Metric, type Scenario } from '../lib/types.ts';
 import { median } from '../lib/median.ts';
@@ -26,8 +32,12 @@ const chromeFlags = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // The front's certificate is from Caddy's own local authority (bench/lib/front.ts).
+  '--ignore-certificate-errors',
 ];
 const runTimeoutMs = 180_000;
+/** Lighthouse's 4 unless BENCH_LIGHTHOUSE_CPU_SLOWDOWN says otherwise (8: a machine half as fast). */
+const cpuSlowdownMultiplier = Number(process.env.BENCH_LIGHTHOUSE_CPU_SLOWDOWN ?? 4) || 4;
 
 const timingAudits = {
   'first-contentful-paint': 'FCP',
@@ -233,6 +243,9 @@ async function runOnce(url: string, sessionToken?: string): Promise<RunSummary> 
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility'],
+        // Lighthouse's own phone; only the CPU's multiplier can be changed, to see how a slower
+        // machine would score (decision 178).
+        throttling: { ...Simulation.Constants.throttling.mobileSlow4G, cpuSlowdownMultiplier },
       }),
       timeout,
     ]);
@@ -325,6 +338,10 @@ interface PageResult {
   failures: string[];
 }
 
+/** How the browser reaches the portal: the production front, or the portal's own port. */
+type Way = 'front' | 'direct';
+const directSuffix = ' (HTTP/1.1 direct)';
+
 const scenario: Scenario = {
   name,
   async run(context) {
@@ -358,125 +375,166 @@ const scenario: Scenario = {
 
     const metrics: Metric[] = [];
     const results: PageResult[] = [];
-    // Lighthouse runs in this process, beside the browser it measures: its first run compiles its
-    // own code on the same two cores while the page loads (decision 176). One run, not counted,
-    // before the measured ones.
-    const first = pages[0];
-    if (first) {
-      const started = Date.now();
-      try {
-        await runOnce(
-          `${context.baseUrl}${first.path}`,
-          first.isSignedIn ? context.customerToken : undefined,
-        );
-        context.log(
-          `warm-up run on ${first.label} in ${((Date.now() - started) / 1000).toFixed(0)} s (not counted)`,
-        );
-      } catch (error) {
-        context.log(
-          `the warm-up run failed (${error instanceof Error ? error.message : String(error)}); measuring anyway`,
-        );
+    const ways = (process.env.BENCH_LIGHTHOUSE_WAYS ?? 'front,direct')
+      .split(',')
+      .map((way) => way.trim())
+      .filter((way): way is Way => way === 'front' || way === 'direct');
+    let isWarm = false;
+    for (const way of ways) {
+      if (way === 'direct') {
+        await measureAll(context.baseUrl, way);
+        continue;
       }
-    }
-    for (const page of pages) {
-      const url = `${context.baseUrl}${page.path}`;
-      const token = page.isSignedIn ? context.customerToken : undefined;
-      const runs: RunSummary[] = [];
-      const failures: string[] = [];
-      const maxFailures = 2;
-      try {
-        await warmUpServer(url, token);
-      } catch (error) {
-        context.log(
-          `${page.label}: the warm-up load failed (${error instanceof Error ? error.message : String(error)}); measuring anyway`,
-        );
-      }
-      while (runs.length < runCount && failures.length <= maxFailures) {
-        const started = Date.now();
-        try {
-          const summary = await runOnce(url, token);
-          runs.push(summary);
-          context.log(
-            `${page.label} run ${runs.length}/${runCount} in ` +
-              `${((Date.now() - started) / 1000).toFixed(0)} s: performance ` +
-              `${summary.performance}, accessibility ${summary.accessibility}, LCP ` +
-              `${Math.round(summary.timingsMs['largest-contentful-paint'] ?? 0)} ms`,
+      const unavailable = frontUnavailable();
+      if (unavailable) {
+        context.log(`not measured through the front: ${unavailable}`);
+        for (const page of pages) {
+          metrics.push(
+            metric(
+              name,
+              `${page.label} performance (mobile)`,
+              null,
+              'score',
+              { atLeast: page.performanceAtLeast },
+              unavailable,
+            ),
           );
-          for (const audit of summary.failedAccessibilityAudits) {
-            context.log(`  accessibility audit failed: ${audit}`);
-          }
-          for (const warning of summary.runWarnings) context.log(`  warning: ${warning}`);
-          if (runs.length === 1) {
-            for (const opportunity of summary.opportunities) {
-              context.log(`  opportunity: ${opportunity}`);
-            }
-          }
-          for (const line of summary.lcpGraph) context.log(`  LCP graph: ${line}`);
-        } catch (error) {
-          failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
-          const message = error instanceof Error ? error.message : String(error);
-          const retry = failures.length <= maxFailures ? '; trying again' : '; giving up';
-          context.log(`${page.label}: Lighthouse failed: ${message}${retry}`);
         }
+        continue;
       }
-      results.push({ page: page.label, url, runs, failures });
-      const firstLine = (text: string | undefined) => text?.split('\n')[0] ?? '';
-      const note =
-        runs.length === 0
-          ? `Lighthouse failed: ${firstLine(failures.at(-1))}`
-          : failures.length
-            ? `median of ${runs.length} runs; ${failures.length} failed (${firstLine(failures[0])})`
-            : undefined;
-      const of = (pick: (run: RunSummary) => number | null) => median(runs.map(pick));
-      const label = (what: string) => `${page.label} ${what}`;
-      metrics.push(
-        metric(
-          name,
-          label('performance (mobile)'),
-          of((run) => run.performance),
-          'score',
-          { atLeast: page.performanceAtLeast },
-          note,
-        ),
-        metric(
-          name,
-          label('accessibility'),
-          of((run) => run.accessibility),
-          'score',
-          { atLeast: 100 },
-          note,
-        ),
-      );
-      for (const [id, timing] of Object.entries(timingAudits)) {
-        // The first screen gets every timing; the other pages the two that move their score.
-        if (
-          page.label !== '/' &&
-          id !== 'largest-contentful-paint' &&
-          id !== 'total-blocking-time'
-        ) {
-          continue;
-        }
-        const value = of((run) => run.timingsMs[id] ?? null);
-        const target =
-          id === 'largest-contentful-paint' && page.lcpAtMostMs !== undefined
-            ? { atMost: page.lcpAtMostMs }
-            : undefined;
-        metrics.push(
-          metric(name, label(timing), value === null ? null : Math.round(value), 'ms', target),
-        );
+      const front = await startFront(context.baseUrl);
+      try {
+        await measureAll(front.baseUrl, way);
+      } finally {
+        await front.stop();
       }
-      const cls = of((run) => run.cumulativeLayoutShift);
-      metrics.push(metric(name, label('CLS'), cls === null ? null : Number(cls.toFixed(3)), ''));
-      metrics.push(
-        metric(
-          name,
-          label('JS transferred'),
-          of((run) => run.scriptTransferBytes),
-          'bytes',
-        ),
-      );
     }
     return { metrics, details: { pages: results } };
+
+    async function measureAll(origin: string, way: Way): Promise<void> {
+      // Lighthouse runs in this process, beside the browser it measures: its first run compiles its
+      // own code on the same two cores while the page loads (decision 176). One run, not counted,
+      // before the measured ones.
+      const first = pages[0];
+      if (first && !isWarm) {
+        isWarm = true;
+        const started = Date.now();
+        try {
+          await runOnce(
+            `${origin}${first.path}`,
+            first.isSignedIn ? context.customerToken : undefined,
+          );
+          context.log(
+            `warm-up run on ${first.label} in ${((Date.now() - started) / 1000).toFixed(0)} s (not counted)`,
+          );
+        } catch (error) {
+          context.log(
+            `the warm-up run failed (${error instanceof Error ? error.message : String(error)}); measuring anyway`,
+          );
+        }
+      }
+      for (const page of pages) {
+        const url = `${origin}${page.path}`;
+        // Through the front, the page as named and judged; straight to the port, beside it.
+        const pageLabel = way === 'front' ? page.label : `${page.label}${directSuffix}`;
+        const token = page.isSignedIn ? context.customerToken : undefined;
+        const runs: RunSummary[] = [];
+        const failures: string[] = [];
+        const maxFailures = 2;
+        try {
+          await warmUpServer(url, token);
+        } catch (error) {
+          context.log(
+            `${pageLabel}: the warm-up load failed (${error instanceof Error ? error.message : String(error)}); measuring anyway`,
+          );
+        }
+        while (runs.length < runCount && failures.length <= maxFailures) {
+          const started = Date.now();
+          try {
+            const summary = await runOnce(url, token);
+            runs.push(summary);
+            context.log(
+              `${pageLabel} run ${runs.length}/${runCount} in ` +
+                `${((Date.now() - started) / 1000).toFixed(0)} s: performance ` +
+                `${summary.performance}, accessibility ${summary.accessibility}, LCP ` +
+                `${Math.round(summary.timingsMs['largest-contentful-paint'] ?? 0)} ms`,
+            );
+            for (const audit of summary.failedAccessibilityAudits) {
+              context.log(`  accessibility audit failed: ${audit}`);
+            }
+            for (const warning of summary.runWarnings) context.log(`  warning: ${warning}`);
+            if (runs.length === 1) {
+              for (const opportunity of summary.opportunities) {
+                context.log(`  opportunity: ${opportunity}`);
+              }
+            }
+            for (const line of summary.lcpGraph) context.log(`  LCP graph: ${line}`);
+          } catch (error) {
+            failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+            const message = error instanceof Error ? error.message : String(error);
+            const retry = failures.length <= maxFailures ? '; trying again' : '; giving up';
+            context.log(`${pageLabel}: Lighthouse failed: ${message}${retry}`);
+          }
+        }
+        results.push({ page: pageLabel, url, runs, failures });
+        const firstLine = (text: string | undefined) => text?.split('\n')[0] ?? '';
+        const note =
+          runs.length === 0
+            ? `Lighthouse failed: ${firstLine(failures.at(-1))}`
+            : failures.length
+              ? `median of ${runs.length} runs; ${failures.length} failed (${firstLine(failures[0])})`
+              : undefined;
+        const of = (pick: (run: RunSummary) => number | null) => median(runs.map(pick));
+        const label = (what: string) => `${pageLabel} ${what}`;
+        const isJudged = way === 'front';
+        metrics.push(
+          metric(
+            name,
+            label('performance (mobile)'),
+            of((run) => run.performance),
+            'score',
+            isJudged ? { atLeast: page.performanceAtLeast } : undefined,
+            note,
+          ),
+          metric(
+            name,
+            label('accessibility'),
+            of((run) => run.accessibility),
+            'score',
+            isJudged ? { atLeast: 100 } : undefined,
+            note,
+          ),
+        );
+        for (const [id, timing] of Object.entries(timingAudits)) {
+          // The first screen gets every timing; the other pages the two that move their score.
+          if (
+            page.label !== '/' &&
+            id !== 'largest-contentful-paint' &&
+            id !== 'total-blocking-time'
+          ) {
+            continue;
+          }
+          const value = of((run) => run.timingsMs[id] ?? null);
+          const target =
+            isJudged && id === 'largest-contentful-paint' && page.lcpAtMostMs !== undefined
+              ? { atMost: page.lcpAtMostMs }
+              : undefined;
+          metrics.push(
+            metric(name, label(timing), value === null ? null : Math.round(value), 'ms', target),
+          );
+        }
+        const cls = of((run) => run.cumulativeLayoutShift);
+        metrics.push(metric(name, label('CLS'), cls === null ? null : Number(cls.toFixed(3)), ''));
+        metrics.push(
+          metric(
+            name,
+            label('JS transferred'),
+            of((run) => run.scriptTransferBytes),
+            'bytes',
+          ),
+        );
+      }
+    }
   },
 };
 

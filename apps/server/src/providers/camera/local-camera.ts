@@ -27,7 +27,7 @@ export interface SystemRequirement {
   name: string;
   /** The Debian package that brings it. */
   package: string;
-  for: 'camera' | 'recorder' | 'backup' | 'tests';
+  for: 'camera' | 'recorder' | 'backup' | 'tests' | 'bench';
 }
 
 export interface LocalCameraStatus {
