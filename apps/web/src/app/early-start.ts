@@ -6,10 +6,8 @@
  *
  * Read at build time by prerender-plugin.ts, which writes the script with each page's chunk files;
  * the answers are taken, once, by the API client (lib/early-answers.ts). Only GETs a page makes on
- * its every first render belong here, exactly as it makes them, query string included
- * (route-prefetch.ts starts the same ones when the app itself navigates); `$1` is the path's first
- * captured segment, as typed. What the page asks for further down waits for the app: each answer
- * here shares the phone's bandwidth with the entry, which every first screen waits for.
+ * its every first render belong here, exactly as it makes them (route-prefetch.ts starts the same
+ * ones when the app itself navigates); `$1` is the path's first captured segment, as typed.
  */
 import { earlyAnswersGlobal } from '../lib/early-answers.ts';
 
@@ -18,7 +16,7 @@ export interface EarlyStart {
   path: string;
   /** The page component's module, from apps/web, as the router imports it. */
   page: string;
-  /** The API paths the page asks for first (GET). */
+  /** The API paths the page asks for first (GET, no query string). */
   answers: string[];
 }
 
@@ -77,13 +75,10 @@ export const earlyStarts: EarlyStart[] = [
     page: 'src/features/billing/components/billing-page.tsx',
     answers: [userData],
   },
-  // The log and its filters' choices are the owner's alone (decisions 091, 092); asked for here
-  // with the page, since the page is the log. Anyone else who opens it by its address gets one
-  // refusal that the app never reads: it asks for neither once user-data has said who this is.
   {
     path: '^/activity$',
     page: 'src/features/activity/components/activity-page.tsx',
-    answers: [userData, '/api/activity?limit=25', '/api/team'],
+    answers: [userData],
   },
 ];
 

@@ -220,10 +220,9 @@ async function requestOnce<T>(path: string, options: RequestOptions): Promise<T>
   // A page opened by its address may have asked for this already, before the app arrived
   // (decision 118): that answer is used once, as if this call had made it.
   const url = buildUrl(path, query);
-  // It is kept under the URL it was asked at, query included; only the app's own origin has one.
   const early =
-    method === 'GET' && body === undefined && env.apiBase === ''
-      ? takeEarlyAnswer(url, token)
+    method === 'GET' && body === undefined && url === path
+      ? takeEarlyAnswer(path, token)
       : undefined;
   let response: Pick<Response, 'ok' | 'status'>;
   let text: string;

@@ -81,19 +81,7 @@ describe('apiRequest with an early answer', () => {
     expect((error as ApiError).status).toBe('FETCH_ERROR');
   });
 
-  it('is used for the URL it was asked at, query string included', async () => {
-    authStore.signIn('session-token');
-    leaveEarly('session-token', {
-      '/api/activity?limit=25': Promise.resolve({ status: 200, text: '{"early":true}' }),
-    });
-    const fetchMock = mockFetch(() => jsonResponse(200, { early: false }));
-    await expect(apiRequest('/api/activity', { query: { limit: '25' } })).resolves.toEqual({
-      early: true,
-    });
-    expect(fetchMock).not.toHaveBeenCalled();
-  });
-
-  it('is not used for another session, another query string or a write', async () => {
+  it('is not used for another session, a query string or a write', async () => {
     authStore.signIn('session-token');
     const early = { status: 200, text: '{"early":true}' };
     leaveEarly('someone-else', { '/api/a': Promise.resolve(early) });
@@ -189,17 +177,6 @@ describe('the early-start script', () => {
       '/api/billing/account/cus_IzkOZYBfG7HRMr',
       '/api/subscriptions/fetch-eligible-plans/cus_IzkOZYBfG7HRMr',
       '/api/pause/check-active-pause/cus_IzkOZYBfG7HRMr',
-    ]);
-  });
-
-  it("asks for the owner's log with the activity page, as the page asks for it", () => {
-    window.localStorage.setItem(tokenStorageKey, 'session-token');
-    const fetchMock = mockFetch(() => jsonResponse(200, {}));
-    run('/activity');
-    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
-      '/api/auth/user-data',
-      '/api/activity?limit=25',
-      '/api/team',
     ]);
   });
 
