@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useMatches } from '../../lib/router/index.ts';
 import { classNames } from '../../components/ui/class-names.ts';
 import { paths } from '../../config/paths.ts';
@@ -110,7 +110,8 @@ function useMoveFocusToHeadingOnNavigation() {
   const { pathname } = useLocation();
   const previousPathname = useRef(pathname);
 
-  useEffect(() => {
+  // Before the new page is painted, so focus is never taken from a field the person already chose.
+  useLayoutEffect(() => {
     if (previousPathname.current === pathname) return;
     previousPathname.current = pathname;
     headingRef.current?.focus({ preventScroll: true });

@@ -120,7 +120,9 @@ export function ActivatePage({ coverageCheck }: { coverageCheck?: CoverageCheckC
 
   const headingRef = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(state.step);
-  useEffect(() => {
+  // Before the step is painted, not after: once its field shows, a tap or a typed letter may already
+  // be there, and focus moved afterwards would take them away (a journey lost a typed code so).
+  useLayoutEffect(() => {
     // Each step is announced: focus moves to its title, as after a page change.
     if (previousStep.current !== state.step) headingRef.current?.focus();
     previousStep.current = state.step;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from '../../../lib/router/index.ts';
 import { companyWebsiteUrl } from '../../../config/paths.ts';
@@ -32,7 +32,8 @@ export function CoveragePageLayout({
   }, [title]);
 
   // After an in-app navigation, announce the new page as a full load would; not on first load.
-  useEffect(() => {
+  // Before it is painted, so focus is never taken from a field the person already chose.
+  useLayoutEffect(() => {
     if (locationKey !== 'default') headingRef.current?.focus({ preventScroll: true });
   }, [locationKey]);
 
