@@ -184,6 +184,28 @@ describe('activation wizard: steps and transitions', () => {
     ).toBe(session);
   });
 
+  it("moves focus to a step's title as the step is drawn, so nothing typed at once goes astray", async () => {
+    const user = userEvent.setup();
+    serve();
+    renderRoute('/activate');
+    await user.type(await screen.findByLabelText('E-mail address'), 'new@farm.test');
+    await user.click(nextButton());
+    await stepTitle('How to find your SIM');
+    await user.click(screen.getByRole('radio', { name: /4-digit code/ }));
+    // Where focus is when the code field first exists, with a plain click outside testing-library's
+    // act (which would run every effect first): a person could tap the field from then on.
+    const focusedWhenDrawn = new Promise<Element | null>((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (!screen.queryByRole('textbox', { name: 'Activation code' })) return;
+        observer.disconnect();
+        resolve(document.activeElement);
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    nextButton().click();
+    expect((await focusedWhenDrawn)?.textContent).toBe('Enter the code');
+  });
+
   it('waits 100 ms on the region step before showing the plans', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
