@@ -24,7 +24,7 @@ export function frontUnavailable(): string | undefined {
 }
 
 /** The Caddyfile of docs/production.md, on a local address with a local certificate. */
-export function frontCaddyfile(port: number, upstreamHost: string): string {
+function frontCaddyfile(port: number, upstreamHost: string): string {
   return `{
 	admin off
 	auto_https disable_redirects

@@ -66,9 +66,9 @@ export const prefetchLivestreaming: Prefetch = () => {
 };
 
 /**
- * /camera/{id}: the SIM card, whether it can be watched live, its alerts and this month's usage. The router
- * card is asked for only when the SIM is active and unbarred (docs/requirements.md#states), so it
- * waits for the SIM as before.
+ * /camera/{id}: the SIM card, whether it can be watched live, its alerts and this month's usage.
+ * The router card is asked for only when the SIM is active and unbarred
+ * (docs/requirements.md#states), so it waits for the SIM as before.
  */
 export const prefetchCamera: Prefetch = ({ params }) => {
   const iccid = params.cameraId;
